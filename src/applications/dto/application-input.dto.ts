@@ -1,0 +1,164 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { APPLICATION_TYPES, MAX_INT4, MAX_SERVICE_IDS, TIERS } from '../inventory-enums';
+import { KeyPresent, NullOr } from './validators';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+
+export class OwnerInputDto {
+  @ApiProperty({ example: 'jdoe', minLength: 1, maxLength: 255 })
+  @Transform(trim)
+  @IsString()
+  @Length(1, 255)
+  login!: string;
+
+  @ApiProperty({ example: 'Jane Doe', maxLength: 255 })
+  @IsString()
+  @MaxLength(255)
+  name!: string;
+}
+
+/** SPEC.md "Create request body". */
+export class CreateApplicationDto {
+  @ApiProperty({ example: 'payments', minLength: 1, maxLength: 255, description: 'Trimmed; unique per tenant, case-insensitively (409).' })
+  @Transform(trim)
+  @IsString()
+  @Length(1, 255)
+  name!: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Card payments and refunds', description: 'Omitted → "Created by the Bulwark application inventory."; null stays null.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  description?: string | null;
+
+  @ApiPropertyOptional({ enum: TIERS, nullable: true, default: 'TIER_1' })
+  @IsOptional()
+  @IsIn(TIERS)
+  tier?: string | null;
+
+  @ApiPropertyOptional({ enum: APPLICATION_TYPES, nullable: true, default: 'static' })
+  @IsOptional()
+  @IsIn(APPLICATION_TYPES)
+  application_type?: string | null;
+
+  @ApiPropertyOptional({ type: OwnerInputDto, nullable: true, description: 'Becomes the application\'s `owner` owner.' })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OwnerInputDto)
+  owner?: OwnerInputDto | null;
+
+  @ApiPropertyOptional({ type: Number, default: 0, minimum: 0, description: 'Import source maintaining a dynamic application.' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT4)
+  source_id?: number;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, example: { cost_center: 'cc-42' } })
+  @IsOptional()
+  @IsObject()
+  meta?: Record<string, unknown> | null;
+
+  @ApiPropertyOptional({ type: [Number], nullable: true, example: [101, 102], description: 'Unknown ids → 422 listing them.' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_SERVICE_IDS)
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(MAX_INT4, { each: true })
+  service_ids?: number[] | null;
+}
+
+/** SPEC.md "Update request body": description and tier keys must be present (null allowed). */
+export class UpdateApplicationDto {
+  @ApiProperty({ example: 12 })
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT4)
+  id!: number;
+
+  @ApiProperty({ example: 'payments', minLength: 1, maxLength: 255 })
+  @Transform(trim)
+  @IsString()
+  @Length(1, 255)
+  name!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'Required key; null clears the description.', example: 'Card payments' })
+  @KeyPresent()
+  @NullOr('isString', (v) => typeof v === 'string' && v.length <= 10_000, 'must be a string of at most 10000 characters or null')
+  description!: string | null;
+
+  @ApiProperty({ enum: TIERS, nullable: true, description: 'Required key; null keeps the current tier.' })
+  @KeyPresent()
+  @NullOr('isIn', (v) => (TIERS as readonly unknown[]).includes(v), `must be one of the following values: ${TIERS.join(', ')}`)
+  tier!: string | null;
+
+  @ApiPropertyOptional({ type: [Number], nullable: true, description: 'Omitted or null keeps membership; an array replaces it.', example: [101] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_SERVICE_IDS)
+  @IsInt({ each: true })
+  @Min(0, { each: true })
+  @Max(MAX_INT4, { each: true })
+  service_ids?: number[] | null;
+}
+
+export class AssignTierDto {
+  @ApiProperty({ enum: TIERS, example: 'TIER_2' })
+  @IsIn(TIERS)
+  tier!: string;
+}
+
+function toStringList(value: unknown): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) => String(v).split(','));
+  return parts.map((s) => s.trim()).filter(Boolean);
+}
+const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
+
+/** Query of the list operations (and graph resources): page/limit/order/orders/direction/search. */
+export class ListQueryDto {
+  @ApiPropertyOptional({ type: Number, default: 0, minimum: 0, description: '0-based page number.' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_INT4)
+  page?: number;
+
+  @ApiPropertyOptional({ type: Number, default: 100, minimum: 1, maximum: 1000 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'name', description: 'One order field.' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  order?: string | null;
+
+  @ApiPropertyOptional({ type: [String], nullable: true, example: ['-severity', 'name'], description: 'Several fields, `-field` for descending; wins over `order`. Repeat the parameter or separate with commas.' })
+  @Transform(({ obj }: { obj: Record<string, unknown> }) => toStringList(obj.orders))
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  orders?: string[] | null;
+
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], nullable: true, default: 'asc' })
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value !== '' ? value.toLowerCase() : undefined))
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  direction?: string | null;
+
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'pay', description: 'Case-insensitive substring of name or description.' })
+  @Transform(emptyToUndefined)
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  search?: string | null;
+}

@@ -1,0 +1,29 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { ApiKeysController } from './api-keys.controller';
+import { ApiKeysService } from './api-keys.service';
+import { AuthGuard } from './auth.guard';
+import { BOOTSTRAP_OUTPUT, BootstrapAdminKey, type BootstrapOutput } from './bootstrap-admin-key';
+import { ApiKeysRepository } from './persistence/api-keys.repository';
+
+@Global()
+@Module({
+  controllers: [ApiKeysController],
+  providers: [
+    { provide: ApiKeysRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeysRepository(ds) },
+    {
+      provide: ApiKeysService,
+      inject: [ApiKeysRepository, APP_CONFIG],
+      useFactory: (repo: ApiKeysRepository, config: AppConfig) => new ApiKeysService(repo, config.authCacheTtlMs),
+    },
+    { provide: BOOTSTRAP_OUTPUT, useValue: ((line) => process.stdout.write(`${line}\n`)) satisfies BootstrapOutput },
+    BootstrapAdminKey,
+    AuthGuard,
+    { provide: APP_GUARD, useExisting: AuthGuard },
+  ],
+  exports: [ApiKeysService, AuthGuard],
+})
+export class AuthModule {}

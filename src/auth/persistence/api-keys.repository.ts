@@ -1,0 +1,72 @@
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { ApiKeyEntity } from './api-key.entity';
+import { TenantEntity } from './tenant.entity';
+
+/**
+ * Purpose-named persistence for tenants and API keys. Nest-free, so the `bulwark keys` CLI works
+ * on the database with the same code as the admin endpoints.
+ */
+export class ApiKeysRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  findKeyByHash(tokenHash: string): Promise<(ApiKeyEntity & { tenant: TenantEntity }) | null> {
+    return this.dataSource.getRepository(ApiKeyEntity).findOne({
+      where: { tokenHash },
+      relations: { tenant: true },
+    }) as Promise<(ApiKeyEntity & { tenant: TenantEntity }) | null>;
+  }
+
+  listKeysOfTenant(tenantId: string): Promise<ApiKeyEntity[]> {
+    return this.dataSource.getRepository(ApiKeyEntity).find({
+      where: { tenantId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  findKeyOfTenant(tenantId: string, id: string): Promise<ApiKeyEntity | null> {
+    return this.dataSource.getRepository(ApiKeyEntity).findOne({ where: { tenantId, id } });
+  }
+
+  findKeyById(id: string): Promise<ApiKeyEntity | null> {
+    return this.dataSource.getRepository(ApiKeyEntity).findOne({ where: { id } });
+  }
+
+  insertKey(key: Omit<ApiKeyEntity, 'id' | 'createdAt' | 'tenant' | 'lastUsedAt' | 'revokedAt'>, manager?: EntityManager): Promise<ApiKeyEntity> {
+    const repo = (manager ?? this.dataSource.manager).getRepository(ApiKeyEntity);
+    return repo.save(repo.create({ ...key, lastUsedAt: null, revokedAt: null }));
+  }
+
+  /** Marks a key revoked; true if this call revoked it (false if unknown or already revoked). */
+  async revokeKey(id: string, now: Date, tenantId?: string): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(ApiKeyEntity)
+      .update({ id, revokedAt: IsNull(), ...(tenantId ? { tenantId } : {}) }, { revokedAt: now });
+    return (result.affected ?? 0) > 0;
+  }
+
+  async touchLastUsed(id: string, now: Date): Promise<void> {
+    await this.dataSource.getRepository(ApiKeyEntity).update({ id }, { lastUsedAt: now });
+  }
+
+  findTenantBySlug(slug: string, manager?: EntityManager): Promise<TenantEntity | null> {
+    return (manager ?? this.dataSource.manager).getRepository(TenantEntity).findOne({ where: { slug } });
+  }
+
+  async findOrCreateTenant(slug: string, manager?: EntityManager): Promise<TenantEntity> {
+    const repo = (manager ?? this.dataSource.manager).getRepository(TenantEntity);
+    await repo.createQueryBuilder().insert().values({ slug, name: slug }).orIgnore().execute();
+    return repo.findOneOrFail({ where: { slug } });
+  }
+
+  /**
+   * Runs `work` only if no API key exists at all, serialised by a transaction-scoped advisory lock
+   * so replicas starting together create one bootstrap key between them.
+   */
+  async whenNoKeysExist<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock(72640302)');
+      const count = await manager.getRepository(ApiKeyEntity).count();
+      return count === 0 ? work(manager) : null;
+    });
+  }
+}

@@ -1,0 +1,22 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** An organization. Every stored row belongs to exactly one tenant (DESIGN.md §4). */
+@Entity({ name: 'tenants' })
+export class TenantEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id!: string;
+
+  /** Stable human identifier (`default`, `acme`). */
+  @Column({ type: 'varchar', length: 100, unique: true })
+  slug!: string;
+
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  /** Tenant-wide raise of the per-key app budget (requests/minute); null = default. */
+  @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
+  rateLimitPerMinute!: number | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

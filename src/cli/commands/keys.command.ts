@@ -1,0 +1,189 @@
+import { parseArgs } from 'node:util';
+import type { DataSource } from 'typeorm';
+import { ApiKeysService } from '../../auth/api-keys.service';
+import type { ApiKeyEntity } from '../../auth/persistence/api-key.entity';
+import { ApiKeysRepository } from '../../auth/persistence/api-keys.repository';
+import { TenantEntity } from '../../auth/persistence/tenant.entity';
+import { ALL_SCOPES, type Scope } from '../../auth/principal';
+import { DomainError } from '../../common/errors';
+import { ConfigError, loadConfig } from '../../config/app-config';
+import { buildDataSourceOptions, createDataSource } from '../../database/data-source-options';
+import { runMigrationsLocked } from '../../database/run-migrations';
+import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
+import { parseDuration } from '../duration';
+import { safeText } from '../output/terminal';
+
+export const KEYS_HELP = `Usage:
+  bulwark keys create --tenant <slug> [--name <n>] [--scopes a,b] [--expires-in 30d]
+  bulwark keys list [--tenant <slug>] [--json]
+  bulwark keys revoke <id>
+
+Works on the database directly (DATABASE_URL; unset = the embedded PGlite in ./data/pglite,
+which must not be open in a running server at the same time). Pending migrations run first.
+
+  create   creates the tenant if it does not exist; prints the token alone on the last stdout line
+           (shown once: only its hash is stored). Scopes: ${ALL_SCOPES.join(', ')} (default inventory:read,scan).
+           --expires-in takes m, h, d or w (90m, 12h, 30d, 2w); default: never expires.
+  list     keys of one tenant, or of every tenant
+  revoke   revokes a key by id (takes effect on servers within AUTH_CACHE_TTL_MS)
+`;
+
+const DEFAULT_SCOPES: Scope[] = ['inventory:read', 'scan'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+interface Db {
+  dataSource: DataSource;
+  repository: ApiKeysRepository;
+  service: ApiKeysService;
+}
+
+async function withDatabase<T>(io: CliIo, work: (db: Db) => Promise<T>): Promise<T> {
+  let config;
+  try {
+    config = loadConfig(io.env, []);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new CliError(err.message);
+    throw err;
+  }
+  const dataSource = createDataSource(buildDataSourceOptions(config));
+  try {
+    await dataSource.initialize();
+  } catch (err) {
+    await dataSource.destroy().catch(() => undefined);
+    throw new CliError(`Cannot open the database (${config.database.kind}): ${(err as Error).message}`);
+  }
+  try {
+    await runMigrationsLocked(dataSource, config.database.kind === 'pglite');
+    const repository = new ApiKeysRepository(dataSource);
+    // No cache: this process verifies nothing, and a stale entry could only confuse.
+    return await work({ dataSource, repository, service: new ApiKeysService(repository, 0) });
+  } catch (err) {
+    if (err instanceof DomainError) throw new CliError(err.detail);
+    throw err;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+function parseScopes(raw: string | undefined): Scope[] {
+  if (raw === undefined) return DEFAULT_SCOPES;
+  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s as Scope));
+  if (unknown.length || scopes.length === 0) throw new UsageError(`--scopes takes a comma-separated list of ${ALL_SCOPES.join(', ')}; got "${raw}"`);
+  return [...new Set(scopes)] as Scope[];
+}
+
+const status = (k: ApiKeyEntity, now: Date): string => (k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active');
+const iso = (d: Date | null): string => (d ? d.toISOString() : '-');
+
+export function keyJson(k: ApiKeyEntity, tenantSlug: string, now = new Date()): Record<string, unknown> {
+  return {
+    id: k.id,
+    tenant: tenantSlug,
+    name: k.name,
+    display_prefix: k.displayPrefix,
+    scopes: k.scopes,
+    status: status(k, now),
+    created: k.createdAt.toISOString(),
+    expires_at: k.expiresAt?.toISOString() ?? null,
+    revoked_at: k.revokedAt?.toISOString() ?? null,
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+async function create(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, { tenant: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' } });
+  const tenant = values.tenant as string | undefined;
+  if (!tenant) throw new UsageError('keys create needs --tenant <slug>');
+  if (!SLUG.test(tenant)) throw new UsageError('--tenant must be 1-100 characters of letters, digits, ".", "_" or "-", starting with a letter or digit');
+  const name = ((values.name as string | undefined) ?? 'cli').trim();
+  if (name.length < 1 || name.length > 255) throw new UsageError('--name must be 1-255 characters');
+  const scopes = parseScopes(values.scopes as string | undefined);
+  const expiresIn = values['expires-in'] as string | undefined;
+  const expiresAt = expiresIn ? new Date(Date.now() + parseDuration(expiresIn)) : null;
+
+  const created = await withDatabase(io, async ({ repository, service }) => {
+    const t = await repository.findOrCreateTenant(tenant);
+    return service.create({ tenantId: t.id, name, scopes, expiresAt, rateLimitPerMinute: null });
+  });
+  io.stdout(
+    `Created API key ${created.key.id} "${safeText(name)}" for tenant ${tenant} (scopes: ${scopes.join(', ')}; expires: ${expiresAt ? expiresAt.toISOString() : 'never'}).\n` +
+      'The token below is shown once; only its hash is stored.\n',
+  );
+  io.stdout(`${created.token}\n`);
+  return EXIT_OK;
+}
+
+async function list(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, { tenant: { type: 'string' }, json: { type: 'boolean', default: false } });
+  const slug = values.tenant as string | undefined;
+  const rows = await withDatabase(io, async ({ dataSource, repository }) => {
+    const tenants = slug
+      ? [await repository.findTenantBySlug(slug)].filter((t): t is TenantEntity => t !== null)
+      : await dataSource.getRepository(TenantEntity).find({ order: { slug: 'ASC' } });
+    if (slug && tenants.length === 0) throw new CliError(`No tenant "${slug}".`);
+    const out: Record<string, unknown>[] = [];
+    for (const t of tenants) for (const k of await repository.listKeysOfTenant(t.id)) out.push(keyJson(k, t.slug));
+    return out;
+  });
+  if (values.json) {
+    io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    return EXIT_OK;
+  }
+  if (rows.length === 0) {
+    io.stdout('No API keys.\n');
+    return EXIT_OK;
+  }
+  const header = ['ID', 'TENANT', 'NAME', 'PREFIX', 'SCOPES', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED'];
+  const table = rows.map((r) => [r.id, r.tenant, safeText(String(r.name), 40), r.display_prefix, (r.scopes as string[]).join(','), r.status, r.created, r.expires_at ?? '-', r.last_used_at ?? '-'].map(String));
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  io.stdout(`${[line(header), ...table.map(line)].join('\n')}\n`);
+  return EXIT_OK;
+}
+
+async function revoke(argv: string[], io: CliIo): Promise<number> {
+  const { positionals } = parse(argv, {}, true);
+  if (positionals.length !== 1) throw new UsageError('keys revoke takes exactly one key id');
+  const id = positionals[0];
+  if (!UUID.test(id)) throw new CliError(`No API key with id "${safeText(id, 60)}" (ids are UUIDs; see \`bulwark keys list\`).`);
+  const key = await withDatabase(io, async ({ repository, service }) => {
+    const found = await repository.findKeyById(id);
+    if (!found) throw new CliError(`No API key with id ${id}.`);
+    const wasRevoked = found.revokedAt !== null;
+    const revoked = await service.revoke(found.tenantId, id);
+    return { revoked, wasRevoked };
+  });
+  io.stdout(key.wasRevoked ? `API key ${id} was already revoked (${iso(key.revoked.revokedAt)}).\n` : `Revoked API key ${id} "${safeText(key.revoked.name)}".\n`);
+  return EXIT_OK;
+}
+
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+function parse(argv: string[], options: Options, positionals = false): { values: Record<string, unknown>; positionals: string[] } {
+  try {
+    const r = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
+    return { values: r.values as Record<string, unknown>, positionals: r.positionals };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export async function runKeys(argv: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === '--help' || sub === '-h' || rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(KEYS_HELP);
+    return sub ? EXIT_OK : 2;
+  }
+  switch (sub) {
+    case 'create':
+      return create(rest, io);
+    case 'list':
+      return list(rest, io);
+    case 'revoke':
+      return revoke(rest, io);
+    default:
+      throw new UsageError(`Unknown keys command "${safeText(sub, 40)}": use create, list or revoke`);
+  }
+}

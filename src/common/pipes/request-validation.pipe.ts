@@ -1,0 +1,53 @@
+import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidationError } from 'class-validator';
+import { ValidationFailedError, type ValidationIssue } from '../errors';
+import { withoutDangerousKeys } from '../security/dangerous-keys';
+
+type Loc = ValidationIssue['loc'];
+
+const LOCATION: Record<string, string | undefined> = { body: 'body', query: 'query', param: 'path' };
+const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
+const MAX_INT4 = 2_147_483_647;
+
+/** Flattens class-validator's error tree into DESIGN.md §3 issues with exact `loc` paths. */
+export function toValidationIssues(errors: ValidationError[], base: Loc): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const walk = (error: ValidationError, path: Loc) => {
+    const key = /^\d+$/.test(error.property) ? Number(error.property) : error.property;
+    const loc = [...path, key];
+    for (const [type, msg] of Object.entries(error.constraints ?? {})) issues.push({ loc, msg, type });
+    for (const child of error.children ?? []) walk(child, loc);
+  };
+  errors.forEach((e) => walk(e, base));
+  return issues;
+}
+
+/** Integer path parameter (ids are int4 in the database): anything else is a 422, not a 500. */
+export function parseIntegerParam(value: unknown, name: string): number {
+  if (typeof value === 'string' && /^\d{1,10}$/.test(value) && Number(value) <= MAX_INT4) return Number(value);
+  throw new ValidationFailedError([{ loc: ['path', name], msg: `must be an integer from 0 to ${MAX_INT4}`, type: 'type_error.integer' }]);
+}
+
+/**
+ * Global pipe: transforms and validates body, query and path by their DTO class. Unknown body
+ * fields are stripped (DESIGN.md §3); failures become a 422 whose `loc` starts with
+ * body|query|path. `number` path params must be integers.
+ */
+@Injectable()
+export class RequestValidationPipe implements PipeTransform {
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const where = LOCATION[metadata.type];
+    const metatype = metadata.metatype;
+    if (!where || !metatype) return value;
+    if (metatype === Number && metadata.type === 'param') return parseIntegerParam(value, metadata.data ?? 'param');
+    if (PRIMITIVES.has(metatype)) return value;
+    if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new ValidationFailedError([{ loc: ['body'], msg: 'must be a JSON object', type: 'type_error.object' }]);
+    }
+    const instance = plainToInstance(metatype as new () => object, withoutDangerousKeys(value ?? {}) as object, { enableImplicitConversion: metadata.type !== 'body' });
+    const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
+    if (errors.length) throw new ValidationFailedError(toValidationIssues(errors, where === 'path' ? ['path'] : [where]));
+    return instance;
+  }
+}

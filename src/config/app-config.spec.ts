@@ -1,0 +1,44 @@
+import { ConfigError, loadConfig } from './app-config';
+
+describe('loadConfig', () => {
+  it('defaults to file-backed PGlite, in-memory counters and port 3000', () => {
+    const c = loadConfig({}, []);
+    expect(c.database).toEqual({ kind: 'pglite', dataDir: './data/pglite' });
+    expect(c.redisUrl).toBeNull();
+    expect(c.port).toBe(3000);
+    expect(c.judge.provider).toBe('none');
+    expect(c.edgeLimits).toBe('on');
+    expect(c.demo).toBe(false);
+  });
+
+  it('selects the database by DATABASE_URL (DESIGN.md §11)', () => {
+    expect(loadConfig({ DATABASE_URL: 'pglite://memory' }, []).database).toEqual({ kind: 'pglite', dataDir: 'memory' });
+    expect(loadConfig({ DATABASE_URL: 'pglite://./tmp/db' }, []).database).toEqual({ kind: 'pglite', dataDir: './tmp/db' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }, []).database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
+  });
+
+  it('reads --demo from argv or BULWARK_DEMO', () => {
+    expect(loadConfig({}, ['node', 'main.js', '--demo']).demo).toBe(true);
+    expect(loadConfig({ BULWARK_DEMO: '1' }, []).demo).toBe(true);
+  });
+
+  it.each([
+    ['PORT', 'eighty', /PORT="eighty".*integer from 0 to 65535/],
+    ['PORT', '70000', /PORT/],
+    ['DATABASE_URL', 'mysql://x', /DATABASE_URL.*postgres:\/\//],
+    ['REDIS_URL', 'http://x', /REDIS_URL.*redis:/],
+    ['JUDGE_PROVIDER', 'gpt', /JUDGE_PROVIDER.*none\|openai\|anthropic/],
+    ['EDGE_LIMITS', 'maybe', /EDGE_LIMITS.*on\|shadow\|off/],
+    ['TRUSTED_PROXIES', '10.0.0.0/99', /TRUSTED_PROXIES/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL/],
+    ['AUTH_CACHE_TTL_MS', '60000', /AUTH_CACHE_TTL_MS.*0 to 30000/],
+    ['BULWARK_DEMO', 'perhaps', /BULWARK_DEMO/],
+  ])('rejects %s=%s naming the variable and what it accepts', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value }, [])).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value }, [])).toThrow(message);
+  });
+
+  it('accepts IPv4 and IPv6 CIDRs for TRUSTED_PROXIES', () => {
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, ::1, 2001:db8::/32' }, []).trustedProxies).toEqual(['10.0.0.0/8', '::1', '2001:db8::/32']);
+  });
+});

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { parseOrders } from '../applications/application-list-query';
+import { ApplicationsService } from '../applications/applications.service';
+import { MAX_GRAPH_SELECTION } from '../applications/inventory-enums';
+import { ValidationFailedError, type ValidationIssue } from '../common/errors';
+import type { ApplicationResourceDto, GraphDto, GraphEdgeDto, GraphNodeDto, GraphResourcePageDto, GraphResourcesQueryDto } from './dto/graph.dto';
+import { GRAPH_RESOURCE_ORDER_SQL, GraphRepository } from './persistence/graph.repository';
+
+export const GRAPH_RESOURCE_ORDER_FIELDS = Object.keys(GRAPH_RESOURCE_ORDER_SQL);
+const GRAPH_RESOURCE_DEFAULT_ORDER = [
+  { field: 'resource_type', direction: 'asc' as const },
+  { field: 'platform_id', direction: 'asc' as const },
+];
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Body of PUT graph: platform ids (≤ 10,000), deduplicated in first-seen order. */
+export function parsePlatformIds(body: unknown): string[] {
+  if (!Array.isArray(body)) throw new ValidationFailedError([{ loc: ['body'], msg: 'must be an array of platform ids (strings)', type: 'type_error.list' }]);
+  if (body.length > MAX_GRAPH_SELECTION) throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${MAX_GRAPH_SELECTION} platform ids`, type: 'value_error.list.max_items' }]);
+  const issues: ValidationIssue[] = [];
+  body.forEach((v, i) => {
+    if (typeof v !== 'string' || v.length < 1 || v.length > 512) issues.push({ loc: ['body', i], msg: 'must be a platform id (string of 1 to 512 characters)', type: 'type_error.string' });
+  });
+  if (issues.length) throw new ValidationFailedError(issues);
+  return [...new Set(body as string[])];
+}
+
+/** Resources, graph and graph selection of an application (DESIGN.md §6). */
+@Injectable()
+export class GraphService {
+  constructor(
+    private readonly repository: GraphRepository,
+    private readonly applications: ApplicationsService,
+  ) {}
+
+  async resources(tenantId: string, applicationId: number): Promise<ApplicationResourceDto[]> {
+    await this.applications.assertExists(tenantId, applicationId);
+    const rows = await this.repository.memberResources(tenantId, applicationId);
+    return rows.map((r) => ({ platform_id: r.platformId, resource_type: r.resourceType, source_type: r.sourceType }));
+  }
+
+  async graphResources(tenantId: string, applicationId: number, query: GraphResourcesQueryDto): Promise<GraphResourcePageDto> {
+    const orders = parseOrders(query, GRAPH_RESOURCE_ORDER_FIELDS, GRAPH_RESOURCE_DEFAULT_ORDER);
+    await this.applications.assertExists(tenantId, applicationId);
+    const page = query.page ?? 0;
+    const limit = query.limit ?? 100;
+    const { total, items } = await this.repository.memberResourcesPage(tenantId, applicationId, { page, limit, orders, search: query.search ?? null, category: query.category ?? null });
+    return {
+      total,
+      pages: Math.ceil(total / limit),
+      page_size: limit,
+      page_number: page,
+      items: items.map((r) => ({
+        platform_id: r.platformId,
+        resource_type: r.resourceType,
+        source_type: r.sourceType,
+        category: r.category,
+        name: r.name,
+        service_ids: r.serviceIds,
+        in_graph: r.inGraph,
+      })),
+    };
+  }
+
+  async graph(tenantId: string, applicationId: number, manager?: EntityManager): Promise<GraphDto> {
+    const name = await this.repository.applicationName(tenantId, applicationId, manager);
+    if (name === null) await this.applications.assertExists(tenantId, applicationId, manager);
+    const [services, resources, selection] = [
+      await this.repository.memberServices(tenantId, applicationId, manager),
+      await this.repository.memberResources(tenantId, applicationId, manager),
+      await this.repository.selection(tenantId, applicationId, manager),
+    ];
+    const appNode = `application:${applicationId}`;
+    const shown = resources.filter((r) => r.inGraph).sort((a, b) => byCodeUnits(a.platformId, b.platformId));
+    const nodes: GraphNodeDto[] = [
+      { id: appNode, type: 'application', label: name! },
+      ...services.map((s) => ({ id: `service:${s.id}`, type: 'service', label: s.name, service_id: s.id })),
+      ...shown.map((r) => ({ id: `resource:${r.platformId}`, type: 'resource', label: r.name ?? r.platformId, platform_id: r.platformId, resource_type: r.resourceType, category: r.category })),
+    ];
+    const edges: GraphEdgeDto[] = [
+      ...services.map((s) => ({ source: appNode, target: `service:${s.id}`, relation: 'contains' })),
+      ...shown.flatMap((r) => r.serviceIds.map((sid) => ({ source: `service:${sid}`, target: `resource:${r.platformId}`, relation: 'uses' }))),
+    ];
+    const seen = new Set(edges.map((e) => `${e.source}\n${e.target}\n${e.relation}`));
+    for (const rel of await this.repository.relationsBetween(tenantId, nodes.map((n) => n.id), manager)) {
+      const key = `${rel.source}\n${rel.target}\n${rel.relation}`;
+      if (!seen.has(key)) edges.push(rel);
+      seen.add(key);
+    }
+    edges.sort((a, b) => byCodeUnits(a.source, b.source) || byCodeUnits(a.target, b.target) || byCodeUnits(a.relation, b.relation));
+    return { application_id: applicationId, selection, nodes, edges };
+  }
+
+  /** Replaces the selection atomically (row lock on the application) and returns the new graph. */
+  async replaceGraph(tenantId: string, applicationId: number, body: unknown): Promise<GraphDto> {
+    const ids = parsePlatformIds(body);
+    return this.applications.transaction(async (manager) => {
+      await this.applications.lockOrThrow(manager, tenantId, applicationId);
+      const foreign = new Set(await this.repository.foreignPlatformIds(manager, tenantId, applicationId, ids));
+      if (foreign.size) {
+        const issues: ValidationIssue[] = [];
+        (body as string[]).forEach((id, i) => {
+          if (foreign.has(id)) issues.push({ loc: ['body', i], msg: `resource '${id}' does not belong to a service of application ${applicationId}`, type: 'value_error.unknown_resource' });
+        });
+        throw new ValidationFailedError(issues);
+      }
+      await this.repository.replaceSelection(manager, tenantId, applicationId, ids);
+      return this.graph(tenantId, applicationId, manager);
+    });
+  }
+}

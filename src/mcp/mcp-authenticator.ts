@@ -1,0 +1,93 @@
+import type { DataSource } from 'typeorm';
+import type { ApiKeysService } from '../auth/api-keys.service';
+import { bearerToken } from '../auth/auth.guard';
+import { TenantEntity } from '../auth/persistence/tenant.entity';
+import type { OAuthPrincipal, Principal } from '../auth/principal';
+import { UnauthorizedError } from '../common/errors';
+import type { OAuthTokenVerifier } from './oauth-token.verifier';
+
+/**
+ * Outcome of reading the credential of an /mcp request. `anonymous`: none was sent (discovery is
+ * allowed). `rejected`: one was sent and did not verify; the request is charged to the
+ * unauthenticated bucket ("unverified MCP", SPEC.md) and then answered 401.
+ */
+export type McpAuthResult =
+  | { kind: 'principal'; principal: Principal }
+  | { kind: 'anonymous' }
+  | { kind: 'rejected'; reason: string };
+
+const API_KEY_PREFIX = 'bwk_';
+const TENANT_CACHE_MS = 30_000;
+
+/** Tenant slug → id lookups for OAuth principals; cached briefly (tenants are never renamed here). */
+export class TenantDirectory {
+  private readonly cache = new Map<string, { id: string | null; until: number }>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async idOf(slug: string): Promise<string | null> {
+    const hit = this.cache.get(slug);
+    if (hit && hit.until > this.now()) return hit.id;
+    const tenant = await this.dataSource.getRepository(TenantEntity).findOne({ where: { slug }, select: { id: true } });
+    const id = tenant?.id ?? null;
+    if (this.cache.size > 1000) this.cache.clear();
+    // Unknown slugs are cached too, so a flood of tokens naming one cannot hammer the database.
+    this.cache.set(slug, { id, until: this.now() + TENANT_CACHE_MS });
+    return id;
+  }
+}
+
+export interface McpAuthenticatorDeps {
+  apiKeys: Pick<ApiKeysService, 'verify'>;
+  /** null when OAUTH_ISSUER / OAUTH_JWKS_URL are not configured: only API keys are accepted. */
+  oauth: Pick<OAuthTokenVerifier, 'verify'> | null;
+  tenants: Pick<TenantDirectory, 'idOf'>;
+  defaultTenantSlug: string;
+}
+
+/**
+ * The credentials /mcp accepts (DESIGN.md §4): an API key (`bwk_…`, verified exactly as on REST,
+ * so revocation, expiry and the key's budget apply) or an OAuth access token (a JWT for this
+ * server's /mcp audience). The REST guard accepts API keys only, so MCP tokens never work there.
+ * Infrastructure failures (database, issuer key set) are thrown, not reported as `rejected`.
+ */
+export class McpAuthenticator {
+  constructor(private readonly deps: McpAuthenticatorDeps) {}
+
+  async authenticate(authorization: string | undefined): Promise<McpAuthResult> {
+    let token: string | null;
+    try {
+      token = bearerToken(authorization);
+    } catch (err) {
+      return { kind: 'rejected', reason: (err as Error).message };
+    }
+    if (token === null) return { kind: 'anonymous' };
+    try {
+      if (token.startsWith(API_KEY_PREFIX)) return { kind: 'principal', principal: await this.deps.apiKeys.verify(token) };
+      if (this.deps.oauth === null) return { kind: 'rejected', reason: 'Invalid credential: this server accepts API keys only (OAuth is not configured)' };
+      return { kind: 'principal', principal: await this.oauthPrincipal(token, this.deps.oauth) };
+    } catch (err) {
+      if (err instanceof UnauthorizedError) return { kind: 'rejected', reason: err.detail };
+      throw err;
+    }
+  }
+
+  private async oauthPrincipal(token: string, oauth: Pick<OAuthTokenVerifier, 'verify'>): Promise<OAuthPrincipal> {
+    const claims = await oauth.verify(token);
+    const slug = claims.tenantSlug ?? this.deps.defaultTenantSlug;
+    const tenantId = await this.deps.tenants.idOf(slug);
+    if (tenantId === null) throw new UnauthorizedError('Access token names an unknown tenant');
+    return {
+      kind: 'oauth',
+      tenantId,
+      clientId: claims.clientId,
+      subject: claims.subject,
+      scopes: claims.scopes,
+      // The 600/min MCP default (rate-limit policy); no per-tenant OAuth raise is stored yet.
+      rateLimitPerMinute: null,
+    };
+  }
+}

@@ -1,0 +1,110 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { RateLimitedError, ServiceUnavailableError } from '../common/errors';
+import { clientNetwork, TrustedProxies } from './client-address';
+import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
+import { getRateLimitState } from './rate-limit-request-state';
+import type { CooldownRule } from './rate-limit.policy';
+import { RateLimiter, type CooldownMatch, type LimitCheck } from './rate-limiter';
+import { requestPath } from './route-matcher';
+import type { Reservation } from './store/rate-limit-store';
+
+/**
+ * Application layer, after the auth guard: charges the principal's app budget (per API key,
+ * tenant-raisable; control-plane budget for the CLI's three calls; MCP classes) together with the
+ * request's cooldowns in ONE all-or-nothing store call. Sets X-RateLimit-* on every evaluated
+ * request; on 429 hands back anything counted earlier (per-endpoint units) so a rejected request
+ * consumes nothing. Cooldown units are kept only if the response is 2xx.
+ */
+interface HandlerMetadata {
+  cls: 'mcp' | 'none' | undefined;
+  declared: readonly (string | CooldownRule)[];
+}
+
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly limiter: RateLimiter,
+    private readonly trusted: TrustedProxies,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const { cls, declared } = this.metadata(context);
+    if (cls === 'none') return true;
+    const req = context.switchToHttp().getRequest<Request>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const state = getRateLimitState(req);
+    const path = state?.path ?? requestPath(req.originalUrl);
+    const principal = req.principal;
+
+    const checks: LimitCheck[] = [];
+    if (cls === 'mcp') checks.push(this.limiter.mcpCheck(principal ?? null, state?.network ?? clientNetwork(req, this.trusted)));
+    else if (principal) checks.push(this.limiter.appBudgetCheck(principal, this.limiter.budgetClassOf(req.method, path)));
+    for (const match of this.cooldowns(req, path, declared)) {
+      const check = this.limiter.cooldownCheck(match, principal);
+      if (check !== null) checks.push(check);
+    }
+    if (checks.length === 0) return true;
+
+    const decision = await this.limiter.evaluate(checks);
+    if (!decision.allowed) {
+      await this.limiter.release(state?.endpointReservations ?? []);
+      if (state) state.endpointReservations = [];
+      if (decision.unavailable) throw new ServiceUnavailableError(decision.detail);
+      // The headers always describe the app budget; on a cooldown 429 it is simply unchanged.
+      if (!decision.appBudgetRejected) res.set(decision.headers);
+      throw new RateLimitedError(decision.detail, decision.retryAfterSeconds, decision.appBudgetRejected ? decision.headers : {});
+    }
+    // setHeader directly: Express's res.set() adds content-type handling these headers never need.
+    for (const name in decision.headers) res.setHeader(name, decision.headers[name]!);
+    const cooldownUnits = decision.reservations.filter((_, i) => checks[i]!.layer === 'cooldown');
+    if (cooldownUnits.length > 0) this.settleOnResponse(res, cooldownUnits);
+    return true;
+  }
+
+  /** Decorator metadata, read once per handler (handlers live as long as the app). */
+  private readonly metadataCache = new Map<unknown, HandlerMetadata>();
+  private metadata(context: ExecutionContext): HandlerMetadata {
+    const handler = context.getHandler();
+    let meta = this.metadataCache.get(handler);
+    if (meta === undefined) {
+      const targets = [handler, context.getClass()];
+      meta = {
+        cls: this.reflector.getAllAndOverride<'mcp' | 'none' | undefined>(RATE_LIMIT_CLASS, targets),
+        declared: this.reflector.getAllAndMerge<(string | CooldownRule)[]>(RATE_LIMIT_COOLDOWNS, targets) ?? [],
+      };
+      this.metadataCache.set(handler, meta);
+    }
+    return meta;
+  }
+
+  /** Cooldowns matched before routing plus those the handler declares (each rule once). */
+  private cooldowns(req: Request, path: string, declared: readonly (string | CooldownRule)[]): CooldownMatch[] {
+    const matched = getRateLimitState(req)?.cooldowns ?? this.limiter.matchCooldowns(req.method, path);
+    if (declared.length === 0) return matched;
+    const out = [...matched];
+    const seen = new Set(matched.map((m) => m.rule.id));
+    for (const d of declared) {
+      const rule = typeof d === 'string' ? this.limiter.cooldownRule(d) : d;
+      if (seen.has(rule.id)) continue;
+      seen.add(rule.id);
+      out.push({ rule, params: { ...(req.params as Record<string, string>) } });
+    }
+    return out;
+  }
+
+  /** Reserve → commit on 2xx, release on anything else (error status, aborted connection). */
+  private settleOnResponse(res: Response, units: Reservation[]): void {
+    let settled = false;
+    const settle = (succeeded: boolean) => {
+      if (settled) return;
+      settled = true;
+      if (!succeeded) this.limiter.release(units).catch(() => undefined);
+    };
+    res.once('finish', () => settle(res.statusCode >= 200 && res.statusCode < 300));
+    res.once('close', () => settle(res.writableFinished && res.statusCode >= 200 && res.statusCode < 300));
+  }
+}

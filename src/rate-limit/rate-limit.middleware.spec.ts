@@ -1,0 +1,112 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeClock } from '../../test/fakes/fake-clock';
+import { MetricsService } from '../metrics/metrics.service';
+import { TrustedProxies } from './client-address';
+import { EdgeLimitMiddleware, EndpointLimitMiddleware } from './rate-limit.middleware';
+import { getRateLimitState } from './rate-limit-request-state';
+import type { RateLimitModuleOptions } from './rate-limit.options';
+import { RATE_LIMIT_POLICY, type RateLimitPolicy } from './rate-limit.policy';
+import { RateLimiter } from './rate-limiter';
+import { MemoryRateLimitStore } from './store/memory-rate-limit.store';
+import type { RateLimitStore } from './store/rate-limit-store';
+
+const policy: RateLimitPolicy = { ...RATE_LIMIT_POLICY, edge: { ...RATE_LIMIT_POLICY.edge, api: { ...RATE_LIMIT_POLICY.edge.api, limit: 2 } } };
+
+function fakeReq(method: string, url: string, remoteAddress = '127.0.0.9'): IncomingMessage {
+  return { method, url, headers: {}, socket: { remoteAddress } } as unknown as IncomingMessage;
+}
+
+interface FakeRes {
+  statusCode: number;
+  headers: Record<string, string | number>;
+  body: string | undefined;
+  ended: boolean;
+}
+
+function run(mw: { handle: (req: IncomingMessage, res: ServerResponse, next: (e?: unknown) => void) => void }, req: IncomingMessage) {
+  return new Promise<{ res: FakeRes; passed: boolean; err?: unknown }>((resolve) => {
+    const res: FakeRes & { setHeader: (n: string, v: string | number) => void; end: (b?: string) => void } = {
+      statusCode: 200,
+      headers: {},
+      body: undefined,
+      ended: false,
+      setHeader: (name, value) => {
+        res.headers[name.toLowerCase()] = value;
+      },
+      // A rejection ends the response instead of calling next().
+      end: (body) => {
+        res.body = body;
+        res.ended = true;
+        resolve({ res, passed: false });
+      },
+    };
+    mw.handle(req, res as unknown as ServerResponse, (err?: unknown) => resolve({ res, passed: err === undefined, err }));
+  });
+}
+
+function edge(mode: RateLimitModuleOptions['edgeLimits'], store: RateLimitStore = new MemoryRateLimitStore(), metrics?: MetricsService) {
+  const limiter = new RateLimiter(store, new FakeClock(), { policy });
+  const options: RateLimitModuleOptions = { redis: null, edgeLimits: mode, trustedProxies: [] };
+  return new EdgeLimitMiddleware(limiter, new TrustedProxies([]), options, metrics);
+}
+
+describe('EdgeLimitMiddleware', () => {
+  it('on: 403 with no body past the allowance, counted in the metric', async () => {
+    const metrics = new MetricsService();
+    const mw = edge('on', undefined, metrics);
+    expect((await run(mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
+    expect((await run(mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
+    const blocked = await run(mw, fakeReq('GET', '/api/x'));
+    expect(blocked.passed).toBe(false);
+    expect(blocked.res).toMatchObject({ statusCode: 403, body: undefined, headers: { 'content-length': '0' } });
+    expect(await metrics.registry.getSingleMetricAsString('bulwark_rate_limit_edge_blocks_total')).toContain('mode="on"} 1');
+  });
+
+  it('shadow: counts would-be blocks but lets them through', async () => {
+    const metrics = new MetricsService();
+    const mw = edge('shadow', undefined, metrics);
+    for (let i = 0; i < 4; i++) expect((await run(mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
+    expect(await metrics.registry.getSingleMetricAsString('bulwark_rate_limit_edge_blocks_total')).toContain('mode="shadow"} 2');
+  });
+
+  it('off: does not even consult the store', async () => {
+    const store: RateLimitStore = { evaluate: () => Promise.reject(new Error('must not be called')), release: () => Promise.resolve() };
+    const mw = edge('off', store);
+    for (let i = 0; i < 4; i++) expect((await run(mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
+  });
+
+  it('ignores traffic outside the API', async () => {
+    const mw = edge('on');
+    for (let i = 0; i < 5; i++) expect((await run(mw, fakeReq('GET', '/health'))).passed).toBe(true);
+  });
+
+  it('passes store errors to next() instead of hanging the request', async () => {
+    const store: RateLimitStore = { evaluate: () => Promise.reject(new Error('boom')), release: () => Promise.resolve() };
+    const r = await run(edge('on', store), fakeReq('GET', '/api/x'));
+    expect((r.err as Error).message).toBe('boom');
+  });
+});
+
+describe('EndpointLimitMiddleware', () => {
+  it('records path, network and matching cooldowns for the guard', async () => {
+    const mw = new EndpointLimitMiddleware(new RateLimiter(new MemoryRateLimitStore(), new FakeClock(), { policy }), new TrustedProxies([]));
+    const req = fakeReq('POST', '/api/secrets/abc/recheck?x=1', '::ffff:127.0.0.7');
+    expect((await run(mw, req)).passed).toBe(true);
+    const state = getRateLimitState(req)!;
+    expect(state.path).toBe('/api/secrets/abc/recheck');
+    expect(state.network).toBe('127.0.0.7');
+    expect(state.cooldowns.map((c) => c.rule.id)).toEqual(['secret-recheck', 'secret-recheck-manual']);
+  });
+
+  it('answers 503 (not a per-process count) for fail-closed limits when the store is unavailable', async () => {
+    const store: RateLimitStore = {
+      evaluate: (checks) => Promise.resolve({ allowed: false, degraded: 'unavailable', buckets: checks.map((c) => ({ key: c.key, limit: c.limit, remaining: 0, resetAt: 0, allowed: false })) }),
+      release: () => Promise.resolve(),
+    };
+    const mw = new EndpointLimitMiddleware(new RateLimiter(store, new FakeClock(), { policy }), new TrustedProxies([]));
+    const r = await run(mw, fakeReq('PATCH', '/api/reset_password'));
+    expect(r.res.statusCode).toBe(503);
+    expect(r.res.headers['retry-after']).toBeUndefined();
+    expect(JSON.parse(r.res.body!)).toEqual({ detail: expect.stringContaining('Rate limiter unavailable') as unknown });
+  });
+});

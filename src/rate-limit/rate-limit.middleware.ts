@@ -1,0 +1,91 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Counter } from 'prom-client';
+import { MetricsService } from '../metrics/metrics.service';
+import { clientNetwork, TrustedProxies } from './client-address';
+import { setRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
+import { RATE_LIMIT_OPTIONS, type RateLimitModuleOptions } from './rate-limit.options';
+import { RateLimiter } from './rate-limiter';
+import { requestPath } from './route-matcher';
+
+type Next = (err?: unknown) => void;
+
+/**
+ * Edge layer (SPEC.md "Edge layer"): raw middleware mounted before body parsing and auth, per
+ * source network. Over the allowance the answer is 403 with an empty body and no Retry-After
+ * (what a CDN/WAF edge would send; it is not an authentication failure). EDGE_LIMITS=shadow counts
+ * and logs would-be blocks but lets them through (use it when nginx enforces the edge in front).
+ */
+@Injectable()
+export class EdgeLimitMiddleware {
+  private readonly logger = new Logger('EdgeLimit');
+  private readonly blocks?: Counter<'mode'>;
+  private lastShadowLog = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly trusted: TrustedProxies,
+    @Inject(RATE_LIMIT_OPTIONS) private readonly options: RateLimitModuleOptions,
+    @Optional() metrics?: MetricsService,
+  ) {
+    this.blocks = metrics?.counter('bulwark_rate_limit_edge_blocks_total', 'Requests over the edge allowance, by EDGE_LIMITS mode', ['mode']);
+  }
+
+  readonly handle = (req: IncomingMessage, res: ServerResponse, next: Next): void => {
+    const mode = this.options.edgeLimits;
+    if (mode === 'off') return next();
+    const check = this.limiter.edgeCheck(req.method, requestPath(req.url), clientNetwork(req, this.trusted));
+    if (check === null) return next();
+    this.limiter.evaluate([check]).then((decision) => {
+      if (decision.allowed) return next();
+      this.blocks?.inc({ mode });
+      if (mode === 'shadow') {
+        const now = Date.now();
+        if (now - this.lastShadowLog > 10_000) {
+          this.lastShadowLog = now;
+          this.logger.warn(`edge allowance exceeded (${check.key.split(':')[1]}); EDGE_LIMITS=shadow lets it through`);
+        }
+        return next();
+      }
+      res.statusCode = 403;
+      res.setHeader('Content-Length', '0');
+      res.end();
+    }, next);
+  };
+}
+
+/**
+ * Per-endpoint limits (per source network), matched by method + path before routing so they hold
+ * for routes this service does not serve itself. Also records the request's path, network and
+ * matching cooldowns for the rate-limit guard. A 429 here never touches the app budget.
+ */
+@Injectable()
+export class EndpointLimitMiddleware {
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly trusted: TrustedProxies,
+  ) {}
+
+  readonly handle = (req: IncomingMessage, res: ServerResponse, next: Next): void => {
+    const path = requestPath(req.url);
+    const network = clientNetwork(req, this.trusted);
+    const state: RateLimitRequestState = { path, network, cooldowns: this.limiter.matchCooldowns(req.method, path), endpointReservations: [] };
+    setRateLimitState(req, state);
+    const checks = this.limiter.endpointChecks(req.method, path, network);
+    if (checks.length === 0) return next();
+    this.limiter.evaluate(checks).then((decision) => {
+      if (decision.allowed) {
+        state.endpointReservations = decision.reservations;
+        return next();
+      }
+      // Raw middleware runs outside Nest's exception filters: write the DESIGN.md §3 body here.
+      const status = decision.unavailable ? 503 : 429;
+      const body = JSON.stringify({ detail: decision.detail });
+      res.statusCode = status;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('Content-Length', Buffer.byteLength(body));
+      if (status === 429) res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+      res.end(body);
+    }, next);
+  };
+}

@@ -1,0 +1,98 @@
+import { DynamicModule, Global, INestApplication, Logger, Module, Provider } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { Clock } from '../common/clock/clock';
+import { MetricsService } from '../metrics/metrics.service';
+import { TrustedProxies } from './client-address';
+import { EdgeLimitMiddleware, EndpointLimitMiddleware } from './rate-limit.middleware';
+import { RateLimitGuard } from './rate-limit.guard';
+import { RATE_LIMIT_OPTIONS, type RateLimitModuleOptions } from './rate-limit.options';
+import { RATE_LIMIT_POLICY } from './rate-limit.policy';
+import { RateLimiter } from './rate-limiter';
+import { FallbackRateLimitStore } from './store/fallback-rate-limit.store';
+import { MemoryRateLimitStore } from './store/memory-rate-limit.store';
+import { RateLimitStore } from './store/rate-limit-store';
+import { RedisRateLimitStore } from './store/redis-rate-limit.store';
+
+type InjectToken = string | symbol | (abstract new (...args: never[]) => unknown);
+
+export interface RateLimitModuleAsyncOptions {
+  imports?: DynamicModule['imports'];
+  inject?: InjectToken[];
+  useFactory: (...args: never[]) => RateLimitModuleOptions | Promise<RateLimitModuleOptions>;
+}
+
+/** Memory store, or Redis with the per-process fallback (warning + metric; fail-closed rules refuse). */
+function createStore(options: RateLimitModuleOptions, metrics: MetricsService | undefined): RateLimitStore {
+  if (options.redis === null) return new MemoryRateLimitStore();
+  const logger = new Logger('RateLimit');
+  const fallbacks = metrics?.counter(
+    'bulwark_rate_limit_store_fallbacks_total',
+    'Rate-limit evaluations answered without Redis (per-process memory, or refused when fail-closed)',
+    ['reason', 'fail_closed'],
+  );
+  return new FallbackRateLimitStore(new RedisRateLimitStore(options.redis, { keyPrefix: options.keyPrefix }), {
+    onFallback: (reason, failClosed) => fallbacks?.inc({ reason, fail_closed: String(failClosed) }),
+    onWarn: (message) => logger.warn(message),
+  });
+}
+
+const providers: Provider[] = [
+  {
+    provide: RateLimitStore,
+    inject: [RATE_LIMIT_OPTIONS, { token: MetricsService, optional: true }],
+    useFactory: (options: RateLimitModuleOptions, metrics?: MetricsService) => createStore(options, metrics),
+  },
+  {
+    provide: RateLimiter,
+    inject: [RateLimitStore, Clock, RATE_LIMIT_OPTIONS],
+    useFactory: (store: RateLimitStore, clock: Clock, options: RateLimitModuleOptions) =>
+      new RateLimiter(store, clock, { policy: options.policy ?? RATE_LIMIT_POLICY, apiKeyLimitPerMinute: options.apiKeyRateLimitPerMinute }),
+  },
+  {
+    provide: TrustedProxies,
+    inject: [RATE_LIMIT_OPTIONS],
+    useFactory: (options: RateLimitModuleOptions) => new TrustedProxies(options.trustedProxies),
+  },
+  EdgeLimitMiddleware,
+  EndpointLimitMiddleware,
+  RateLimitGuard,
+  // Global guards run in module order: AppModule imports AuthModule before this module, so the
+  // auth guard has set req.principal by the time this one runs.
+  { provide: APP_GUARD, useExisting: RateLimitGuard },
+];
+
+const exportsList = [RateLimitStore, RateLimiter, TrustedProxies, EdgeLimitMiddleware, EndpointLimitMiddleware, RateLimitGuard];
+
+/**
+ * Rate limiting (DESIGN.md §10). Needs a global Clock (ClockModule). Mount the raw middleware
+ * with {@link installRateLimiting} before body parsers; the guard is registered globally here.
+ */
+@Global()
+@Module({})
+export class RateLimitModule {
+  static forRoot(options: RateLimitModuleOptions): DynamicModule {
+    return {
+      module: RateLimitModule,
+      providers: [{ provide: RATE_LIMIT_OPTIONS, useValue: options }, ...providers],
+      exports: exportsList,
+    };
+  }
+
+  static forRootAsync(options: RateLimitModuleAsyncOptions): DynamicModule {
+    return {
+      module: RateLimitModule,
+      imports: options.imports ?? [],
+      providers: [{ provide: RATE_LIMIT_OPTIONS, inject: options.inject ?? [], useFactory: options.useFactory }, ...providers],
+      exports: exportsList,
+    };
+  }
+}
+
+/**
+ * Mounts the edge limiter and the per-endpoint limiter as raw Express middleware. Call before any
+ * body parser (configureApp does), so floods are refused before a body is read or a key looked up.
+ */
+export function installRateLimiting(app: INestApplication): void {
+  app.use(app.get(EdgeLimitMiddleware).handle);
+  app.use(app.get(EndpointLimitMiddleware).handle);
+}

@@ -1,0 +1,266 @@
+import { principalBucketId, type Principal } from '../auth/principal';
+import type { Clock } from '../common/clock/clock';
+import type { CooldownRule, EndpointLimitRule, RateLimitPolicy } from './rate-limit.policy';
+import { compileRoute, RouteTable } from './route-matcher';
+import { reservationsOf, type BucketCheck, type EvaluateResult, type RateLimitStore, type Reservation } from './store/rate-limit-store';
+
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+export type LimitLayer = 'app' | 'endpoint' | 'cooldown' | 'edge';
+
+/** A bucket check plus what to tell the client if it is the one that rejects. */
+export interface LimitCheck extends BucketCheck {
+  layer: LimitLayer;
+  /** Completes "Rate limit exceeded: …". */
+  reason: string;
+}
+
+export interface LimitDecision {
+  allowed: boolean;
+  /** A fail-closed limit could not be evaluated (shared store down): answer 503. */
+  unavailable: boolean;
+  /** X-RateLimit-* of the app-budget check, when one was evaluated (allowed or not). */
+  headers: Record<string, string>;
+  /** Seconds until the rejecting bucket(s) reset; 0 when allowed. */
+  retryAfterSeconds: number;
+  /** "Rate limit exceeded: …" naming the rejecting bucket; '' when allowed. */
+  detail: string;
+  /** True when the app budget itself rejected (its headers then go on the 429). */
+  appBudgetRejected: boolean;
+  /** What was counted, so a later layer's rejection or a failed action can hand it back. */
+  reservations: Reservation[];
+}
+
+export type AppBudgetClass = 'api' | 'control-plane' | 'mcp';
+
+export interface RateLimiterOptions {
+  policy: RateLimitPolicy;
+  /** Default per-key budget (config API_KEY_RATE_LIMIT_PER_MINUTE, 2,000 unless changed). */
+  apiKeyLimitPerMinute?: number;
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+function windowWords(ms: number): string {
+  if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} hours`;
+  if (ms % 60_000 === 0) return ms === 60_000 ? 'minute' : `${ms / 60_000} minutes`;
+  return `${ms / 1000} seconds`;
+}
+
+/** A matched cooldown: the rule plus the ids its scope needs from the path. */
+export interface CooldownMatch {
+  rule: CooldownRule;
+  params: Record<string, string>;
+}
+
+/**
+ * Turns the policy table into bucket checks and store answers into client-facing decisions.
+ * Plain class (no Nest): the guard, the middleware, the MCP layer and the benchmarks share it.
+ */
+export class RateLimiter {
+  readonly policy: RateLimitPolicy;
+  private readonly apiKeyLimit: number;
+  private readonly endpointTable: RouteTable<EndpointLimitRule>;
+  private readonly cooldownTable: RouteTable<CooldownRule>;
+  private readonly controlPlaneTable: RouteTable<true>;
+  private readonly cooldownsById: Map<string, CooldownRule>;
+  private readonly edgeScanPath: RegExp;
+
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly clock: Clock,
+    options: RateLimiterOptions,
+  ) {
+    this.policy = options.policy;
+    this.apiKeyLimit = options.apiKeyLimitPerMinute ?? options.policy.appBudget.apiKey.limit;
+    this.endpointTable = new RouteTable(options.policy.endpoints.map((r) => ({ route: r.route, value: r })));
+    this.cooldownTable = new RouteTable(options.policy.cooldowns.flatMap((r) => r.routes.map((route) => ({ route, value: r }))));
+    this.controlPlaneTable = new RouteTable(options.policy.appBudget.controlPlane.routes.map((route) => ({ route, value: true as const })));
+    this.cooldownsById = new Map(options.policy.cooldowns.map((r) => [r.id, r]));
+    this.edgeScanPath = compileRoute(options.policy.edge.scan.route, null).regex;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  // ---- building checks -------------------------------------------------------------------------
+
+  /** Which app budget a served request is charged to. */
+  budgetClassOf(method: string | undefined, path: string): AppBudgetClass {
+    return this.controlPlaneTable.match(method === 'HEAD' ? 'GET' : method, path).length > 0 ? 'control-plane' : 'api';
+  }
+
+  /**
+   * The app-budget check for a principal: per API key (tenant-raisable via rateLimitPerMinute),
+   * the separate control-plane budget for the CLI's three calls, or an OAuth principal's 600/min
+   * (tenant + client + subject). Keyed on the stable principal id, never on the token.
+   */
+  appBudgetCheck(principal: Principal, budget: AppBudgetClass = 'api'): LimitCheck {
+    const id = principalBucketId(principal);
+    if (budget === 'control-plane') {
+      const cp = this.policy.appBudget.controlPlane;
+      return { key: `cp:${id}`, limit: cp.limit, windowMs: cp.windowMs, layer: 'app', reason: `${cp.limit} control-plane requests per ${windowWords(cp.windowMs)} for this credential` };
+    }
+    const isKey = principal.kind === 'api_key';
+    const windowMs = isKey ? this.policy.appBudget.apiKey.windowMs : this.policy.mcp.oauth.windowMs;
+    const limit = principal.rateLimitPerMinute ?? (isKey ? this.apiKeyLimit : this.policy.mcp.oauth.limit);
+    return { key: `app:${id}`, limit, windowMs, layer: 'app', reason: this.appReason(isKey, limit, windowMs) };
+  }
+
+  /** Hot path: the 429 wording is built once per (class, limit), not per request. */
+  private readonly reasons = new Map<number, string>();
+  private appReason(isKey: boolean, limit: number, windowMs: number): string {
+    const id = isKey ? limit : -limit;
+    let reason = this.reasons.get(id);
+    if (reason === undefined) {
+      reason = `${limit} requests per ${windowWords(windowMs)} for ${isKey ? 'this API key' : 'this OAuth client and user'}`;
+      if (this.reasons.size < 10_000) this.reasons.set(id, reason);
+    }
+    return reason;
+  }
+
+  /**
+   * MCP request classes (SPEC.md "Application layer: MCP"): an API key shares its REST budget, an
+   * OAuth principal gets 600/min per tenant + client + subject, and an unauthenticated or
+   * unverified caller 60/min per source network (IPv4 address or IPv6 /64, see networkKey()).
+   */
+  mcpCheck(principal: Principal | null, network: string): LimitCheck {
+    if (principal !== null) return this.appBudgetCheck(principal, 'mcp');
+    const anon = this.policy.mcp.anonymous;
+    return { key: `mcp:anon:${network}`, limit: anon.limit, windowMs: anon.windowMs, layer: 'app', reason: `${anon.limit} unauthenticated MCP requests per ${windowWords(anon.windowMs)} from one network` };
+  }
+
+  /**
+   * The edge allowance this request draws on: the scan route's own 6,000, or the 2,000 shared by
+   * all other API traffic; null for traffic outside the API (health, docs, metrics).
+   */
+  edgeCheck(method: string | undefined, path: string, network: string): LimitCheck | null {
+    const edge = this.policy.edge;
+    if ((method ?? '').toUpperCase() === edge.scan.route.method && this.edgeScanPath.test(path)) {
+      return { key: `edge:scan:${network}`, limit: edge.scan.limit, windowMs: edge.windowMs, layer: 'edge', reason: 'edge' };
+    }
+    const lower = path.toLowerCase();
+    for (const prefix of edge.api.pathPrefixes) {
+      if (lower === prefix || lower.startsWith(`${prefix}/`)) {
+        return { key: `edge:api:${network}`, limit: edge.api.limit, windowMs: edge.windowMs, layer: 'edge', reason: 'edge' };
+      }
+    }
+    return null;
+  }
+
+  /** Per-endpoint limits (per source network) that apply to this method + path. */
+  endpointChecks(method: string | undefined, path: string, network: string): LimitCheck[] {
+    const matches = this.endpointTable.match(method, path);
+    if (matches.length === 0) return [];
+    return matches.map(({ value: rule, params }) => {
+      let bucket = rule.id;
+      if (rule.separateBy) {
+        const v = (params[rule.separateBy.param] ?? '').toLowerCase();
+        bucket += `:${rule.separateBy.values.includes(v) ? v : 'other'}`;
+      }
+      return {
+        key: `ep:${bucket}:${network}`,
+        limit: rule.limit,
+        windowMs: rule.windowMs,
+        failClosed: rule.failClosed,
+        layer: 'endpoint' as const,
+        reason: `${rule.route.method} ${rule.route.path} allows ${rule.limit} requests per ${windowWords(rule.windowMs)} from one address`,
+      };
+    });
+  }
+
+  /** Cooldown rules whose routes match this method + path (matched before routing). */
+  matchCooldowns(method: string | undefined, path: string): CooldownMatch[] {
+    return this.cooldownTable.match(method, path).map(({ value, params }) => ({ rule: value, params }));
+  }
+
+  cooldownRule(id: string): CooldownRule {
+    const rule = this.cooldownsById.get(id);
+    if (rule === undefined) throw new Error(`Unknown cooldown rule "${id}" (see rate-limit.policy.ts)`);
+    return rule;
+  }
+
+  /**
+   * The bucket check of a cooldown, or null when its scope cannot be identified (an org/user
+   * scope with no principal, or a missing id parameter): such a request is not the action.
+   */
+  cooldownCheck(match: CooldownMatch, principal: Principal | undefined): LimitCheck | null {
+    const { rule, params } = match;
+    let scopeId: string;
+    switch (rule.scope) {
+      case 'organization':
+        if (!principal) return null;
+        scopeId = principal.tenantId;
+        break;
+      case 'user':
+        if (!principal) return null;
+        scopeId = principalBucketId(principal);
+        break;
+      case 'secret':
+      case 'repository': {
+        const id = rule.scopeParam === undefined ? undefined : params[rule.scopeParam];
+        if (id === undefined || id === '') return null;
+        // Ids are only unique within a tenant.
+        scopeId = `${principal?.tenantId ?? '-'}:${id}`;
+        break;
+      }
+    }
+    return { key: `cd:${rule.id}:${scopeId}`, limit: rule.limit, windowMs: rule.windowMs, layer: 'cooldown', reason: rule.description };
+  }
+
+  // ---- evaluating ------------------------------------------------------------------------------
+
+  /** One all-or-nothing store call for every check of a layer, turned into a decision. */
+  async evaluate(checks: readonly LimitCheck[]): Promise<LimitDecision> {
+    const now = this.clock.now();
+    if (checks.length === 0) return { allowed: true, unavailable: false, headers: {}, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: [] };
+    return this.decide(checks, await this.store.evaluate(checks, now), now);
+  }
+
+  /** Hot path (every request): plain loops, no closures, headers only when an app budget was charged. */
+  private decide(checks: readonly LimitCheck[], result: EvaluateResult, now: number): LimitDecision {
+    let headers: Record<string, string> = NO_HEADERS;
+    let appBudgetRejected = false;
+    for (let i = 0; i < checks.length; i++) {
+      if (checks[i]!.layer !== 'app') continue;
+      const b = result.buckets[i]!;
+      headers = {
+        'X-RateLimit-Limit': String(b.limit),
+        'X-RateLimit-Remaining': String(b.remaining),
+        'X-RateLimit-Reset': String(Math.max(0, Math.ceil((b.resetAt - now) / 1000))),
+      };
+      if (!b.allowed) appBudgetRejected = true;
+    }
+    if (result.allowed) {
+      return { allowed: true, unavailable: false, headers, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: reservationsOf(checks, result) };
+    }
+    if (result.degraded === 'unavailable') {
+      return { allowed: false, unavailable: true, headers, retryAfterSeconds: 0, detail: 'Rate limiter unavailable; this endpoint refuses requests until it is back', appBudgetRejected: false, reservations: [] };
+    }
+    let retryMs = 0;
+    const reasons: string[] = [];
+    for (let i = 0; i < checks.length; i++) {
+      const b = result.buckets[i]!;
+      if (b.allowed) continue;
+      retryMs = Math.max(retryMs, b.resetAt - now);
+      reasons.push(checks[i]!.reason);
+    }
+    return {
+      allowed: false,
+      unavailable: false,
+      headers,
+      retryAfterSeconds: seconds(retryMs),
+      detail: `Rate limit exceeded: ${reasons.join('; ')}`,
+      appBudgetRejected,
+      reservations: [],
+    };
+  }
+
+  /** Hand back counted units (a later layer rejected, or a cooldown action failed). */
+  async release(reservations: readonly Reservation[]): Promise<void> {
+    if (reservations.length > 0) await this.store.release(reservations, this.clock.now());
+  }
+}

@@ -1,0 +1,87 @@
+import type { RouteSpec } from './rate-limit.policy';
+
+export interface CompiledRoute<T> {
+  method: string;
+  regex: RegExp;
+  paramNames: string[];
+  value: T;
+}
+
+export interface RouteMatch<T> {
+  value: T;
+  params: Record<string, string>;
+}
+
+/** `/api/secrets/:secret_id/recheck` → case-insensitive regex with an optional trailing slash. */
+export function compileRoute<T>(route: RouteSpec, value: T): CompiledRoute<T> {
+  const paramNames: string[] = [];
+  const trimmed = route.path.replace(/\/+$/, '');
+  const source = trimmed
+    .split('/')
+    .map((segment) => {
+      if (segment.startsWith(':')) {
+        paramNames.push(segment.slice(1));
+        return '([^/]+)';
+      }
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { method: route.method, regex: new RegExp(`^${source}/?$`, 'i'), paramNames, value };
+}
+
+/** The path of a raw request URL: query dropped, percent-escapes decoded where valid. */
+export function requestPath(url: string | undefined): string {
+  const raw = url ?? '/';
+  const q = raw.indexOf('?');
+  const path = q === -1 ? raw : raw.slice(0, q);
+  if (!path.includes('%')) return path;
+  try {
+    // A limit must not be dodged by spelling the path differently than the router that serves it.
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Matches requests against a fixed set of routes before routing. Indexed by method, so a request
+ * whose method has no rule costs one Map lookup.
+ */
+export class RouteTable<T> {
+  private readonly byMethod = new Map<string, CompiledRoute<T>[]>();
+  /** Per method, one alternation of every pattern: most requests match no rule and stop here. */
+  private readonly anyByMethod = new Map<string, RegExp>();
+
+  constructor(entries: readonly { route: RouteSpec; value: T }[]) {
+    for (const e of entries) {
+      const compiled = compileRoute(e.route, e.value);
+      const list = this.byMethod.get(compiled.method) ?? [];
+      list.push(compiled);
+      this.byMethod.set(compiled.method, list);
+    }
+    for (const [method, list] of this.byMethod) {
+      // Capture groups become non-capturing: only "does anything match" is asked here.
+      const alternatives = list.map((r) => r.regex.source.replace(/\(\[/g, '(?:['));
+      this.anyByMethod.set(method, new RegExp(alternatives.map((a) => `(?:${a})`).join('|'), 'i'));
+    }
+  }
+
+  /** Every matching entry, in table order. */
+  match(method: string | undefined, path: string): RouteMatch<T>[] {
+    const upper = (method ?? '').toUpperCase();
+    // Express answers HEAD with the GET handler, so HEAD is limited like GET.
+    const m = upper === 'HEAD' ? 'GET' : upper;
+    const any = this.anyByMethod.get(m);
+    if (any === undefined || !any.test(path)) return [];
+    const list = this.byMethod.get(m)!;
+    const out: RouteMatch<T>[] = [];
+    for (const r of list) {
+      const m = r.regex.exec(path);
+      if (m === null) continue;
+      const params: Record<string, string> = {};
+      r.paramNames.forEach((name, i) => (params[name] = m[i + 1]!));
+      out.push({ value: r.value, params });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ApplicationsModule } from '../applications/applications.module';
+import { SbomController } from './sbom.controller';
+import { SbomService } from './sbom.service';
+
+/** POST /api/applications/{application_id}/sbom (DESIGN.md §7). Reads the inventory through its read service. */
+@Module({
+  imports: [ApplicationsModule],
+  controllers: [SbomController],
+  providers: [SbomService],
+  exports: [SbomService],
+})
+export class SbomModule {}

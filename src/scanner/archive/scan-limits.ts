@@ -1,0 +1,43 @@
+/**
+ * Upload limits of SPEC.md "Scan upload limits" (KB = 1,024 bytes), plus the safety limits
+ * DESIGN.md §9 adds for archives. One object so tests and the CLI can pass smaller values.
+ */
+export interface ScanLimits {
+  /** Regular files per upload (directories and OS metadata are not counted). */
+  maxFiles: number;
+  /** Uncompressed bytes per file. */
+  maxFileBytes: number;
+  /** Uncompressed bytes over the whole upload, every inflated entry included. */
+  maxTotalBytes: number;
+  /** Raw upload bytes (enforced by the HTTP layer while streaming; re-checked by the engine). */
+  maxUploadBytes: number;
+  /** Largest accepted uncompressed:compressed ratio of one entry. */
+  maxCompressionRatio: number;
+  /** Entries below this uncompressed size are exempt from the ratio rule (tiny files compress oddly). */
+  ratioFloorBytes: number;
+  /** Central-directory records of any type (files, directories, metadata) we are willing to parse. */
+  maxEntries: number;
+  /** Longest accepted entry name, in bytes. */
+  maxNameBytes: number;
+}
+
+export const KB = 1024;
+export const MB = 1024 * KB;
+
+export const DEFAULT_SCAN_LIMITS: Readonly<ScanLimits> = Object.freeze({
+  maxFiles: 3,
+  maxFileBytes: 250 * KB,
+  maxTotalBytes: 750 * KB,
+  maxUploadBytes: 1 * MB,
+  maxCompressionRatio: 100,
+  ratioFloorBytes: 8 * KB,
+  maxEntries: 64,
+  maxNameBytes: 1024,
+});
+
+/** "250 KB" style rendering for error messages (limits are whole KB / MB). */
+export function formatBytes(n: number): string {
+  if (n >= MB && n % MB === 0) return `${n / MB} MB`;
+  if (n >= KB && n % KB === 0) return `${n / KB} KB`;
+  return `${n} bytes`;
+}

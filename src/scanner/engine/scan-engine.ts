@@ -1,0 +1,334 @@
+import { createHash } from 'node:crypto';
+import { DomainError, ScannerFailedError } from '../../common/errors';
+import { extractUpload, type UploadEntry } from '../archive/upload-extractor';
+import { DEFAULT_SCAN_LIMITS, type ScanLimits } from '../archive/scan-limits';
+import { boundEvidence, boundText } from './evidence';
+import { classifyOpaque, detectTextKind } from './kind-detector';
+import { buildSummary } from './report-summary';
+import {
+  BANDS,
+  INTENTS,
+  judgeFindingsApply,
+  SEVERITIES,
+  type AnalysisBundle,
+  type AnalysisFile,
+  type FileKind,
+  type Judge,
+  type JudgeFinding,
+  type JudgeResult,
+  type ScanFileEntry,
+  type ScanReport,
+  type ScoreFileFn,
+  type SkipReason,
+  type SkippedFile,
+  type StaticAnalyzer,
+  type StaticFinding,
+  type Verdict,
+} from './scan-report.types';
+import { decodeText } from './text-decoder';
+
+/**
+ * The scan pipeline (DESIGN.md §9): upload → entries → kind → decode → rule engine → judge →
+ * scoring → ScanReport. Plain TypeScript, no Nest: the HTTP worker pool, the CLI (`--local`) and
+ * the evaluation harness all call `scanUpload`. Stateless; nothing touches disk or logs.
+ */
+
+export interface ScanUploadInput {
+  /** Client file name (may carry a relative path such as `.claude/settings.json`). */
+  filename?: string | null;
+  bytes: Uint8Array;
+}
+
+export interface ScanDeps {
+  analyzer: StaticAnalyzer;
+  scoreFile: ScoreFileFn;
+  /** Defaults to the `none` judge (status `disabled`). */
+  judge?: Judge;
+  limits?: Partial<ScanLimits>;
+  /** Internal deadline: 502 if it fires during the CPU-bound phase; the judge receives it too. */
+  signal?: AbortSignal;
+}
+
+/** Findings kept per file in the report, worst first (bounds the response size). */
+export const MAX_REPORTED_FINDINGS = 200;
+
+const DISABLED_JUDGE: Judge = {
+  provider: 'none',
+  judge: () =>
+    Promise.resolve({ status: 'disabled', assessed_intent: null, confidence: null, findings: [], demoted_rule_ids: [] }),
+};
+
+interface AnalysableEntry {
+  entry: UploadEntry;
+  file: AnalysisFile;
+  invalidSequences: number;
+}
+
+interface SkippedEntry {
+  entry: UploadEntry;
+  kind: FileKind;
+  reason: SkipReason;
+}
+
+const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+function classify(entries: UploadEntry[]): { analysable: AnalysableEntry[]; skipped: SkippedEntry[] } {
+  const analysable: AnalysableEntry[] = [];
+  const skipped: SkippedEntry[] = [];
+  for (const entry of entries) {
+    const path = entry.relativePath;
+    if (entry.type === 'directory') {
+      skipped.push({ entry, kind: 'archive', reason: 'directory' });
+      continue;
+    }
+    if (entry.type === 'os_metadata') {
+      skipped.push({ entry, kind: 'binary', reason: 'os_metadata' });
+      continue;
+    }
+    if (entry.bytes.length === 0) {
+      skipped.push({ entry, kind: detectTextKind(path, ''), reason: 'empty' });
+      continue;
+    }
+    const opaque = classifyOpaque(path, entry.bytes);
+    if (opaque) {
+      skipped.push({ entry, kind: opaque.kind, reason: opaque.skipReason });
+      continue;
+    }
+    const decoded = decodeText(entry.bytes);
+    if (!decoded.ok) {
+      const kind = decoded.reason === 'binary' ? 'binary' : detectTextKind(path, '');
+      skipped.push({ entry, kind, reason: decoded.reason });
+      continue;
+    }
+    analysable.push({
+      entry,
+      file: { relativePath: path, kind: detectTextKind(path, decoded.text), text: decoded.text, byteLength: entry.bytes.length },
+      invalidSequences: decoded.invalidSequences,
+    });
+  }
+  return { analysable, skipped };
+}
+
+/** The file bundle-level findings attach to: SKILL.md, else an agent file, else the first text file. */
+function choosePrimary(files: AnalysisFile[]): string | null {
+  const depth = (p: string): number => p.split('/').length;
+  const byDepth = [...files].sort((a, b) => depth(a.relativePath) - depth(b.relativePath) || cmp(a.relativePath, b.relativePath));
+  return (
+    byDepth.find((f) => /(^|\/)skill\.md$/i.test(f.relativePath))?.relativePath ??
+    byDepth.find((f) => f.kind === 'agent_file')?.relativePath ??
+    byDepth[0]?.relativePath ??
+    null
+  );
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** What could not be analysed is itself a risk signal, reported on the primary file. */
+const SKIP_FINDING: Partial<Record<SkipReason, Pick<StaticFinding, 'rule_id' | 'severity' | 'asset_type' | 'category'> & { what: string }>> = {
+  nested_archive: { rule_id: 'bundle.nested-archive', severity: 'medium', asset_type: 'hidden_text', category: 'obfuscation', what: 'a nested archive' },
+  bytecode: { rule_id: 'bundle.bytecode', severity: 'medium', asset_type: 'script', category: 'obfuscation', what: 'compiled bytecode' },
+  binary: { rule_id: 'bundle.opaque-binary', severity: 'low', asset_type: 'script', category: 'obfuscation', what: 'a binary file' },
+  undecodable: { rule_id: 'bundle.undecodable-file', severity: 'low', asset_type: 'hidden_text', category: 'obfuscation', what: 'a file that is not decodable text' },
+};
+
+function skippedFileFindings(primary: string, skipped: SkippedEntry[]): StaticFinding[] {
+  const out: StaticFinding[] = [];
+  for (const s of skipped) {
+    const spec = SKIP_FINDING[s.reason];
+    if (!spec) continue;
+    out.push({
+      rule_id: spec.rule_id,
+      asset_type: spec.asset_type,
+      severity: spec.severity,
+      confidence: 'high',
+      locator: `${primary}:1`,
+      evidence: boundEvidence(`${s.entry.relativePath} (${s.entry.bytes.length} bytes, not analysed: ${s.reason})`),
+      category: spec.category,
+      message: `The upload ships ${spec.what} whose content could not be analysed.`,
+      hard_block: false,
+    });
+  }
+  return out;
+}
+
+function encodingFindings(a: AnalysableEntry): StaticFinding[] {
+  if (a.invalidSequences === 0) return [];
+  const idx = a.file.text.indexOf('\uFFFD');
+  const line = idx < 0 ? 1 : a.file.text.slice(0, idx).split('\n').length;
+  return [
+    {
+      rule_id: 'encoding.invalid-sequences',
+      asset_type: 'hidden_text',
+      severity: 'low',
+      confidence: 'medium',
+      locator: `${a.file.relativePath}:${line}`,
+      evidence: boundEvidence(`${a.invalidSequences} invalid byte sequence(s) replaced with U+FFFD`),
+      category: 'obfuscation',
+      message: 'The file contains byte sequences that are not valid text in its encoding.',
+      hard_block: false,
+    },
+  ];
+}
+
+const severityRank = (s: string): number => SEVERITIES.indexOf(s as (typeof SEVERITIES)[number]);
+
+function boundStatic(findings: StaticFinding[]): StaticFinding[] {
+  const sorted = findings.length > MAX_REPORTED_FINDINGS ? [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity)) : findings;
+  return sorted.slice(0, MAX_REPORTED_FINDINGS).map((f) => ({ ...f, evidence: boundEvidence(f.evidence), message: boundText(f.message) }));
+}
+
+function boundJudge(findings: JudgeFinding[]): JudgeFinding[] {
+  return findings
+    .slice(0, MAX_REPORTED_FINDINGS)
+    .map((f) => ({ ...f, evidence: boundEvidence(f.evidence), rationale: boundText(f.rationale) }));
+}
+
+async function runJudge(judge: Judge, input: Parameters<Judge['judge']>[0]): Promise<JudgeResult> {
+  try {
+    const r = await judge.judge(input);
+    const intentOk = r.assessed_intent === null || INTENTS.includes(r.assessed_intent);
+    return intentOk ? r : { ...r, status: 'malformed_output', assessed_intent: null };
+  } catch {
+    // The Judge contract says "never throws"; if one does, the file is still scored statically.
+    return { status: 'provider_error', assessed_intent: null, confidence: null, findings: [], demoted_rule_ids: [] };
+  }
+}
+
+function checkDeadline(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ScannerFailedError('The scan did not finish within its internal deadline.');
+}
+
+function skippedEntry(s: SkippedEntry, primary: string | null): ScanFileEntry {
+  const harmless = s.reason === 'directory' || s.reason === 'os_metadata' || s.reason === 'empty';
+  const verdict: Verdict = {
+    decision: harmless ? 'allow' : 'review',
+    reasons: [
+      harmless
+        ? `Not analysed: ${s.reason.replace('_', ' ')}.`
+        : `Content not analysed (${s.reason.replace('_', ' ')})${primary ? '; the risk is reported on the primary file' : ''}.`,
+    ],
+    hard_block_rule_ids: [],
+    judge_used: false,
+  };
+  return {
+    relative_path: s.entry.relativePath,
+    kind: s.kind,
+    score: null,
+    band: 'info',
+    assessed_intent: null,
+    static_findings: [],
+    llm_findings: [],
+    content_skipped: true,
+    skip_reason: s.reason,
+    sha256: sha256(s.entry.bytes),
+    verdict,
+    score_breakdown: null,
+  };
+}
+
+/** A file after the CPU-bound phase: decoded, analysed statically, hashed. Structured-cloneable. */
+export interface PreparedFile {
+  file: AnalysisFile;
+  sha256: string;
+  staticFindings: StaticFinding[];
+}
+
+/**
+ * The result of the CPU-bound half of a scan (extract, decode, classify, rule engine). Plain data,
+ * so a worker thread can produce it and the main thread can finish the scan with the judge, whose
+ * time is network wait rather than CPU.
+ */
+export interface PreparedScan {
+  bundle: AnalysisBundle;
+  files: PreparedFile[];
+  skipped: ScanFileEntry[];
+}
+
+export interface PrepareDeps {
+  analyzer: StaticAnalyzer;
+  limits?: Partial<ScanLimits>;
+  /** Checked between CPU phases; once aborted the scan fails with 502. */
+  signal?: AbortSignal;
+}
+
+export interface CompleteDeps {
+  scoreFile: ScoreFileFn;
+  /** Defaults to the `none` judge (status `disabled`). */
+  judge?: Judge;
+  /** Handed to the judge: when it fires, the judge answers `timeout` and scoring stays static. */
+  signal?: AbortSignal;
+}
+
+function guarded<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof DomainError) throw err;
+    // No content or stack in the message: it reaches the client and possibly logs.
+    throw new ScannerFailedError('The scanner failed while analysing the upload.');
+  }
+}
+
+/** CPU-bound half: upload → entries → kinds → text → static findings. Throws 400/413/502. */
+export function prepareScan(input: ScanUploadInput, deps: PrepareDeps): PreparedScan {
+  const limits: ScanLimits = { ...DEFAULT_SCAN_LIMITS, ...deps.limits };
+  const { entries } = extractUpload(input, limits);
+  checkDeadline(deps.signal);
+
+  const { analysable, skipped } = classify(entries);
+  const files = analysable.map((a) => a.file);
+  const primaryPath = choosePrimary(files);
+  const skippedFiles: SkippedFile[] = skipped
+    .filter((s) => s.reason !== 'directory' && s.reason !== 'os_metadata')
+    .map((s) => ({ relativePath: s.entry.relativePath, kind: s.kind, skipReason: s.reason, byteLength: s.entry.bytes.length }));
+  const bundle: AnalysisBundle = { files, skipped: skippedFiles, primaryPath };
+  const bundleFindings = primaryPath ? skippedFileFindings(primaryPath, skipped) : [];
+
+  const prepared = analysable.map((a): PreparedFile => {
+    const found = guarded(() => deps.analyzer.analyze(a.file, bundle));
+    checkDeadline(deps.signal);
+    const extra = a.file.relativePath === primaryPath ? bundleFindings : [];
+    return { file: a.file, sha256: sha256(a.entry.bytes), staticFindings: [...found, ...encodingFindings(a), ...extra] };
+  });
+  return { bundle, files: prepared, skipped: skipped.map((s) => skippedEntry(s, primaryPath)) };
+}
+
+async function completeFile(p: PreparedFile, bundle: AnalysisBundle, deps: CompleteDeps, judge: Judge): Promise<ScanFileEntry> {
+  const judged = await runJudge(judge, { file: p.file, bundle, staticFindings: p.staticFindings, signal: deps.signal });
+  const scored = guarded(() => deps.scoreFile({ file: p.file, staticFindings: p.staticFindings, judge: judged }));
+  if (!Number.isInteger(scored.score) || scored.score < 0 || scored.score > 100 || !BANDS.includes(scored.band)) {
+    throw new ScannerFailedError('The scanner produced an invalid score.');
+  }
+  return {
+    relative_path: p.file.relativePath,
+    kind: p.file.kind,
+    score: scored.score,
+    band: scored.band,
+    assessed_intent: judged.status === 'ok' ? judged.assessed_intent : null,
+    static_findings: boundStatic(scored.staticFindings),
+    llm_findings: judgeFindingsApply(judged) ? boundJudge(judged.findings) : [],
+    content_skipped: false,
+    sha256: p.sha256,
+    verdict: { ...scored.verdict, reasons: scored.verdict.reasons.map((r) => boundText(r, 300)) },
+    score_breakdown: scored.breakdown,
+  };
+}
+
+/** I/O half: judge each analysed file (concurrently), score, assemble the report. */
+export async function completeScan(prepared: PreparedScan, deps: CompleteDeps): Promise<ScanReport> {
+  const judge = deps.judge ?? DISABLED_JUDGE;
+  const analysed = await Promise.all(prepared.files.map((p) => completeFile(p, prepared.bundle, deps, judge)));
+  const files = [...analysed, ...prepared.skipped].sort((x, y) => cmp(x.relative_path, y.relative_path));
+  return { summary: buildSummary(files), files };
+}
+
+/**
+ * Scans one upload (a single file or a zip bundle) and returns the report, in-process (CLI,
+ * evaluation harness). Throws the typed domain errors: 400 (empty/unextractable), 413 (limits),
+ * 502 (analysis failed or the deadline passed during the CPU-bound phase). A deadline reached
+ * while judging is not an error: the judge answers `timeout` and the file is scored statically.
+ */
+export async function scanUpload(input: ScanUploadInput, deps: ScanDeps): Promise<ScanReport> {
+  const prepared = prepareScan(input, deps);
+  return completeScan(prepared, deps);
+}

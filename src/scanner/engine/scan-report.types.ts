@@ -1,0 +1,263 @@
+/**
+ * The scanner's public vocabulary: the ScanReport of SPEC.md "Scan report" with the fields
+ * DESIGN.md §9 decides, plus the contracts between the pipeline, the rule engine, the judge and
+ * scoring. Plain TypeScript: the engine is a library shared by the Nest module, the worker threads
+ * and the CLI, and must not import Nest.
+ */
+
+export const BANDS = ['info', 'low', 'medium', 'high', 'critical'] as const;
+/** Ordered safest → worst. */
+export type Band = (typeof BANDS)[number];
+
+export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const CONFIDENCES = ['low', 'medium', 'high'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+export const INTENTS = ['benign', 'suspicious', 'malicious'] as const;
+export type AssessedIntent = (typeof INTENTS)[number];
+
+/** SPEC.md judge finding categories; static rules carry one of these too. */
+export const RISK_CATEGORIES = [
+  'prompt_injection',
+  'data_exfiltration',
+  'destructive_action',
+  'privilege_escalation',
+  'secrets_exposure',
+  'code_execution',
+  'remote_code_execution',
+  'obfuscation',
+  'deception',
+  'unsafe_external_reference',
+  'other',
+] as const;
+export type RiskCategory = (typeof RISK_CATEGORIES)[number];
+
+export const FILE_KINDS = [
+  'agent_file',
+  'mcp_config',
+  'agent_settings',
+  'tool_manifest',
+  'script',
+  'package_manifest',
+  'document',
+  'binary',
+  'archive',
+] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+export const SKIP_REASONS = [
+  'binary',
+  'nested_archive',
+  'bytecode',
+  'empty',
+  'undecodable',
+  'os_metadata',
+  'directory',
+] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+export const ASSET_TYPES = [
+  'frontmatter',
+  'instructions',
+  'code_block',
+  'script',
+  'config',
+  'tool_description',
+  'comment',
+  'hidden_text',
+  'url',
+  'secret',
+] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+export interface StaticFinding {
+  rule_id: string;
+  asset_type: AssetType;
+  severity: Severity;
+  confidence: Confidence;
+  /** `relative/path:line` (1-based line in the uploaded file). */
+  locator: string;
+  /** Bounded in length, secrets redacted. */
+  evidence: string;
+  /** Extra field: the rule's risk category (used for category recall and scoring). */
+  category: RiskCategory;
+  /** Short human sentence of what was found. */
+  message: string;
+  /** True for hard-block rules (DESIGN.md §9: caps the score at 15 when confident). */
+  hard_block: boolean;
+  /**
+   * Added by the rule engine: where the match sits (negation, deny list, documentation example…).
+   * Scoring weighs non-`direct` contexts less, except for hard-block rules and scripts.
+   */
+  context?: FindingContext;
+}
+
+/** Polarity/placement of a static match; see docs/scanner.md. */
+export const FINDING_CONTEXTS = [
+  'direct',
+  'negated',
+  'deny_list',
+  'anti_pattern',
+  'documentation_example',
+  'quoted_education',
+] as const;
+export type FindingContext = (typeof FINDING_CONTEXTS)[number];
+
+export interface JudgeFinding {
+  category: RiskCategory;
+  severity: Severity;
+  confidence: Confidence;
+  locator: string;
+  rationale: string;
+  evidence: string;
+}
+
+export type Decision = 'allow' | 'review' | 'block';
+
+export interface Verdict {
+  decision: Decision;
+  reasons: string[];
+  hard_block_rule_ids: string[];
+  judge_used: boolean;
+}
+
+export interface ScoreAdjustment {
+  /** e.g. `judge_demoted`, `judge_raised`, `documentation_context`, `unanalysed_content`. */
+  kind: string;
+  rule_id?: string;
+  detail: string;
+  delta: number;
+}
+
+export interface ScoreBreakdown {
+  raw_score: number;
+  ceiling: { value: number; source: string | null };
+  static_risk: number;
+  judge_risk: number;
+  per_category: Partial<Record<RiskCategory, number>>;
+  adjustments: ScoreAdjustment[];
+  coverage: { bytes_analysed: number; bytes_total: number; judge_status: JudgeStatus };
+}
+
+/** Why a file was or was not judged. */
+export type JudgeStatus =
+  | 'disabled'
+  | 'ok'
+  | 'skipped'
+  | 'timeout'
+  | 'rate_limited'
+  | 'provider_error'
+  | 'malformed_output'
+  | 'refused'
+  | 'injection_detected';
+
+export interface ScanFileEntry {
+  relative_path: string;
+  kind: FileKind;
+  score: number | null;
+  band: Band;
+  assessed_intent: AssessedIntent | null;
+  static_findings: StaticFinding[];
+  llm_findings: JudgeFinding[];
+  content_skipped: boolean;
+  skip_reason?: SkipReason;
+  sha256: string;
+  verdict: Verdict;
+  score_breakdown: ScoreBreakdown | null;
+}
+
+export interface ScanSummary {
+  file_count: number;
+  scored_count: number;
+  judged_count: number;
+  worst_score: number | null;
+  worst_band: Band | null;
+  aggregate_assessed_intent: AssessedIntent | null;
+}
+
+export interface ScanReport {
+  summary: ScanSummary;
+  files: ScanFileEntry[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contracts between the stages of the engine.
+
+/** One decoded text file of an upload, as the analysers see it. */
+export interface AnalysisFile {
+  relativePath: string;
+  kind: FileKind;
+  /** Decoded text (BOM stripped, UTF-16 decoded). Line numbers in findings refer to this text. */
+  text: string;
+  /** Size of the original bytes. */
+  byteLength: number;
+}
+
+/** A file of the upload that was not analysed, so rules on the primary file can report the risk. */
+export interface SkippedFile {
+  relativePath: string;
+  kind: FileKind;
+  skipReason: SkipReason;
+  byteLength: number;
+}
+
+/** Everything in one upload, so rules can reason across files (SKILL.md + its scripts). */
+export interface AnalysisBundle {
+  files: AnalysisFile[];
+  skipped: SkippedFile[];
+  /** The file the bundle is "about" (SKILL.md, or the single file); carries bundle-level findings. */
+  primaryPath: string | null;
+}
+
+/** The deterministic rule engine: never throws, bounded time per file. */
+export interface StaticAnalyzer {
+  analyze(file: AnalysisFile, bundle: AnalysisBundle): StaticFinding[];
+}
+
+/** What the judge returns for one file (DESIGN.md §9 reply contract, after verification). */
+export interface JudgeResult {
+  status: JudgeStatus;
+  assessed_intent: AssessedIntent | null;
+  confidence: Confidence | null;
+  findings: JudgeFinding[];
+  /** Static rule ids the judge considered documentation context (may be demoted if low/medium). */
+  demoted_rule_ids: string[];
+}
+
+/**
+ * Whether the judge's findings belong in the report and the score. Besides a normal verdict, a file
+ * withheld from the judge because it carries delimiter-like text still yields the judge module's
+ * `deception` finding (DESIGN.md §9: such content "is a finding and is not sent"); its intent stays
+ * null and it demotes nothing.
+ */
+export function judgeFindingsApply(judge: JudgeResult): boolean {
+  return judge.status === 'ok' || judge.status === 'injection_detected';
+}
+
+/** Pure scoring: (findings, judge result) → score, band, verdict, breakdown. */
+export type ScoreFileFn = (input: {
+  file: AnalysisFile;
+  staticFindings: StaticFinding[];
+  judge: JudgeResult;
+}) => { score: number; band: Band; verdict: Verdict; breakdown: ScoreBreakdown; staticFindings: StaticFinding[] };
+
+/** Input the judge sees for one file. */
+export interface JudgeInput {
+  file: AnalysisFile;
+  bundle: AnalysisBundle;
+  /** Offered to the judge as hypotheses to check, not conclusions. */
+  staticFindings: StaticFinding[];
+  signal?: AbortSignal;
+}
+
+/**
+ * The pluggable judge (`none`, `openai`, `anthropic`). Plain class, constructed from config, so it
+ * can run in the Nest process, a worker thread or the CLI. Never throws: failures become a
+ * JudgeResult whose status says why and whose intent is null.
+ */
+export interface Judge {
+  readonly provider: 'none' | 'openai' | 'anthropic';
+  judge(input: JudgeInput): Promise<JudgeResult>;
+}

@@ -1,0 +1,52 @@
+import Ajv, { type ValidateFunction } from 'ajv';
+import { scanReportSchema } from './scan-report.schema';
+import { BANDS, INTENTS, type ScanReport } from './scan-report.types';
+
+/**
+ * Validates a ScanReport against the JSON Schema plus the cross-field rules a schema in the
+ * OpenAPI 3.0 subset cannot state (skip_reason iff content_skipped, the summary rollup). Used by
+ * every test that produces a report, and available to the CLI and the evaluation harness.
+ */
+
+let compiled: ValidateFunction | null = null;
+
+function schemaValidator(): ValidateFunction {
+  compiled ??= new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(scanReportSchema);
+  return compiled;
+}
+
+export function validateScanReport(report: unknown): string[] {
+  const validate = schemaValidator();
+  if (!validate(report)) {
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'invalid'}`);
+  }
+  const r = report as ScanReport;
+  const errors: string[] = [];
+  r.files.forEach((f, i) => {
+    const at = `/files/${i}`;
+    if (f.content_skipped !== (f.skip_reason !== undefined)) errors.push(`${at} skip_reason must be present exactly when content_skipped`);
+    if (f.content_skipped && (f.score !== null || f.score_breakdown !== null || f.band !== 'info')) {
+      errors.push(`${at} a skipped file has score null, band info and no breakdown`);
+    }
+    if (!f.content_skipped && (f.score === null || f.score_breakdown === null)) errors.push(`${at} an analysed file has a score and a breakdown`);
+    for (const s of f.static_findings) if (!s.locator.startsWith(`${f.relative_path}:`)) errors.push(`${at} locator ${s.locator} points outside the file`);
+  });
+  const paths = r.files.map((f) => f.relative_path);
+  if (new Set(paths).size !== paths.length) errors.push('/files relative_path values must be unique');
+
+  const scored = r.files.filter((f) => f.score !== null);
+  const judged = r.files.filter((f) => f.assessed_intent !== null);
+  const counted = r.files.filter((f) => f.skip_reason !== 'directory' && f.skip_reason !== 'os_metadata');
+  const s = r.summary;
+  if (s.file_count !== counted.length) errors.push('/summary/file_count does not match the files');
+  if (s.scored_count !== scored.length) errors.push('/summary/scored_count does not match the files');
+  if (s.judged_count !== judged.length) errors.push('/summary/judged_count does not match the files');
+  const worst = scored.length ? Math.min(...scored.map((f) => f.score as number)) : null;
+  if (s.worst_score !== worst) errors.push('/summary/worst_score is not the minimum score');
+  const worstBand = worst === null ? null : scored.find((f) => f.score === worst)?.band ?? null;
+  if (s.worst_band !== worstBand || (s.worst_band !== null && !BANDS.includes(s.worst_band))) errors.push('/summary/worst_band is not the worst file band');
+  const intents = judged.map((f) => INTENTS.indexOf(f.assessed_intent as (typeof INTENTS)[number]));
+  const agg = intents.length ? INTENTS[Math.max(...intents)] : null;
+  if (s.aggregate_assessed_intent !== agg) errors.push('/summary/aggregate_assessed_intent is not the most severe judged intent');
+  return errors;
+}

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runEval } from './eval-harness';
+
+/**
+ * The detection targets of issue 6 on the development corpus (judge off). The corpus lives
+ * outside the repository (../shared/corpus) and is never copied in; without it the suite says so.
+ */
+const CORPUS = join(__dirname, '..', '..', '..', '..', 'shared', 'corpus');
+const present = existsSync(join(CORPUS, 'manifest.jsonl'));
+
+describe('scanner evaluation on ../shared/corpus (judge off)', () => {
+  if (!present) {
+    it('is skipped: corpus not found', () => {
+      console.warn(`Corpus not found at ${CORPUS}: detection targets were NOT checked.`);
+      expect(present).toBe(false);
+    });
+    return;
+  }
+
+  it('meets the detection targets', async () => {
+    const { result } = await runEval(CORPUS);
+    const summary = {
+      malicious_recall: result.malicious_recall,
+      benign_fpr: result.benign_fpr,
+      suspicious_recall: result.suspicious_recall,
+      category_recall: result.category_recall,
+      attribution: result.attribution,
+      misses: result.misses,
+      false_positives: result.false_positives,
+    };
+    expect(result.errors).toEqual([]);
+    expect(summary.malicious_recall).toBeGreaterThanOrEqual(0.95);
+    expect(summary.benign_fpr).toBeLessThanOrEqual(0.03);
+    expect(summary.suspicious_recall).toBeGreaterThanOrEqual(0.8);
+    expect(summary.category_recall).toBeGreaterThanOrEqual(0.9);
+    expect(summary.attribution).toBeGreaterThanOrEqual(0.95);
+  }, 300_000);
+});

@@ -1,0 +1,103 @@
+/**
+ * A bounded, line-based Markdown reader: code fences (with language), YAML frontmatter, headings,
+ * blockquotes and tables. It gives each line the structural facts the context/polarity layer needs;
+ * it is not a full CommonMark parser and never needs to be.
+ */
+
+export type SectionKind = 'normal' | 'anti_pattern' | 'education' | 'example';
+
+export interface LineInfo {
+  inFence: boolean;
+  fenceLang: string | null;
+  inFrontmatter: boolean;
+  blockquote: boolean;
+  table: boolean;
+  /** Nearest heading above the line (lower-cased, trimmed), '' before the first heading. */
+  heading: string;
+  sectionKind: SectionKind;
+}
+
+const ANTI_PATTERN_HEADING =
+  /\b(?:anti[- ]?patterns?|don'?ts|do not|never|avoid|bad (?:examples?|practices?|patterns?)|what not to|forbidden|prohibited|disallowed|not allowed|pitfalls|red flags|dangerous (?:patterns?|commands?)|common mistakes|restrictions|guardrails|safety rules|security rules|unsafe|deny|blocked|limitations|must not)\b/i;
+const EDUCATION_HEADING =
+  /\b(?:threats?|attacks?|attack (?:patterns?|vectors?|examples?)|threat model|vulnerabilit(?:y|ies)|detection|detect(?:s|ing)?|indicators?|signatures?|(?:security|injection|exfiltration) (?:examples?|patterns?|risks?|categories|checks?)|what (?:we|it|this) (?:detects?|flags?|catches|looks? for)|malicious (?:patterns?|examples?)|known (?:attacks?|techniques)|severity|findings?|rules? reference|test cases?|how (?:attacks?|it) works)\b/i;
+const EXAMPLE_HEADING = /\b(?:examples?|samples?|illustrations?|demo)\b/i;
+
+export function classifyHeading(heading: string): SectionKind {
+  if (ANTI_PATTERN_HEADING.test(heading)) return 'anti_pattern';
+  if (EDUCATION_HEADING.test(heading)) return 'education';
+  if (EXAMPLE_HEADING.test(heading)) return 'example';
+  return 'normal';
+}
+
+export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
+  const info: LineInfo[] = new Array<LineInfo>(lines.length);
+  let inFence = false;
+  let fenceMarker = '';
+  let fenceLang: string | null = null;
+  let inFrontmatter = lines.length > 0 && lines[0].trim() === '---';
+  let heading = '';
+  let sectionKind: SectionKind = 'normal';
+  // Heading levels, so a "## Examples" under "# Anti-patterns" keeps the stronger parent kind.
+  const stack: { level: number; kind: SectionKind }[] = [];
+
+  let blank: LineInfo | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.length === 0 && !inFrontmatter) {
+      // Blank lines share one object per state (a 100k-newline file allocates almost nothing).
+      if (!blank || blank.inFence !== inFence || blank.heading !== heading || blank.fenceLang !== (inFence ? fenceLang : null) || blank.sectionKind !== sectionKind) {
+        blank = { inFence, fenceLang: inFence ? fenceLang : null, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
+      }
+      info[i] = blank;
+      continue;
+    }
+    const trimmed = line.length > 400 ? line.slice(0, 400).trimStart() : line.trimStart();
+    if (inFrontmatter) {
+      info[i] = { inFence: false, fenceLang: null, inFrontmatter: true, blockquote: false, table: false, heading, sectionKind };
+      if (i > 0 && (trimmed.startsWith('---') || trimmed.startsWith('...')) && trimmed.trim().length <= 3) inFrontmatter = false;
+      continue;
+    }
+    const fence = /^(`{3,}|~{3,})\s{0,4}([\w+#.-]{0,30})/.exec(trimmed);
+    if (fence) {
+      if (!inFence) {
+        inFence = true;
+        fenceMarker = fence[1][0];
+        fenceLang = fence[2] ? fence[2].toLowerCase() : null;
+        info[i] = { inFence: true, fenceLang, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
+        continue;
+      }
+      if (fence[1][0] === fenceMarker && fence[2] === '') {
+        info[i] = { inFence: true, fenceLang, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
+        inFence = false;
+        fenceLang = null;
+        continue;
+      }
+    }
+    if (!inFence) {
+      const h = /^(#{1,6})\s+(.{0,200})/.exec(trimmed);
+      if (h) {
+        const level = h[1].length;
+        heading = h[2].trim().toLowerCase();
+        while (stack.length > 0 && stack[stack.length - 1].level >= level) stack.pop();
+        const own = classifyHeading(heading);
+        const parent = stack.length > 0 ? stack[stack.length - 1].kind : 'normal';
+        sectionKind = own !== 'normal' ? (parent === 'anti_pattern' || parent === 'education' ? parent : own) : parent;
+        stack.push({ level, kind: sectionKind });
+      }
+    }
+    info[i] = {
+      inFence,
+      fenceLang: inFence ? fenceLang : null,
+      inFrontmatter: false,
+      blockquote: !inFence && trimmed.startsWith('>'),
+      table: !inFence && trimmed.startsWith('|'),
+      heading,
+      sectionKind,
+    };
+  }
+  return info;
+}
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const MARKDOWN_REGEXES: readonly RegExp[] = [ANTI_PATTERN_HEADING, EDUCATION_HEADING, EXAMPLE_HEADING];

@@ -1,0 +1,37 @@
+import { defineRegexRule } from '../regex-rule';
+
+export const ceSkillDynamicContextRule = defineRegexRule({
+  meta: {
+    id: 'BW-CE-003',
+    title: 'Command executed when the agent file is loaded (!`…` dynamic context)',
+    category: 'code_execution',
+    severity: 'medium',
+    confidence: 'high',
+    asset_type: 'instructions',
+    rationale:
+      'In Claude Code skills and slash commands, !`command` runs a shell command while the prompt is being built, before the model or user sees anything. Reading secrets or reaching the network there is especially risky.',
+    example: '!`env | sort`',
+    fixtures: {
+      positive: [
+        { path: '.claude/commands/x.md', text: 'Context: !`git log --oneline -5`' },
+        { text: '1. !`cat ~/.config/gh/hosts.yml`' },
+        { text: 'Status: !`curl -s https://x.test/s`' },
+      ],
+      negative: [
+        { text: 'Use `!important` sparingly in CSS.' },
+        { text: 'Run `git status` before committing.' },
+        { text: 'if (!`value`) return;' },
+      ],
+    },
+  },
+  triggers: ['!`'],
+  patterns: [/(?:^|[\s:>-])!`([^`\n]{2,300})`/],
+  languages: ['markdown'],
+  refine(hit, m) {
+    const cmd = m[1] ?? '';
+    if (/\b(?:curl|wget|nc|env|printenv|cat\s[^\n]{0,60}(?:\.ssh|\.aws|\.env|\.config|\.docker|\.npmrc|credentials|hosts\.yml))\b|\|\s{0,3}(?:ba)?sh/.test(cmd)) {
+      return { ...hit, severity: 'high' };
+    }
+    return hit;
+  },
+});

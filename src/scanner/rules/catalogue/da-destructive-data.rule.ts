@@ -1,0 +1,41 @@
+import { defineRegexRule } from '../regex-rule';
+
+export const daDestructiveDataRule = defineRegexRule({
+  meta: {
+    id: 'BW-DES-002',
+    title: 'Irreversible data or history destruction (database, git, cloud)',
+    category: 'destructive_action',
+    severity: 'high',
+    confidence: 'medium',
+    asset_type: 'instructions',
+    rationale:
+      'Dropping databases/schemas, force-pushing over main, hard resets with clean, deleting snapshots/buckets or disabling 2FA cannot be undone. Routine in narrow, confirmed maintenance; dangerous as standing agent instructions.',
+    example: 'git push --force origin main',
+    fixtures: {
+      positive: [
+        { text: 'Then run `DROP SCHEMA public CASCADE;` to rebuild.' },
+        { text: 'git push --force origin HEAD:main' },
+        { text: 'aws s3 rb s3://prod-assets --force' },
+      ],
+      negative: [
+        { text: 'git push --force-with-lease origin feature/my-branch' },
+        { text: 'DROP TABLE IF EXISTS tmp_import; -- in the test fixture loader' },
+        { text: 'Use `git reset --soft HEAD~1` to undo the last commit.' },
+      ],
+    },
+  },
+  triggers: ['drop', 'truncate', 'db:drop', 'db:reset', 'dropdatabase', 'flushall', 'flushdb', 'migrate:fresh', 'push', 'reset', 'aws ', 'gcloud', 'kubectl', 'disable-2fa', 'terraform'],
+  patterns: [
+    /\bDROP\s{1,3}(?:DATABASE|SCHEMA)\b/i,
+    /\bDROP\s{1,3}TABLE\s{1,3}(?!IF\s{1,3}EXISTS\s{1,3}(?:tmp|temp|test))/i,
+    /\bTRUNCATE\s{1,3}(?:TABLE\s{1,3})?\w{1,60}(?:\s{0,3},\s{0,3}\w{1,60}){0,10}\s{0,3}(?:CASCADE|;)/i,
+    /\b(?:db:drop|db:reset|dropDatabase\(\)|FLUSHALL|FLUSHDB|migrate:fresh)\b/i,
+    /\bgit\s{1,3}push\s{1,3}(?:[^\n;|&]{0,60}\s)?(?:--force(?!-with-lease)|-f)\b[^\n;|&]{0,60}\b(?:main|master|HEAD:main|HEAD:master|production|prod|release)\b/i,
+    /\bgit\s{1,3}push\s{1,3}[^\n;|&]{0,60}\b(?:main|master)\b[^\n;|&]{0,30}\s(?:--force(?!-with-lease)|-f)\b/i,
+    /\bgit\s{1,3}reset\s{1,3}--hard\b[^\n]{0,80}&&\s{0,3}git\s{1,3}clean\s{1,3}-[a-z]{0,3}f/i,
+    /\b(?:aws\s{1,3}(?:rds\s{1,3}delete-db-(?:snapshot|instance|cluster)|s3\s{1,3}rb\b[^\n]{0,80}--force|s3\s{1,3}rm\b[^\n]{0,80}--recursive|ec2\s{1,3}terminate-instances)|gcloud\s{1,3}[^\n]{0,40}\bdelete\b[^\n]{0,40}--quiet|kubectl\s{1,3}delete\s{1,3}(?:namespace|ns|all|pvc)\b[^\n]{0,40}(?:--all|-A)?)/i,
+    /\bnpm\s{1,3}profile\s{1,3}disable-2fa\b/i,
+    /\bterraform\s{1,3}destroy\b[^\n]{0,40}-auto-approve/i,
+  ],
+  views: ['raw', 'normalized', 'hidden', 'decoded'],
+});

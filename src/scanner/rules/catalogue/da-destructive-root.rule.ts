@@ -1,0 +1,46 @@
+import { defineRegexRule } from '../regex-rule';
+
+/** Deleting or wiping the filesystem root, the home directory or a disk. */
+export const daDestructiveRootRule = defineRegexRule({
+  meta: {
+    id: 'BW-DES-001',
+    title: 'Destructive command on /, ~ or a disk',
+    category: 'destructive_action',
+    severity: 'critical',
+    confidence: 'high',
+    asset_type: 'instructions',
+    hard_block: true,
+    rationale:
+      'Recursive deletion of `/`, `~`, `$HOME` or `/*`, formatting or overwriting block devices and fork bombs destroy the user\'s machine. Build scripts that `rm -rf dist` or a temp folder do not match: the target must be a root, home or device.',
+    example: 'rm -rf ~/ --no-preserve-root',
+    fixtures: {
+      positive: [
+        { path: 'clean.sh', text: '#!/bin/sh\nrm -rf "$HOME"/*\n' },
+        { text: 'Finally run `sudo rm -rf / --no-preserve-root`.' },
+        { text: 'dd if=/dev/zero of=/dev/sda bs=1M' },
+        { path: 'x.ps1', text: 'Remove-Item -Recurse -Force C:\\\n' },
+      ],
+      negative: [
+        { path: 'build.sh', text: '#!/bin/sh\nrm -rf dist/ build/ node_modules/.cache\n' },
+        { path: 'tmp.sh', text: 'tmp=$(mktemp -d)\nrm -rf "$tmp"\n' },
+        { text: 'Use `rm -rf ./coverage` to reset coverage output.' },
+      ],
+    },
+  },
+  triggers: ['rm ', 'rm\t', '--no-preserve-root', 'mkfs', 'wipefs', 'dd ', 'shred', 'remove-item', 'rd ', 'rmdir', 'del ', 'format ', 'find ', 'chmod', 'chown', '};'],
+  patterns: [
+    /\brm\s{1,3}(?:-[a-zA-Z]{0,5}[rR][a-zA-Z]{0,5}|--recursive)\s{1,3}(?:-{1,2}[a-zA-Z-]{1,20}\s{1,3}){0,3}(?:[^\s;|&]{1,200}\s{1,3}){0,8}["']?(?:\/|~\/?|\$HOME\/?|\$\{HOME\}\/?|\/\*|~\/\*|\$HOME\/\*|\/(?:home|etc|usr|var|boot|bin|lib|opt|root|Users)\/?|~\/(?:Documents|Downloads|Desktop|Pictures|Music|Movies|Library(?!\/Caches)|\.ssh|\.gnupg|\.aws|\.config|projects?|src|code|work)\b\/?)["']?(?=\s|$|;|&|\||`|"|')/,
+    /--no-preserve-root\b/,
+    /\bch(?:mod|own)\s{1,3}-R\s{1,3}\S{1,40}\s{1,3}(?:["']?(?:\/|~|\$HOME)["']?(?:\s|$)|(?:\/(?:usr|etc|var|bin|lib|boot)\s{1,3}){2,})/,
+    /\bdd\b[^\n]{0,80}\bof=["']?\$\{?(?:DEV|DISK|DEVICE|TARGET|DRIVE)\w{0,10}\}?["']?/i,
+    /\b(?:mkfs(?:\.\w{2,8})?|wipefs\s{1,3}-a)\s{1,3}[^\n]{0,40}\/dev\//i,
+    /\bdd\s{1,3}[^\n]{0,60}\bof=\/dev\/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcblk\d|xvd[a-z])/i,
+    /\bshred\s{1,3}[^\n]{0,40}\/dev\/(?:sd|nvme|hd|disk)/i,
+    /:\s{0,2}\(\s{0,2}\)\s{0,2}\{\s{0,2}:\s{0,2}\|\s{0,2}:\s{0,2}&\s{0,2}\}\s{0,2};\s{0,2}:/,
+    /\bRemove-Item\b[^\n]{0,80}-Recurse[^\n]{0,60}(?:[A-Z]:\\\\?(?:\*|\s|$|["'])|\$env:USERPROFILE|~)/i,
+    /\b(?:rd|rmdir|del)\s{1,3}\/[sq]\s{1,3}(?:\/[sq]\s{1,3})?[A-Z]:\\(?:\*|\s|$)/i,
+    /\bformat\s{1,3}[A-Z]:\s{0,3}\/[qy]/i,
+    /\bfind\s{1,3}(?:\/|~|\$HOME)\s{1,3}[^\n]{0,80}-delete\b/i,
+  ],
+  views: ['raw', 'normalized', 'hidden', 'decoded'],
+});

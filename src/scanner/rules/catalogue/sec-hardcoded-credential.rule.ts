@@ -1,0 +1,47 @@
+import { defineRegexRule } from '../regex-rule';
+
+/** Values that are clearly not secrets: templates, placeholders, env references, booleans. */
+const NOT_A_SECRET = /^(?:\$|%|<|\{|\[|`|your|my[-_]|xxx|\*{3}|\.\.\.|changeme|placeholder|redacted|example|sample|dummy|test|none|null|true|false|undefined|secret|password|token|env\b|process\.env|os\.environ|os\.getenv|getenv)/i;
+/** Exact documentation keys published by vendors (e.g. AWS docs) are examples, not leaks. */
+const DOCUMENTED_KEYS = /AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI\/K7MDENG\/bPxRfiCYEXAMPLEKEY/;
+
+export const secHardcodedCredentialRule = defineRegexRule({
+  meta: {
+    id: 'BW-SEC-003',
+    title: 'Credential value assigned in the file',
+    category: 'secrets_exposure',
+    severity: 'medium',
+    confidence: 'medium',
+    asset_type: 'secret',
+    rationale:
+      'A literal value assigned to a *_KEY/*_TOKEN/*_SECRET/PASSWORD name, or a connection string with an embedded password, ships the credential to every reader of the agent file. Placeholders, env references and vendor documentation keys are ignored; evidence is redacted.',
+    example: 'STRIPE_SECRET_KEY=sk_live_…[REDACTED]',
+    fixtures: {
+      positive: [
+        { text: 'DATABASE_URL=postgres://admin:Winter2024!@db.internal:5432/shop' },
+        { path: 'mcp.json', text: '{"env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "Qm9vbGVhbjEyMzQ1Njc4OTBhYmNkZWY"}}' },
+        { text: 'export API_SECRET="h7Gk2pQz9LmN4vRt8sWx"' },
+      ],
+      negative: [
+        { text: 'export API_SECRET="$API_SECRET_FROM_VAULT"' },
+        { text: 'DATABASE_URL=postgres://user:password@localhost:5432/app' },
+        { text: 'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE  # from the AWS docs' },
+      ],
+    },
+  },
+  triggers: ['secret', 'token', 'password', 'passwd', 'api_key', 'apikey', 'access_key', 'accesskey', 'private_key', 'privatekey', 'auth_key', '://'],
+  patterns: [
+    /\b[A-Za-z0-9_]{0,40}(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH_KEY|CLIENT_SECRET)[A-Za-z0-9_]{0,20}["']?\s{0,3}[:=]\s{0,3}["']?([A-Za-z0-9_\-+/=.!@#%^&*]{12,200})/i,
+    /\b[a-z][a-z0-9+.-]{1,20}:\/\/[A-Za-z0-9_.-]{1,64}:([^@\s/:"'`]{4,100})@[A-Za-z0-9.-]{1,253}/i,
+  ],
+  views: ['raw', 'normalized'],
+  refine(hit, m) {
+    const value = m[1] ?? '';
+    if (NOT_A_SECRET.test(value) || DOCUMENTED_KEYS.test(hit.evidence)) return null;
+    if (/^(?:password|pass|pwd|secret|changeme|admin|root|postgres|user|example)$/i.test(value)) return null;
+    if (/^[a-z_]+$/i.test(value) && value.length < 20) return null;
+    if (/^[A-Z0-9_]+$/.test(value) && value.includes('_')) return null;
+    if (/x{4,}|\*{3,}|0{8,}|FAKE|EXAMPLE|DUMMY|PLACEHOLDER|REPLACE/i.test(value)) return { ...hit, confidence: 'low' };
+    return hit;
+  },
+});

@@ -1,0 +1,91 @@
+import type { Rule, RuleHit } from '../rule.types';
+import { POPULAR_PACKAGES } from '../popular-packages';
+
+const INSTALL_RE = /\b(?:pip3?|uv\s{1,3}pip|poetry|pipx|npm|pnpm|yarn|bun|gem|cargo|go)\s{1,3}(?:install|add|i|get)\b([^\n;|&#]{1,300})/gi;
+const DEP_MENTION_RE = /\b(?:dependency|package|library|module)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]|\badd\s{1,3}(?:the\s{1,3})?(?:dependency|package)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]/gi;
+const INSECURE_INDEX_RE = /--(?:extra-)?index-url[= ]\s{0,3}http:\/\/|--trusted-host\b|\bindex-url\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bregistry\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bstrict-ssl\s{0,3}[= ]\s{0,3}false/i;
+const NPM_UPPER_RE = /(?:^|["'\s])(@[a-z0-9-]{0,40}[A-Z][A-Za-z0-9-]{0,40}\/[\w.-]{1,80})/;
+
+/** Lines that can hold an install command, a dependency mention or an index setting. */
+const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@/i;
+
+/** Damerau-Levenshtein distance capped at 3 (short strings only). */
+export function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The popular package a name imitates (1 edit away, or 2 for long names), or null. */
+export function imitatedPackage(name: string): string | null {
+  const n = name.toLowerCase().replace(/[=<>~^!].*$/, '').replace(/@[\d^~].*$/, '');
+  if (n.length < 4 || POPULAR_PACKAGES.has(n)) return null;
+  // Prefix squats: "expresss-utils" borrows a misspelt popular name as its first segment.
+  const head = n.replace(/^@[^/]{1,60}\//, '').split(/[-_.]/)[0];
+  if (head !== n && head.length >= 5 && !POPULAR_PACKAGES.has(head)) {
+    for (const p of POPULAR_PACKAGES) if (p.length >= 5 && editDistance(head, p) === 1) return p;
+  }
+  for (const p of POPULAR_PACKAGES) {
+    if (Math.abs(p.length - n.length) > 2) continue;
+    const dist = editDistance(n, p);
+    if (dist === 1 || (dist === 2 && p.length >= 8)) return p;
+    if (n.replace(/[-_.]/g, '') === p.replace(/[-_.]/g, '') && n !== p) continue;
+  }
+  return null;
+}
+
+export const urlPackageSourceRule: Rule = {
+  meta: {
+    id: 'BW-URL-003',
+    title: 'Typosquatted package or untrusted package index',
+    category: 'unsafe_external_reference',
+    severity: 'high',
+    confidence: 'medium',
+    asset_type: 'instructions',
+    rationale:
+      'Installing a name one edit away from a popular package (reqeusts, colourama), an npm scope with look-alike capitals, or from a plain-http/trusted-host index lets an attacker choose the code that runs at install time.',
+    example: 'pip install reqeusts',
+    fixtures: {
+      positive: [
+        { text: 'pip install reqeusts' },
+        { text: 'npm install expresss' },
+        { text: 'pip install --extra-index-url http://pypi.mirror.test/simple/ --trusted-host pypi.mirror.test foo' },
+      ],
+      negative: [
+        { text: 'pip install requests numpy pandas' },
+        { text: 'npm install express lodash' },
+        { text: 'pip install --index-url https://pypi.org/simple/ mypkg' },
+      ],
+    },
+  },
+  regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE],
+  match(ctx) {
+    const hits: RuleHit[] = [];
+    const normalized = ctx.views.normalized?.text.split('\n');
+    for (let i = 0; i < ctx.lines.length && i < 20000; i++) {
+      const line = normalized?.[i] || ctx.lines[i];
+      if (line.length > 4000 || !CHEAP_GATE_RE.test(line)) continue;
+      if (INSECURE_INDEX_RE.test(line)) hits.push({ line: i + 1, evidence: line, confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
+      const upper = NPM_UPPER_RE.exec(line);
+      if (upper && (ctx.language === 'json' || /\b(?:npx|npm|pnpm|yarn|bunx|args|install|add)\b|"-y"/.test(line))) {
+        hits.push({ line: i + 1, evidence: upper[1], confidence: 'high', message: 'npm package name with capital letters (look-alike scope)' });
+      }
+      const names: string[] = [];
+      for (const m of line.matchAll(INSTALL_RE)) names.push(...m[1].split(/\s+/).filter((t) => t && !t.startsWith('-') && !t.includes('/') && !t.includes(':')));
+      for (const m of line.matchAll(DEP_MENTION_RE)) names.push(m[1] ?? m[2]);
+      for (const name of names.slice(0, 40)) {
+        const target = imitatedPackage(name);
+        if (target) hits.push({ line: i + 1, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Package ${name} is one typo away from ${target}` });
+      }
+    }
+    return hits;
+  },
+};

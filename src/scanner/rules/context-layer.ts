@@ -1,0 +1,111 @@
+/**
+ * Context and polarity: the same words weigh less when they are prohibited, listed as things to
+ * deny, shown as anti-patterns, quoted as security education or given as a documentation example.
+ * Never applied to executable scripts (they run as shipped) nor to hard-block rules.
+ */
+import type { FindingContext } from '../engine/scan-report.types';
+import type { ScanContext } from '../views/scan-context';
+
+const NEGATION_BEFORE =
+  /(?:\b(?:never|do not|don'?t|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|won'?t|will not|no|not|avoid(?:ing)?|refuse|refrain from|prohibit(?:s|ed)?|forbid(?:s|den)?|disallow(?:s|ed)?|reject(?:s|ed)?|block(?:s|ed)?|deny|denies|denied|ban(?:s|ned)?|without ever|instead of|rather than|stop|prevent(?:s|ing)?|protect(?:s|ing)? against|guard(?:s|ing)? against|warn(?:s|ing)? (?:about|against|when|if)|flag(?:s|ged)?|detect(?:s|ed|ing)?|catch(?:es)?|look(?:s)? for|watch (?:out )?for|beware of|be wary of|treat .{0,40} as (?:untrusted|data|hostile)|is (?:a|an) (?:red flag|attack|injection|sign))\b|❌|⛔|🚫)/i;
+const EDUCATION_LINE =
+  /\b(?:attackers?|adversar(?:y|ies)|malicious (?:actors?|skills?|files?|instructions?|payloads?|prompts?)|(?:prompt|indirect) injection|example (?:attack|payload|of (?:an? )?(?:attack|injection|malicious))|such as|e\.g\.|for example|phishing|social engineering|threat|vulnerab|exploit|red[- ]team|jailbreak attempts?|suspicious|dangerous)\b/i;
+const DENY_KEY = /"(?:deny|denied|disallow(?:ed)?|block(?:ed)?|forbidden|blocklist|denylist|deny_list|disallowedTools|excludeTools|ask)"\s{0,3}:\s{0,3}\[/i;
+const EDUCATIONAL_FILE =
+  /\b(?:prompt injection|attack (?:examples?|phrases?)|(?:known|common) (?:attacks?|techniques)|security (?:scanner|review|audit|guidelines?|rules?|checklist|training)|threat (?:model|analysis|detection)|detection rules?|(?:prompt )?injection (?:patterns?|detection|defen[cs]e)|secure coding|vulnerability (?:patterns?|classes)|red flags|attack patterns?|codeguard|static analysis)\b/gi;
+
+/** Whole-file signal: the file is *about* attacks (guides, scanner prompts, rule catalogues). */
+export function isEducationalFile(ctx: ScanContext): boolean {
+  const sample = ctx.text.length > 200_000 ? ctx.text.slice(0, 200_000) : ctx.text;
+  const hits = sample.match(EDUCATIONAL_FILE);
+  return (hits?.length ?? 0) >= 3;
+}
+
+/** Is the line inside a JSON array value of a deny/ask-style key? Scans upwards a bounded distance. */
+export function inDenyList(ctx: ScanContext, line: number): boolean {
+  if (ctx.language !== 'json' && ctx.language !== 'yaml' && ctx.language !== 'toml') return false;
+  let depth = 0;
+  for (let i = line - 1, steps = 0; i >= 0 && steps < 400; i--, steps++) {
+    const text = ctx.lines[i];
+    if (DENY_KEY.test(text) && depth === 0) return true;
+    if (/^\s*(?:deny|disallow(?:ed)?_?tools?|blocked)\s{0,3}[:=]/i.test(text) && depth === 0) return true;
+    for (let j = text.length - 1; j >= 0; j--) {
+      const c = text[j];
+      if (c === ']') depth++;
+      else if (c === '[') {
+        if (depth === 0) {
+          // Opened the array that holds our line: is it a deny list?
+          return DENY_KEY.test(text.slice(Math.max(0, j - 60), j + 1));
+        }
+        depth--;
+      }
+    }
+  }
+  return false;
+}
+
+export function isNegatedAt(lineText: string, evidence: string): boolean {
+  let at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+  if (at < 0 && evidence) at = lineText.indexOf(evidence.split(/\s/)[0]);
+  if (at < 0) return false;
+  // Only the clause leading up to the match counts ("Never run `curl | sh`", not a later sentence).
+  const before = lineText.slice(Math.max(0, at - 120), at);
+  // Abbreviations ("e.g. `rm -rf /`") do not end the prohibiting clause.
+  const clause = before.replace(/\b(?:e\.g|i\.e|etc|vs|cf)\./gi, (m) => m.replace(/\./g, '')).split(/[.;!?]\s/).pop() ?? before;
+  return NEGATION_BEFORE.test(clause);
+}
+
+/** The match sits inside a quotation ("…", “…”) on its line: it is mentioned, not used. */
+export function isQuotedMention(lineText: string, evidence: string): boolean {
+  const probe = evidence.slice(0, 30);
+  const at = probe ? lineText.indexOf(probe) : -1;
+  if (at < 0) return false;
+  const before = lineText.slice(0, at);
+  const straight = (before.match(/"/g) ?? []).length % 2 === 1;
+  const curly = before.lastIndexOf('“') > before.lastIndexOf('”');
+  return straight || curly;
+}
+
+export interface ContextInputs {
+  line: number;
+  evidence: string;
+  hardBlock: boolean;
+  educationalFile: boolean;
+  /** The rule's own pattern is phrased negatively ("do not tell the user"): skip the negation test. */
+  inherentNegation?: boolean;
+}
+
+export function determineContext(ctx: ScanContext, input: ContextInputs): FindingContext {
+  if (input.hardBlock || ctx.executable) return 'direct';
+  const idx = input.line - 1;
+  const lineText = ctx.lines[idx] ?? '';
+  const info = ctx.lineInfo[idx];
+  if (inDenyList(ctx, input.line)) return 'deny_list';
+  if (!input.inherentNegation && isNegatedAt(lineText, input.evidence)) return 'negated';
+  if (!info) return 'direct';
+  // A list item under a prohibition line ("Never do the following:") inherits its polarity.
+  if (/^\s*(?:[-*+]|\d+[.)])\s/.test(lineText) && idx > 0) {
+    for (let i = idx - 1, steps = 0; i >= 0 && steps < 15; i--, steps++) {
+      const prev = ctx.lines[i];
+      if (/^\s*(?:[-*+]|\d+[.)])\s/.test(prev)) continue;
+      if (prev.trim().endsWith(':') && NEGATION_BEFORE.test(prev)) return 'negated';
+      break;
+    }
+  }
+  if (info.sectionKind === 'anti_pattern') return 'anti_pattern';
+  if (isQuotedMention(lineText, input.evidence) && (info.table || /^\s*(?:[-*+]|\d+[.)])\s/.test(lineText) || input.educationalFile || info.blockquote)) {
+    return 'quoted_education';
+  }
+  if (info.sectionKind === 'education') return 'quoted_education';
+  if (info.blockquote && EDUCATION_LINE.test(lineText)) return 'quoted_education';
+  if (input.educationalFile && (info.inFence || info.blockquote || info.table || EDUCATION_LINE.test(lineText))) {
+    return 'quoted_education';
+  }
+  // Agents read fenced examples in their own instruction files as instructions, so only
+  // documents (READMEs, guides) get the documentation-example discount.
+  if (info.inFence && ctx.kind === 'document') return 'documentation_example';
+  return 'direct';
+}
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const CONTEXT_REGEXES: readonly RegExp[] = [NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, EDUCATIONAL_FILE];

@@ -1,0 +1,103 @@
+/** Presets are plain arrays of rules; DEFAULT_PRESET is what the scan endpoint runs. */
+import { ceDecodeExecRule } from './catalogue/ce-decode-exec.rule';
+import { ceDynamicExecRule } from './catalogue/ce-dynamic-exec.rule';
+import { ceSkillDynamicContextRule } from './catalogue/ce-skill-dynamic-context.rule';
+import { cmbCoveredExecutionRule, cmbCredentialLeakRule, cmbDestructiveUncheckedRule, cmbExfilConcealedRule } from './catalogue/cmb-compound.rule';
+import { daDestructiveDataRule } from './catalogue/da-destructive-data.rule';
+import { daDestructiveRootRule } from './catalogue/da-destructive-root.rule';
+import { dcConcealActionRule } from './catalogue/dc-conceal-action.rule';
+import { decAddressReviewerRule } from './catalogue/dec-address-reviewer.rule';
+import { decFalseSafetyClaimRule } from './catalogue/dec-false-safety-claim.rule';
+import { decLieToUserRule } from './catalogue/dec-lie-to-user.rule';
+import { decSkipConfirmationRule } from './catalogue/dec-skip-confirmation.rule';
+import { desAutonomousIrreversibleRule } from './catalogue/des-autonomous-irreversible.rule';
+import { exCredentialToNetworkRule } from './catalogue/ex-credential-to-network.rule';
+import { exMarkdownImageBeaconRule } from './catalogue/ex-markdown-image-beacon.rule';
+import { exfExfilInstructionRule } from './catalogue/exf-exfil-instruction.rule';
+import { exfExternalPostRule } from './catalogue/exf-external-post.rule';
+import { exfUploadExternalRule } from './catalogue/exf-upload-external.rule';
+import { mcpInlineSecretRule, mcpServerRiskRule } from './catalogue/mcp-server-risk.rule';
+import { obEncodedPayloadRule } from './catalogue/ob-encoded-payload.rule';
+import { obHomoglyphRule } from './catalogue/ob-homoglyph.rule';
+import { obInvisibleUnicodeRule } from './catalogue/ob-invisible-unicode.rule';
+import { othUnsafeCodeRule } from './catalogue/oth-unsafe-code.rule';
+import { othWeakSafeguardsRule } from './catalogue/oth-weak-safeguards.rule';
+import { peSudoEscalationRule } from './catalogue/pe-sudo-escalation.rule';
+import { piActivationHijackRule } from './catalogue/pi-activation-hijack.rule';
+import { piAuthorityClaimRule } from './catalogue/pi-authority-claim.rule';
+import { piFakeSystemBlockRule } from './catalogue/pi-fake-system-block.rule';
+import { piHiddenInstructionRule } from './catalogue/pi-hidden-instruction.rule';
+import { piInstructionOverrideRule } from './catalogue/pi-instruction-override.rule';
+import { privContainerHostRule } from './catalogue/priv-container-host.rule';
+import { privDisableSecurityRule } from './catalogue/priv-disable-security.rule';
+import { privPermissionBypassRule } from './catalogue/priv-permission-bypass.rule';
+import { privPersistenceRule } from './catalogue/priv-persistence.rule';
+import { rceCodeInDataRule } from './catalogue/rce-code-in-data.rule';
+import { rceDownloadExecRule } from './catalogue/rce-download-exec.rule';
+import { rceFetchExecFlowRule } from './catalogue/rce-fetch-exec-flow.rule';
+import { rcePipeToShellRule } from './catalogue/rce-pipe-to-shell.rule';
+import { rceReverseShellRule } from './catalogue/rce-reverse-shell.rule';
+import { seProviderSecretRule } from './catalogue/se-provider-secret.rule';
+import { secHardcodedCredentialRule } from './catalogue/sec-hardcoded-credential.rule';
+import { secRevealSecretsRule } from './catalogue/sec-reveal-secrets.rule';
+import { tpToolPoisoningRule } from './catalogue/tp-tool-poisoning.rule';
+import { urlPackageSourceRule } from './catalogue/url-package-source.rule';
+import { urlRemoteInstructionsRule } from './catalogue/url-remote-instructions.rule';
+import { urlRiskyDestinationRule } from './catalogue/url-risky-destination.rule';
+import { urlUnpinnedDownloadRule } from './catalogue/url-unpinned-download.rule';
+import type { Rule } from './rule.types';
+
+export const ALL_RULES: readonly Rule[] = [
+  piActivationHijackRule,
+  piAuthorityClaimRule,
+  piFakeSystemBlockRule,
+  piHiddenInstructionRule,
+  piInstructionOverrideRule,
+  tpToolPoisoningRule,
+  exfExfilInstructionRule,
+  exfExternalPostRule,
+  exfUploadExternalRule,
+  exCredentialToNetworkRule,
+  exMarkdownImageBeaconRule,
+  secHardcodedCredentialRule,
+  secRevealSecretsRule,
+  seProviderSecretRule,
+  rceCodeInDataRule,
+  rceDownloadExecRule,
+  rceFetchExecFlowRule,
+  rcePipeToShellRule,
+  rceReverseShellRule,
+  ceDecodeExecRule,
+  ceDynamicExecRule,
+  ceSkillDynamicContextRule,
+  daDestructiveDataRule,
+  daDestructiveRootRule,
+  desAutonomousIrreversibleRule,
+  privContainerHostRule,
+  privDisableSecurityRule,
+  privPermissionBypassRule,
+  privPersistenceRule,
+  peSudoEscalationRule,
+  obEncodedPayloadRule,
+  obHomoglyphRule,
+  obInvisibleUnicodeRule,
+  decAddressReviewerRule,
+  decFalseSafetyClaimRule,
+  decLieToUserRule,
+  decSkipConfirmationRule,
+  dcConcealActionRule,
+  urlPackageSourceRule,
+  urlRemoteInstructionsRule,
+  urlRiskyDestinationRule,
+  urlUnpinnedDownloadRule,
+  mcpInlineSecretRule,
+  mcpServerRiskRule,
+  othUnsafeCodeRule,
+  othWeakSafeguardsRule,
+  cmbCoveredExecutionRule,
+  cmbCredentialLeakRule,
+  cmbDestructiveUncheckedRule,
+  cmbExfilConcealedRule,
+];
+
+export const DEFAULT_PRESET: readonly Rule[] = ALL_RULES;

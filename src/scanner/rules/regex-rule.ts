@@ -1,0 +1,179 @@
+/**
+ * The common rule shape: a few regexes run over chosen views. Patterns never span lines (views are
+ * line-preserving) and use bounded quantifiers; every pattern is ReDoS-checked in the tests.
+ */
+import type { FileLanguage, ScanContext } from '../views/scan-context';
+import { lineOfOffset } from '../views/line-index';
+import type { SegmentSource, TextView, ViewName } from '../views/view.types';
+import type { Rule, RuleHit, RuleMeta } from './rule.types';
+
+export const MAX_HITS_PER_PATTERN = 25;
+
+const INVISIBLE_IN_RAW: ReadonlySet<SegmentSource> = new Set<SegmentSource>(['tag_chars', 'variation_selectors', 'zero_width']);
+
+export interface RegexRuleSpec {
+  meta: RuleMeta;
+  patterns: RegExp[];
+  /** Views to search; default raw + normalized. */
+  views?: ViewName[];
+  /** Only run for these languages (default: all). */
+  languages?: FileLanguage[];
+  /** Skip the whole file (cheap pre-check). */
+  skipFile?: (ctx: ScanContext) => boolean;
+  /**
+   * Lower-case literals of which every match contains at least one: patterns then run only on lines
+   * holding a trigger. Required for speed on large files; the fixtures prove they are sufficient.
+   */
+  triggers?: readonly string[];
+  /** Refine or veto a hit; return null to drop it. */
+  refine?: (hit: RuleHit, m: RegExpExecArray, ctx: ScanContext, view: TextView) => RuleHit | null;
+}
+
+export function viewsOf(ctx: ScanContext, names: readonly ViewName[]): TextView[] {
+  const out: TextView[] = [];
+  for (const n of names) {
+    const v = ctx.views[n];
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+const GLOBAL_CACHE = new WeakMap<RegExp, RegExp>();
+const LOWER_CACHE = new WeakMap<TextView, string>();
+/** Beyond this many trigger lines a view is scanned whole (bounded quantifiers keep it linear). */
+const MAX_CANDIDATE_LINES = 4000;
+
+function globalOf(pattern: RegExp): RegExp {
+  let re = GLOBAL_CACHE.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    GLOBAL_CACHE.set(pattern, re);
+  }
+  return re;
+}
+
+function lowerOf(view: TextView): string {
+  let lower = LOWER_CACHE.get(view);
+  if (lower === undefined) {
+    // toLowerCase can change string length for a few characters (e.g. İ); offsets then drift, so
+    // fall back to the original text (triggers are ASCII; matching still works case-sensitively).
+    const l = view.text.toLowerCase();
+    lower = l.length === view.text.length ? l : view.text;
+    LOWER_CACHE.set(view, lower);
+  }
+  return lower;
+}
+
+/**
+ * 1-based lines of the view containing any trigger (lower-case literal), or null when every line
+ * must be scanned. `indexOf` is far cheaper than running every pattern over every position.
+ */
+export function candidateLines(view: TextView, triggers: readonly string[]): number[] | null {
+  const lower = lowerOf(view);
+  const lines = new Set<number>();
+  for (const t of triggers) {
+    let idx = lower.indexOf(t);
+    while (idx !== -1) {
+      const line = lineOfOffset(view.lineStarts, idx);
+      lines.add(line);
+      if (lines.size > MAX_CANDIDATE_LINES) return null;
+      const next = view.lineStarts[line] ?? lower.length;
+      idx = lower.indexOf(t, next);
+    }
+  }
+  return [...lines].sort((a, b) => a - b);
+}
+
+export function scanPatterns(
+  ctx: ScanContext,
+  patterns: readonly RegExp[],
+  views: readonly TextView[],
+  onMatch: (m: RegExpExecArray, line: number, view: TextView) => void,
+  triggers?: readonly string[],
+): void {
+  for (const view of views) {
+    let candidates = triggers ? candidateLines(view, triggers) : null;
+    if (view.name === 'hidden') {
+      // Comments, alt text, titles and padding are also in the raw view; only text that raw does
+      // not show (invisible-character payloads) needs a second scan here.
+      const invisible = [...view.sources].filter(([, s]) => INVISIBLE_IN_RAW.has(s)).map(([l]) => l);
+      const allowed = new Set(invisible);
+      candidates = (candidates ?? invisible).filter((l) => allowed.has(l)).sort((a, b) => a - b);
+    }
+    if (candidates && candidates.length === 0) continue;
+    // Whole view, or only the trigger lines merged into contiguous blocks (patterns never span
+    // lines, so a block boundary never cuts a match). Dense candidates: scan the whole view.
+    const blocks: { from: number; text: string }[] = [];
+    if (!candidates || candidates.length * 3 > view.lineStarts.length) {
+      blocks.push({ from: 0, text: view.text });
+    } else {
+      let i = 0;
+      while (i < candidates.length) {
+        let j = i;
+        while (j + 1 < candidates.length && candidates[j + 1] === candidates[j] + 1) j++;
+        const from = view.lineStarts[candidates[i] - 1];
+        const to = (view.lineStarts[candidates[j]] ?? view.text.length + 1) - 1;
+        blocks.push({ from, text: view.text.slice(from, to) });
+        i = j + 1;
+      }
+    }
+    for (const pattern of patterns) {
+      const re = globalOf(pattern);
+      let count = 0;
+      for (const { from, text: slice } of blocks) {
+        re.lastIndex = 0;
+        let m: RegExpExecArray | null;
+        while ((m = re.exec(slice)) !== null) {
+          if (m[0].length === 0) re.lastIndex++;
+          m.index += from;
+          const line = lineOfOffset(view.lineStarts, m.index);
+          if (view.boundaries) {
+            // Joined view: only matches that cross into the continuation line are new.
+            const start = m.index - view.lineStarts[line - 1];
+            const cut = view.boundaries[line - 1];
+            if (!(start < cut && start + m[0].length > cut + 1)) continue;
+          }
+          onMatch(m, line, view);
+          if (++count >= MAX_HITS_PER_PATTERN) break;
+        }
+        if (count >= MAX_HITS_PER_PATTERN || performance.now() > ctx.deadline) break;
+      }
+    }
+  }
+}
+
+/** Rules that read prose also read its hard-wrapped continuation. */
+function withJoined(views: ViewName[]): ViewName[] {
+  return views.includes('normalized') && !views.includes('joined') ? [...views, 'joined'] : views;
+}
+
+export function defineRegexRule(spec: RegexRuleSpec): Rule {
+  const views = withJoined(spec.views ?? ['raw', 'normalized']);
+  return {
+    meta: spec.meta,
+    regexes: spec.patterns,
+    match(ctx) {
+      if (spec.languages && !spec.languages.includes(ctx.language)) return [];
+      if (spec.skipFile?.(ctx)) return [];
+      const hits: RuleHit[] = [];
+      const seen = new Set<number>();
+      scanPatterns(ctx, spec.patterns, viewsOf(ctx, views), (m, line, view) => {
+        if (seen.has(line)) return;
+        const source = view.name === 'raw' ? 'raw' : view.name === 'normalized' || view.name === 'joined' ? 'normalized' : (view.sources.get(line) ?? 'raw');
+        let hit: RuleHit | null = { line, evidence: m[0], source };
+        if (spec.refine) hit = spec.refine(hit, m, ctx, view);
+        if (!hit) return;
+        seen.add(line);
+        hits.push(hit);
+      }, spec.triggers);
+      return hits;
+    },
+  };
+}
+
+/** Lines [line-radius, line+radius] joined, for "A near B" checks. */
+export function windowText(ctx: ScanContext, line: number, radius: number): string {
+  const from = Math.max(0, line - 1 - radius);
+  const to = Math.min(ctx.lines.length, line + radius);
+  return ctx.lines.slice(from, to).join('\n');
+}

@@ -1,0 +1,83 @@
+/**
+ * Rules are data: one file per rule under `catalogue/`, each exporting a `Rule` whose `meta`
+ * documents it and whose `match` finds hits in a prepared `ScanContext`. The analyzer owns
+ * everything cross-cutting (time budget, exception isolation, context weighting, evidence
+ * redaction), so a rule only says where its technique appears.
+ */
+import type {
+  AssetType,
+  Confidence,
+  FindingContext,
+  RiskCategory,
+  Severity,
+  StaticFinding,
+} from '../engine/scan-report.types';
+import type { ScanContext } from '../views/scan-context';
+import type { SegmentSource } from '../views/view.types';
+
+export interface RuleFixtures {
+  /** Each must produce at least one finding of this rule. Written for the tests, never copied. */
+  positive: RuleFixture[];
+  /** Each must produce no finding of this rule. */
+  negative: RuleFixture[];
+}
+
+export interface RuleFixture {
+  /** Relative path the text is analysed as (sets the file kind). Default `SKILL.md`. */
+  path?: string;
+  text: string;
+}
+
+export interface RuleMeta {
+  /** Stable id, never reused: `BW-<AREA>-<NNN>`. */
+  id: string;
+  title: string;
+  category: RiskCategory;
+  severity: Severity;
+  confidence: Confidence;
+  asset_type: AssetType;
+  /**
+   * Hard-block rules (DESIGN.md §9) cap the score at 15 when confident; the context layer never
+   * lowers them.
+   */
+  hard_block?: boolean;
+  /**
+   * The technique is itself phrased as a prohibition ("never mention this", "do not ask for
+   * confirmation"), so the negation test of the context layer does not apply.
+   */
+  inherent_negation?: boolean;
+  /** Why the technique is risky and what the rule looks for (rendered in docs/rules.md). */
+  rationale: string;
+  /** A short, representative positive example (rendered in docs/rules.md). */
+  example: string;
+  fixtures: RuleFixtures;
+}
+
+export interface RuleHit {
+  /** 1-based line in the uploaded file. */
+  line: number;
+  /** Raw matched text; the analyzer bounds and redacts it. */
+  evidence: string;
+  /** Which view produced the hit; decoded/hidden sources mark the finding as hidden text. */
+  source?: SegmentSource;
+  /** Overrides of the rule's defaults for this hit (e.g. a weaker variant). */
+  severity?: Severity;
+  confidence?: Confidence;
+  asset_type?: AssetType;
+  hard_block?: boolean;
+  message?: string;
+  /** Force a context (e.g. a rule that already reasoned about it); otherwise the analyzer decides. */
+  context?: FindingContext;
+}
+
+export interface Rule {
+  meta: RuleMeta;
+  /** Every regex the rule runs, so the test suite can ReDoS-check them all. */
+  regexes: readonly RegExp[];
+  /**
+   * Compound rules run after all others and see their findings for the same file (e.g. a
+   * destructive command plus an instruction to skip confirmation).
+   */
+  compound?: boolean;
+  match(ctx: ScanContext, prior: readonly StaticFinding[]): RuleHit[];
+}

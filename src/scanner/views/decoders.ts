@@ -1,0 +1,189 @@
+/**
+ * Bounded decoders for the decoded view: base64/base32/hex/URL/HTML-entity/`\u`/`\x` escapes,
+ * char-code construction, string concatenation and ROT13 (only where the file names ROT13).
+ * A decoded piece is kept only when it reads as text (mostly printable), so random blobs and
+ * hashes do not produce noise. Callers bound recursion depth and total output.
+ */
+import type { SegmentSource } from './view.types';
+
+export interface DecodedPiece {
+  source: SegmentSource;
+  text: string;
+  /** The encoded text the piece came from (evidence). */
+  encoded: string;
+}
+
+const MAX_PIECE = 8192;
+
+const BASE64_RE = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+const HEX_RE = /\b(?:[0-9a-fA-F]{2}){12,}\b/g;
+const X_ESCAPE_RE = /(?:\\x[0-9a-fA-F]{2}){4,}/g;
+const U_ESCAPE_RE = /(?:\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}){3,}/g;
+const OCTAL_ESCAPE_RE = /(?:\\[0-3][0-7]{2}){4,}/g;
+const URL_ENC_RE = /(?:%[0-9a-fA-F]{2}[^%\s"'<>]{0,3}){4,}/g;
+const ENTITY_RE = /(?:&#(?:x[0-9a-fA-F]{1,6}|\d{1,7});){3,}/g;
+const FROM_CHAR_CODE_RE = /fromCharCode\(\s{0,3}((?:0x[0-9a-fA-F]{1,4}|\d{1,5})(?:\s{0,3},\s{0,3}(?:0x[0-9a-fA-F]{1,4}|\d{1,5})){2,400})\s{0,3}\)/g;
+const CHR_CHAIN_RE = /(?:chr\(\s{0,3}\d{1,5}\s{0,3}\)\s{0,3}\+?\s{0,3}){3,}/g;
+const NUM_ARRAY_RE = /\[\s{0,3}((?:\d{2,3}\s{0,3},\s{0,3}){5,400}\d{2,3})\s{0,3}\]/g;
+const CONCAT_RE = /(?:(["'`])[^"'`\n]{0,200}\1\s{0,3}(?:\+|\.|\.\.)\s{0,3}){2,40}(["'`])[^"'`\n]{0,200}\2/g;
+const STRING_LITERAL_RE = /(["'])([^"'\n]{12,2000})\1/g;
+const BASE32_RE = /\b[A-Z2-7]{24,}={0,6}\b/g;
+
+/** Share of printable characters, with a floor on letters, so binary junk is rejected. */
+export function looksLikeText(text: string): boolean {
+  if (text.length < 4) return false;
+  let printable = 0;
+  let letters = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x09 || c === 0x0d) printable++;
+    if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) letters++;
+  }
+  return printable / text.length >= 0.9 && letters / text.length >= 0.3;
+}
+
+function flatten(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ⏎ ').slice(0, MAX_PIECE);
+}
+
+function tryBase64(s: string): string | null {
+  const clean = s.replace(/-/g, '+').replace(/_/g, '/');
+  // Plain identifiers, paths and hex are not base64 payloads: require case/digit mix.
+  if (!/[a-z]/.test(clean) || !/[A-Z]/.test(clean)) return null;
+  if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(clean)) return null;
+  const body = clean.replace(/=+$/, '');
+  if (body.length % 4 === 1) return null;
+  const out = Buffer.from(body, 'base64').toString('utf8');
+  return looksLikeText(out) ? out : null;
+}
+
+function tryBase32(s: string): string | null {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const ch of s.replace(/=+$/, '')) {
+    const idx = alphabet.indexOf(ch);
+    if (idx === -1) return null;
+    value = (value << 5) | idx;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  const out = Buffer.from(bytes).toString('utf8');
+  return looksLikeText(out) ? out : null;
+}
+
+function rot13(s: string): string {
+  return s.replace(/[A-Za-z]/g, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
+function safeDecodeUri(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+function codesToText(codes: number[]): string | null {
+  if (codes.some((c) => !Number.isFinite(c) || c < 0 || c > 0x10ffff)) return null;
+  const out = String.fromCodePoint(...codes);
+  return looksLikeText(out) ? out : null;
+}
+
+export interface DecodeOptions {
+  /** The file mentions ROT13 (codecs name, `tr` alphabet rotation): decode its string literals. */
+  rot13: boolean;
+}
+
+/** Decode every encoded run on one line of text. */
+export function decodeLine(line: string, opts: DecodeOptions): DecodedPiece[] {
+  const out: DecodedPiece[] = [];
+  const push = (source: SegmentSource, text: string | null, encoded: string): void => {
+    if (text && text.trim().length > 0) out.push({ source, text: flatten(text), encoded });
+  };
+  if (line.length >= 20) {
+    for (const m of line.matchAll(BASE64_RE)) push('base64', tryBase64(m[0]), m[0]);
+    if (/[A-Z2-7]{24}/.test(line)) {
+      for (const m of line.matchAll(BASE32_RE)) {
+        if (!/[0-9]/.test(m[0]) || /[2-7]/.test(m[0])) push('base32', tryBase32(m[0]), m[0]);
+      }
+    }
+    for (const m of line.matchAll(HEX_RE)) push('hex', codesToTextFromHex(m[0]), m[0]);
+  }
+  if (line.includes('\\')) {
+    for (const m of line.matchAll(X_ESCAPE_RE)) push('escape', codesToTextFromHex(m[0].replace(/\\x/g, '')), m[0]);
+    for (const m of line.matchAll(U_ESCAPE_RE)) {
+      const codes = [...m[0].matchAll(/\\u\{?([0-9a-fA-F]{1,6})\}?/g)].map((x) => parseInt(x[1], 16));
+      push('escape', codesToText(codes), m[0]);
+    }
+    for (const m of line.matchAll(OCTAL_ESCAPE_RE)) {
+      const codes = [...m[0].matchAll(/\\([0-3][0-7]{2})/g)].map((x) => parseInt(x[1], 8));
+      push('escape', codesToText(codes), m[0]);
+    }
+  }
+  if (line.includes('%')) {
+    for (const m of line.matchAll(URL_ENC_RE)) {
+      const decoded = safeDecodeUri(m[0]);
+      if (decoded !== null && decoded !== m[0] && looksLikeText(decoded)) push('url_encoding', decoded, m[0]);
+    }
+  }
+  if (line.includes('&#')) {
+    for (const m of line.matchAll(ENTITY_RE)) {
+      const codes = [...m[0].matchAll(/&#(x?)([0-9a-fA-F]+);/g)].map((x) => parseInt(x[2], x[1] ? 16 : 10));
+      push('html_entity', codesToText(codes), m[0]);
+    }
+  }
+  if (line.includes('fromCharCode')) {
+    for (const m of line.matchAll(FROM_CHAR_CODE_RE)) {
+      const codes = m[1].split(',').map((x) => Number(x.trim()));
+      push('char_codes', codesToText(codes), m[0]);
+    }
+  }
+  if (line.includes('chr(')) {
+    for (const m of line.matchAll(CHR_CHAIN_RE)) {
+      const codes = [...m[0].matchAll(/\d{1,5}/g)].map((x) => Number(x[0]));
+      push('char_codes', codesToText(codes), m[0]);
+    }
+  }
+  if (line.includes('[')) {
+    for (const m of line.matchAll(NUM_ARRAY_RE)) {
+      const codes = m[1].split(',').map((x) => Number(x.trim()));
+      if (codes.every((c) => c >= 32 && c < 127)) push('char_codes', codesToText(codes), m[0]);
+    }
+  }
+  if (/["'`]\s{0,3}(?:\+|\.)/.test(line)) {
+    for (const m of line.matchAll(CONCAT_RE)) {
+      const parts = [...m[0].matchAll(/(["'`])([^"'`\n]{0,200})\1/g)].map((x) => x[2]);
+      const joined = parts.join('');
+      if (parts.length >= 3 && joined.length >= 8) push('concat', joined, m[0]);
+    }
+  }
+  if (opts.rot13 && line.length >= 14) {
+    for (const m of line.matchAll(STRING_LITERAL_RE)) push('rot13', rot13(m[2]), m[0]);
+  }
+  return out;
+}
+
+function codesToTextFromHex(hex: string): string | null {
+  if (hex.length % 2 !== 0) return null;
+  const out = Buffer.from(hex, 'hex').toString('utf8');
+  return looksLikeText(out) ? out : null;
+}
+
+/** The file names a ROT13 transform, so its string literals are worth rotating. */
+export function mentionsRot13(text: string): boolean {
+  return /rot[_-]?13|['"]N-ZA-Mn-za-m['"]|\bA-Za-z\b[^\n]{0,10}\bN-ZA-Mn-za-m\b|maketrans\([^\n]{0,80}NOPQRSTUVWXYZABCDEFGHIJKLM/i.test(text);
+}
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const DECODER_REGEXES: readonly RegExp[] = [
+  BASE64_RE, HEX_RE, X_ESCAPE_RE, U_ESCAPE_RE, OCTAL_ESCAPE_RE, URL_ENC_RE, ENTITY_RE, FROM_CHAR_CODE_RE, CHR_CHAIN_RE,
+  NUM_ARRAY_RE, CONCAT_RE, STRING_LITERAL_RE, BASE32_RE,
+];

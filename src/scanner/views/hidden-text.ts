@@ -1,0 +1,148 @@
+/**
+ * The hidden reading: text a human reviewer does not see when the file is rendered (HTML comments,
+ * hidden HTML elements, image alt text, link titles, text pushed off-screen by padding, Unicode tag
+ * characters, variation-selector and zero-width payloads). Line-preserving, like every view.
+ */
+import type { SegmentSource } from './view.types';
+
+export interface HiddenPiece {
+  source: SegmentSource;
+  text: string;
+}
+
+const TAG_RUN_RE = /(?:\uDB40[\uDC00-\uDC7F]){2,}/g;
+const VS_RUN_RE = /(?:[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]){4,}/g;
+// eslint-disable-next-line no-misleading-character-class -- zero-width characters are matched on purpose
+const ZW_RUN_RE = /[\u200B\u200C\u200D\u2060\uFEFF]{16,}/g;
+const ALT_RE = /!\[([^\]\n]{3,500})\]\(/g;
+const TITLE_RE = /\]\(\s{0,5}[^\s)]{1,2000}\s{1,5}"([^"\n]{3,500})"\s{0,5}\)/g;
+const HTML_ATTR_TEXT_RE = /\b(?:alt|title|aria-label|data-[a-z-]{1,30})\s{0,3}=\s{0,3}"([^"\n]{12,500})"/gi;
+const HIDDEN_ELEMENT_RE =
+  /<([a-z][a-z0-9]{0,10})\b[^>\n]{0,300}?(?:display\s{0,3}:\s{0,3}none|visibility\s{0,3}:\s{0,3}hidden|font-size\s{0,3}:\s{0,3}0(?![.\d])|opacity\s{0,3}:\s{0,3}0(?![.\d])|\shidden(?=[\s>]))[^>\n]{0,300}>([^<\n]{3,2000})/gi;
+const PADDING_RE = /[ \t\u00A0]{60,}(\S[^\n]{0,2000})$/;
+
+/** Decode a run of Unicode tag characters (U+E0000 block) to ASCII. */
+export function decodeTagChars(run: string): string {
+  let out = '';
+  for (const ch of run) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp >= 0xe0020 && cp <= 0xe007e) out += String.fromCharCode(cp - 0xe0000);
+  }
+  return out;
+}
+
+/** Variation selectors as bytes: VS1–16 → 0–15, VS17–256 → 16–255 ("emoji smuggling"). */
+export function decodeVariationSelectors(run: string): string {
+  const bytes: number[] = [];
+  for (const ch of run) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp >= 0xfe00 && cp <= 0xfe0f) bytes.push(cp - 0xfe00);
+    else if (cp >= 0xe0100 && cp <= 0xe01ef) bytes.push(cp - 0xe0100 + 16);
+  }
+  return printableOrEmpty(Buffer.from(bytes).toString('utf8'));
+}
+
+/** Two kinds of zero-width character used as bits (most common = 0), 8 bits per byte. */
+export function decodeZeroWidthBits(run: string): string {
+  const counts = new Map<string, number>();
+  for (const ch of run) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  const kinds = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
+  if (kinds.length < 2) return '';
+  const candidates: string[] = [];
+  for (const zero of [kinds[0], kinds[1]]) {
+    const bits = [...run].filter((c) => c === kinds[0] || c === kinds[1]).map((c) => (c === zero ? 0 : 1));
+    const bytes: number[] = [];
+    for (let i = 0; i + 8 <= bits.length; i += 8) {
+      let b = 0;
+      for (let j = 0; j < 8; j++) b = (b << 1) | bits[i + j];
+      bytes.push(b);
+    }
+    candidates.push(printableOrEmpty(Buffer.from(bytes).toString('utf8')));
+  }
+  return candidates.find((c) => c.length > 0) ?? '';
+}
+
+function printableOrEmpty(text: string): string {
+  if (text.length === 0) return '';
+  let printable = 0;
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x09 || c > 0xa0) printable++;
+  }
+  return printable / text.length >= 0.85 ? text.replace(/\s+/g, ' ') : '';
+}
+
+/** State carried across lines: whether we are inside an HTML comment. */
+export interface HiddenScanState {
+  inComment: boolean;
+}
+
+export function extractHiddenPieces(line: string, state: HiddenScanState): HiddenPiece[] {
+  const pieces: HiddenPiece[] = [];
+  // HTML comments, possibly spanning lines.
+  let rest = line;
+  let pos = 0;
+  const commentText: string[] = [];
+  while (pos <= rest.length) {
+    if (state.inComment) {
+      const end = rest.indexOf('-->', pos);
+      if (end === -1) {
+        commentText.push(rest.slice(pos));
+        break;
+      }
+      commentText.push(rest.slice(pos, end));
+      state.inComment = false;
+      pos = end + 3;
+    } else {
+      const start = rest.indexOf('<!--', pos);
+      if (start === -1) break;
+      state.inComment = true;
+      pos = start + 4;
+    }
+  }
+  const comment = commentText.join(' ').trim();
+  if (comment.length > 0) pieces.push({ source: 'html_comment', text: comment });
+  rest = line;
+
+  if (rest.includes('\uDB40')) {
+    for (const m of rest.matchAll(TAG_RUN_RE)) {
+      const decoded = decodeTagChars(m[0]);
+      if (decoded.trim().length > 0) pieces.push({ source: 'tag_chars', text: decoded });
+    }
+  }
+  if (/[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]/.test(rest)) {
+    for (const m of rest.matchAll(VS_RUN_RE)) {
+      const decoded = decodeVariationSelectors(m[0]);
+      if (decoded.trim().length > 0) pieces.push({ source: 'variation_selectors', text: decoded });
+    }
+  }
+  if (/[\u200B-\u200D\u2060\uFEFF]/.test(rest)) {
+    for (const m of rest.matchAll(ZW_RUN_RE)) {
+      const decoded = decodeZeroWidthBits(m[0]);
+      if (decoded.trim().length > 0) pieces.push({ source: 'zero_width', text: decoded });
+    }
+  }
+  if (rest.includes('![')) {
+    for (const m of rest.matchAll(ALT_RE)) pieces.push({ source: 'alt_text', text: m[1] });
+  }
+  if (rest.includes('"')) {
+    for (const m of rest.matchAll(TITLE_RE)) pieces.push({ source: 'link_title', text: m[1] });
+    if (rest.includes('<')) {
+      for (const m of rest.matchAll(HTML_ATTR_TEXT_RE)) pieces.push({ source: 'link_title', text: m[1] });
+    }
+  }
+  if (rest.includes('<')) {
+    for (const m of rest.matchAll(HIDDEN_ELEMENT_RE)) pieces.push({ source: 'hidden_html', text: m[2] });
+  }
+  if (rest.length > 60) {
+    const pad = PADDING_RE.exec(rest);
+    // Padding only hides text when something visible precedes it (otherwise it is indentation).
+    if (pad && pad.index > 0 && rest.slice(0, pad.index).trim().length > 0) {
+      pieces.push({ source: 'padding', text: pad[1] });
+    }
+  }
+  return pieces;
+}
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const HIDDEN_TEXT_REGEXES: readonly RegExp[] = [TAG_RUN_RE, VS_RUN_RE, ZW_RUN_RE, ALT_RE, TITLE_RE, HTML_ATTR_TEXT_RE, HIDDEN_ELEMENT_RE, PADDING_RE];

@@ -1,0 +1,62 @@
+/**
+ * The normalised reading: NFKC, a confusable skeleton (Cyrillic/Greek look-alikes → Latin) and
+ * format/control characters removed, so `іgnоre` written with Cyrillic letters or split by
+ * zero-width spaces reads as `ignore`. Line count is preserved.
+ */
+
+/** Zero-width, bidi controls, soft hyphen, word joiners, BOM, variation selectors, tag characters. */
+// eslint-disable-next-line no-misleading-character-class
+export const FORMAT_CHARS_RE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
+
+export const BIDI_CONTROL_RE = /[\u202A-\u202E\u2066-\u2069]/;
+export const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF]/;
+
+const CONFUSABLES: Record<string, string> = {
+  // Cyrillic lower
+  а: 'a', в: 'b', е: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
+  ѕ: 's', і: 'i', ї: 'i', ј: 'j', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l', ɡ: 'g', ь: 'b', ԍ: 'g',
+  // Cyrillic upper
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', У: 'Y', Х: 'X',
+  Ѕ: 'S', І: 'I', Ј: 'J', Ԁ: 'D', Ԛ: 'Q', Ԝ: 'W', Һ: 'H', Ӏ: 'I',
+  // Greek
+  α: 'a', β: 'b', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T',
+  Υ: 'Y', Χ: 'X',
+  // Latin look-alikes and punctuation
+  ı: 'i', ȷ: 'j', ℓ: 'l', '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-',
+  '\u2212': '-', '\u2018': "'", '\u2019': "'", '\u201C': '"', '\u201D': '"', '\u00A0': ' ',
+};
+
+const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
+const NON_ASCII_RE = /[^\x00-\x7F]/;
+
+export function skeleton(text: string): string {
+  return text.replace(CONFUSABLE_RE, (ch) => CONFUSABLES[ch] ?? ch);
+}
+
+/** Normalise one line; never introduces a newline. */
+export function normalizeLine(line: string): string {
+  if (!NON_ASCII_RE.test(line)) return line;
+  let out = line.replace(FORMAT_CHARS_RE, '');
+  try {
+    out = out.normalize('NFKC');
+  } catch {
+    // Lone surrogates make normalize throw on some inputs; the un-normalised text is still useful.
+  }
+  return skeleton(out).replace(/[\n\r\u2028\u2029]/g, ' ');
+}
+
+/** A word mixing Latin with Cyrillic/Greek letters (a homoglyph disguise), or null. */
+export function findMixedScriptWord(text: string): string | null {
+  const re = /[A-Za-z\u0370-\u03FF\u0400-\u04FF]{2,60}/g;
+  let m: RegExpExecArray | null;
+  let guard = 0;
+  while ((m = re.exec(text)) !== null && guard++ < 5000) {
+    const word = m[0];
+    if (/[A-Za-z]/.test(word) && /[\u0370-\u03FF\u0400-\u04FF]/.test(word)) return word;
+  }
+  return null;
+}
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const NORMALIZE_REGEXES: readonly RegExp[] = [FORMAT_CHARS_RE, BIDI_CONTROL_RE, ZERO_WIDTH_RE, CONFUSABLE_RE, NON_ASCII_RE];
