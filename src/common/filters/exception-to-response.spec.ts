@@ -1,4 +1,4 @@
-import { QueryFailedError } from 'typeorm';
+import { QueryFailedError, QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
 import { exceptionToResponse } from './exception-to-response';
 
 describe('exceptionToResponse: an unreachable database is a 503, never a 500', () => {
@@ -14,6 +14,8 @@ describe('exceptionToResponse: an unreachable database is a 503, never a 500', (
     ['shutting down', new Error('the database system is shutting down')],
     ['wrapped by TypeORM', new QueryFailedError('SELECT 1', [], withCode('terminating connection due to administrator command', '57P01'))],
     ['in a cause chain', new Error('transaction failed', { cause: new Error('Connection terminated') })],
+    ['runner released after its connection failed (next query)', new QueryRunnerProviderAlreadyReleasedError()],
+    ['runner released after its connection failed (COMMIT)', new QueryRunnerAlreadyReleasedError()],
     ['dual-stack connect', Object.assign(new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], ''), {})],
   ])('%s', (_name, err) => {
     expect(exceptionToResponse(err)).toEqual({ status: 503, headers: {}, body: { detail: 'Database unavailable' }, unexpected: false });

@@ -26,6 +26,10 @@ const GENERIC_DETAIL: Record<number, string> = {
 
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300']);
 // node-postgres / pg-pool / PostgreSQL wordings for a connection that is gone or not accepting.
+// TypeORM releases a query runner when its connection emits 'error' (server shut down, socket
+// reset), so the next query or COMMIT of that transaction throws one of these instead of the
+// driver's error. Nothing else in this service releases a runner mid-transaction.
+const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|connection timeout|is not queryable|timeout exceeded when trying to connect|terminating connection|database system is (shutting down|starting up|in recovery)|Cannot use a pool after calling end|Connection refused/i;
 
@@ -38,6 +42,7 @@ function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   const e = err as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return true;
+  if (err instanceof Error && RELEASED_RUNNER_ERRORS.has(err.name)) return true;
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
   const nested = [e.driverError, e.cause, ...(Array.isArray(e.errors) ? e.errors : [])];
   return nested.some((n) => n !== err && isDatabaseUnavailable(n, depth + 1));
