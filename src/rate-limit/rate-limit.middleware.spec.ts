@@ -2,11 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FakeClock } from '../../test/fakes/fake-clock';
 import { MetricsService } from '../metrics/metrics.service';
 import { TrustedProxies } from './client-address';
-import { EdgeLimitMiddleware, EndpointLimitMiddleware } from './rate-limit.middleware';
+import { RateLimitMiddleware } from './rate-limit.middleware';
 import { getRateLimitState } from './rate-limit-request-state';
 import type { RateLimitModuleOptions } from './rate-limit.options';
 import { RATE_LIMIT_POLICY, type RateLimitPolicy } from './rate-limit.policy';
 import { RateLimiter } from './rate-limiter';
+import { EdgeCounter } from './store/edge-counter';
 import { MemoryRateLimitStore } from './store/memory-rate-limit.store';
 import type { RateLimitStore } from './store/rate-limit-store';
 
@@ -44,52 +45,57 @@ function run(mw: { handle: (req: IncomingMessage, res: ServerResponse, next: (e?
   });
 }
 
-function edge(mode: RateLimitModuleOptions['edgeLimits'], store: RateLimitStore = new MemoryRateLimitStore(), metrics?: MetricsService) {
-  const limiter = new RateLimiter(store, new FakeClock(), { policy });
+function middleware(mode: RateLimitModuleOptions['edgeLimits'], store: RateLimitStore = new MemoryRateLimitStore(), metrics?: MetricsService) {
+  const clock = new FakeClock();
+  const limiter = new RateLimiter(store, clock, { policy });
   const options: RateLimitModuleOptions = { redis: null, edgeLimits: mode, trustedProxies: [] };
-  return new EdgeLimitMiddleware(limiter, new TrustedProxies([]), options, metrics);
+  const edge = new EdgeCounter(null, clock);
+  return { mw: new RateLimitMiddleware(limiter, edge, new TrustedProxies([]), options, metrics), edge };
 }
 
-describe('EdgeLimitMiddleware', () => {
-  it('on: 403 with no body past the allowance, counted in the metric', async () => {
+describe('RateLimitMiddleware: edge layer', () => {
+  it('on: 403 with no body and no Retry-After past the allowance, counted in the metric', async () => {
     const metrics = new MetricsService();
-    const mw = edge('on', undefined, metrics);
+    const { mw } = middleware('on', undefined, metrics);
     expect((await run(mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
     expect((await run(mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
     const blocked = await run(mw, fakeReq('GET', '/api/x'));
     expect(blocked.passed).toBe(false);
     expect(blocked.res).toMatchObject({ statusCode: 403, body: undefined, headers: { 'content-length': '0' } });
+    expect(blocked.res.headers['retry-after']).toBeUndefined();
     expect(await metrics.registry.getSingleMetricAsString('bulwark_rate_limit_edge_blocks_total')).toContain('mode="on"} 1');
+    // Another network is unaffected.
+    expect((await run(mw, fakeReq('GET', '/api/x', '127.0.0.10'))).passed).toBe(true);
   });
 
   it('shadow: counts would-be blocks but lets them through', async () => {
     const metrics = new MetricsService();
-    const mw = edge('shadow', undefined, metrics);
+    const { mw } = middleware('shadow', undefined, metrics);
     for (let i = 0; i < 4; i++) expect((await run(mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
     expect(await metrics.registry.getSingleMetricAsString('bulwark_rate_limit_edge_blocks_total')).toContain('mode="shadow"} 2');
   });
 
-  it('off: does not even consult the store', async () => {
-    const store: RateLimitStore = { evaluate: () => Promise.reject(new Error('must not be called')), release: () => Promise.resolve() };
-    const mw = edge('off', store);
+  it('off: counts nothing', async () => {
+    const { mw, edge } = middleware('off');
     for (let i = 0; i < 4; i++) expect((await run(mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
+    expect(edge.size).toBe(0);
   });
 
   it('ignores traffic outside the API', async () => {
-    const mw = edge('on');
+    const { mw, edge } = middleware('on');
     for (let i = 0; i < 5; i++) expect((await run(mw, fakeReq('GET', '/health'))).passed).toBe(true);
+    expect(edge.size).toBe(0);
   });
 
-  it('passes store errors to next() instead of hanging the request', async () => {
+  it('never waits on the store for the edge: a failing store does not touch requests without per-endpoint limits', async () => {
     const store: RateLimitStore = { evaluate: () => Promise.reject(new Error('boom')), release: () => Promise.resolve() };
-    const r = await run(edge('on', store), fakeReq('GET', '/api/x'));
-    expect((r.err as Error).message).toBe('boom');
+    expect((await run(middleware('on', store).mw, fakeReq('GET', '/api/x'))).passed).toBe(true);
   });
 });
 
-describe('EndpointLimitMiddleware', () => {
+describe('RateLimitMiddleware: per-endpoint layer', () => {
   it('records path, network and matching cooldowns for the guard', async () => {
-    const mw = new EndpointLimitMiddleware(new RateLimiter(new MemoryRateLimitStore(), new FakeClock(), { policy }), new TrustedProxies([]));
+    const { mw } = middleware('off');
     const req = fakeReq('POST', '/api/secrets/abc/recheck?x=1', '::ffff:127.0.0.7');
     expect((await run(mw, req)).passed).toBe(true);
     const state = getRateLimitState(req)!;
@@ -98,13 +104,18 @@ describe('EndpointLimitMiddleware', () => {
     expect(state.cooldowns.map((c) => c.rule.id)).toEqual(['secret-recheck', 'secret-recheck-manual']);
   });
 
+  it('passes store errors to next() instead of hanging the request', async () => {
+    const store: RateLimitStore = { evaluate: () => Promise.reject(new Error('boom')), release: () => Promise.resolve() };
+    const r = await run(middleware('on', store).mw, fakeReq('PATCH', '/api/reset_password'));
+    expect((r.err as Error).message).toBe('boom');
+  });
+
   it('answers 503 (not a per-process count) for fail-closed limits when the store is unavailable', async () => {
     const store: RateLimitStore = {
       evaluate: (checks) => Promise.resolve({ allowed: false, degraded: 'unavailable', buckets: checks.map((c) => ({ key: c.key, limit: c.limit, remaining: 0, resetAt: 0, allowed: false })) }),
       release: () => Promise.resolve(),
     };
-    const mw = new EndpointLimitMiddleware(new RateLimiter(store, new FakeClock(), { policy }), new TrustedProxies([]));
-    const r = await run(mw, fakeReq('PATCH', '/api/reset_password'));
+    const r = await run(middleware('on', store).mw, fakeReq('PATCH', '/api/reset_password'));
     expect(r.res.statusCode).toBe(503);
     expect(r.res.headers['retry-after']).toBeUndefined();
     expect(JSON.parse(r.res.body!)).toEqual({ detail: expect.stringContaining('Rate limiter unavailable') as unknown });

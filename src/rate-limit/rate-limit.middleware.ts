@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, Optional } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Counter } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
@@ -6,24 +6,33 @@ import { clientNetwork, TrustedProxies } from './client-address';
 import { setRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
 import { RATE_LIMIT_OPTIONS, type RateLimitModuleOptions } from './rate-limit.options';
 import { RateLimiter } from './rate-limiter';
+import { EdgeCounter } from './store/edge-counter';
 import { requestPath } from './route-matcher';
 
 type Next = (err?: unknown) => void;
 
 /**
- * Edge layer (SPEC.md "Edge layer"): raw middleware mounted before body parsing and auth, per
- * source network. Over the allowance the answer is 403 with an empty body and no Retry-After
- * (what a CDN/WAF edge would send; it is not an authentication failure). EDGE_LIMITS=shadow counts
- * and logs would-be blocks but lets them through (use it when nginx enforces the edge in front).
+ * The pre-routing layers, one raw middleware mounted before body parsing and auth:
+ *
+ * 1. Edge (SPEC.md "Edge layer"), per source network. Over the allowance the answer is 403 with an
+ *    empty body and no Retry-After (what a CDN/WAF edge would send; it is not an authentication
+ *    failure). EDGE_LIMITS=shadow counts and logs would-be blocks but lets them through (use it when
+ *    nginx enforces the edge in front). Decided in process by {@link EdgeCounter} (shared through
+ *    Redis in batches), so no request waits on a store here.
+ * 2. Per-endpoint limits (per source network), matched by method + path before routing so they hold
+ *    for routes this service does not serve itself. A 429 here never touches the app budget.
+ *
+ * Also records the request's path, network and matching cooldowns for the rate-limit guard.
  */
 @Injectable()
-export class EdgeLimitMiddleware {
+export class RateLimitMiddleware implements OnModuleDestroy {
   private readonly logger = new Logger('EdgeLimit');
   private readonly blocks?: Counter<'mode'>;
   private lastShadowLog = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly limiter: RateLimiter,
+    private readonly edge: EdgeCounter,
     private readonly trusted: TrustedProxies,
     @Inject(RATE_LIMIT_OPTIONS) private readonly options: RateLimitModuleOptions,
     @Optional() metrics?: MetricsService,
@@ -31,44 +40,19 @@ export class EdgeLimitMiddleware {
     this.blocks = metrics?.counter('bulwark_rate_limit_edge_blocks_total', 'Requests over the edge allowance, by EDGE_LIMITS mode', ['mode']);
   }
 
-  readonly handle = (req: IncomingMessage, res: ServerResponse, next: Next): void => {
-    const mode = this.options.edgeLimits;
-    if (mode === 'off') return next();
-    const check = this.limiter.edgeCheck(req.method, requestPath(req.url), clientNetwork(req, this.trusted));
-    if (check === null) return next();
-    this.limiter.evaluate([check]).then((decision) => {
-      if (decision.allowed) return next();
-      this.blocks?.inc({ mode });
-      if (mode === 'shadow') {
-        const now = Date.now();
-        if (now - this.lastShadowLog > 10_000) {
-          this.lastShadowLog = now;
-          this.logger.warn(`edge allowance exceeded (${check.key.split(':')[1]}); EDGE_LIMITS=shadow lets it through`);
-        }
-        return next();
-      }
-      res.statusCode = 403;
-      res.setHeader('Content-Length', '0');
-      res.end();
-    }, next);
-  };
-}
-
-/**
- * Per-endpoint limits (per source network), matched by method + path before routing so they hold
- * for routes this service does not serve itself. Also records the request's path, network and
- * matching cooldowns for the rate-limit guard. A 429 here never touches the app budget.
- */
-@Injectable()
-export class EndpointLimitMiddleware {
-  constructor(
-    private readonly limiter: RateLimiter,
-    private readonly trusted: TrustedProxies,
-  ) {}
+  onModuleDestroy(): void {
+    this.edge.close();
+  }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse, next: Next): void => {
     const path = requestPath(req.url);
     const network = clientNetwork(req, this.trusted);
+    if (!this.passesEdge(req.method, path, network)) {
+      res.statusCode = 403;
+      res.setHeader('Content-Length', '0');
+      res.end();
+      return;
+    }
     const state: RateLimitRequestState = { path, network, cooldowns: this.limiter.matchCooldowns(req.method, path), endpointReservations: [] };
     setRateLimitState(req, state);
     const checks = this.limiter.endpointChecks(req.method, path, network);
@@ -88,4 +72,20 @@ export class EndpointLimitMiddleware {
       res.end(body);
     }, next);
   };
+
+  /** False only when EDGE_LIMITS=on and the network is past its allowance. */
+  private passesEdge(method: string | undefined, path: string, network: string): boolean {
+    const mode = this.options.edgeLimits;
+    if (mode === 'off') return true;
+    const check = this.limiter.edgeCheck(method, path, network);
+    if (check === null || this.edge.admit(check).allowed) return true;
+    this.blocks?.inc({ mode });
+    if (mode === 'on') return false;
+    const now = Date.now();
+    if (now - this.lastShadowLog > 10_000) {
+      this.lastShadowLog = now;
+      this.logger.warn(`edge allowance exceeded (${check.key.split(':')[1]}); EDGE_LIMITS=shadow lets it through`);
+    }
+    return true;
+  }
 }

@@ -3,11 +3,12 @@ import { APP_GUARD } from '@nestjs/core';
 import { Clock } from '../common/clock/clock';
 import { MetricsService } from '../metrics/metrics.service';
 import { TrustedProxies } from './client-address';
-import { EdgeLimitMiddleware, EndpointLimitMiddleware } from './rate-limit.middleware';
+import { RateLimitMiddleware } from './rate-limit.middleware';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RATE_LIMIT_OPTIONS, type RateLimitModuleOptions } from './rate-limit.options';
 import { RATE_LIMIT_POLICY } from './rate-limit.policy';
 import { RateLimiter } from './rate-limiter';
+import { EdgeCounter } from './store/edge-counter';
 import { FallbackRateLimitStore } from './store/fallback-rate-limit.store';
 import { MemoryRateLimitStore } from './store/memory-rate-limit.store';
 import { RateLimitStore } from './store/rate-limit-store';
@@ -21,16 +22,19 @@ export interface RateLimitModuleAsyncOptions {
   useFactory: (...args: never[]) => RateLimitModuleOptions | Promise<RateLimitModuleOptions>;
 }
 
+const sharedStore = (options: RateLimitModuleOptions) => (options.redis === null ? null : new RedisRateLimitStore(options.redis, { keyPrefix: options.keyPrefix }));
+
 /** Memory store, or Redis with the per-process fallback (warning + metric; fail-closed rules refuse). */
 function createStore(options: RateLimitModuleOptions, metrics: MetricsService | undefined): RateLimitStore {
-  if (options.redis === null) return new MemoryRateLimitStore();
+  const shared = sharedStore(options);
+  if (shared === null) return new MemoryRateLimitStore();
   const logger = new Logger('RateLimit');
   const fallbacks = metrics?.counter(
     'bulwark_rate_limit_store_fallbacks_total',
     'Rate-limit evaluations answered without Redis (per-process memory, or refused when fail-closed)',
     ['reason', 'fail_closed'],
   );
-  return new FallbackRateLimitStore(new RedisRateLimitStore(options.redis, { keyPrefix: options.keyPrefix }), {
+  return new FallbackRateLimitStore(shared, {
     onFallback: (reason, failClosed) => fallbacks?.inc({ reason, fail_closed: String(failClosed) }),
     onWarn: (message) => logger.warn(message),
   });
@@ -53,15 +57,22 @@ const providers: Provider[] = [
     inject: [RATE_LIMIT_OPTIONS],
     useFactory: (options: RateLimitModuleOptions) => new TrustedProxies(options.trustedProxies),
   },
-  EdgeLimitMiddleware,
-  EndpointLimitMiddleware,
+  {
+    provide: EdgeCounter,
+    inject: [RATE_LIMIT_OPTIONS, Clock],
+    useFactory: (options: RateLimitModuleOptions, clock: Clock) => {
+      const logger = new Logger('EdgeLimit');
+      return new EdgeCounter(sharedStore(options), clock, { onSyncError: (message) => logger.warn(message) });
+    },
+  },
+  RateLimitMiddleware,
   RateLimitGuard,
   // Global guards run in module order: AppModule imports AuthModule before this module, so the
   // auth guard has set req.principal by the time this one runs.
   { provide: APP_GUARD, useExisting: RateLimitGuard },
 ];
 
-const exportsList = [RateLimitStore, RateLimiter, TrustedProxies, EdgeLimitMiddleware, EndpointLimitMiddleware, RateLimitGuard];
+const exportsList = [RateLimitStore, RateLimiter, TrustedProxies, EdgeCounter, RateLimitMiddleware, RateLimitGuard];
 
 /**
  * Rate limiting (DESIGN.md §10). Needs a global Clock (ClockModule). Mount the raw middleware
@@ -89,10 +100,9 @@ export class RateLimitModule {
 }
 
 /**
- * Mounts the edge limiter and the per-endpoint limiter as raw Express middleware. Call before any
- * body parser (configureApp does), so floods are refused before a body is read or a key looked up.
+ * Mounts the edge and per-endpoint limits as raw Express middleware. Call before any body parser
+ * (configureApp does), so floods are refused before a body is read or a key looked up.
  */
 export function installRateLimiting(app: INestApplication): void {
-  app.use(app.get(EdgeLimitMiddleware).handle);
-  app.use(app.get(EndpointLimitMiddleware).handle);
+  app.use(app.get(RateLimitMiddleware).handle);
 }

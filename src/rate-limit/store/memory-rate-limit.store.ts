@@ -1,3 +1,4 @@
+import type { SharedCounts } from './edge-counter';
 import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservation } from './rate-limit-store';
 
 interface Window {
@@ -11,7 +12,7 @@ interface Window {
  * small incremental sweep (a few entries per call) drops dead windows so memory stays bounded by
  * the buckets active within one window length.
  */
-export class MemoryRateLimitStore implements RateLimitStore {
+export class MemoryRateLimitStore implements RateLimitStore, SharedCounts {
   private readonly windows = new Map<string, Window>();
   private sweepCursor: Iterator<[string, Window]> | null = null;
 
@@ -66,6 +67,19 @@ export class MemoryRateLimitStore implements RateLimitStore {
   release(reservations: readonly Reservation[], now: number): Promise<void> {
     this.releaseSync(reservations, now);
     return Promise.resolve();
+  }
+
+  /** Edge write-behind target (as the Redis store's): add deltas, opening windows where none is open. */
+  add(entries: readonly { key: string; windowMs: number; delta: number }[], now: number): Promise<{ count: number; resetAt: number }[]> {
+    this.sweep(now, entries.length + 1);
+    return Promise.resolve(
+      entries.map((e) => {
+        let w = this.windows.get(e.key);
+        if (w === undefined || w.resetAt <= now) this.windows.set(e.key, (w = { count: e.delta, resetAt: now + e.windowMs }));
+        else w.count += e.delta;
+        return { count: w.count, resetAt: w.resetAt };
+      }),
+    );
   }
 
   /** Number of windows held (open or not yet swept); for tests and metrics. */
