@@ -1,5 +1,6 @@
-import { type Models, Serialize, Spec, Validation } from '@cyclonedx/cyclonedx-library';
+import { type Models, Serialize, Spec, type Validation } from '@cyclonedx/cyclonedx-library';
 import { ApplicationBom, type SbomComposition } from './application-bom.builder';
+import { validateCycloneDx16JsonText } from './cyclonedx-validator';
 
 type NormalizedBom = Serialize.JSON.Types.Normalized.Bom & { compositions?: SbomComposition[] };
 
@@ -32,14 +33,12 @@ export function serializeApplicationBom(bom: Models.Bom, space?: number): string
   return serializer.serialize(bom, { sortLists: false, space });
 }
 
-let validator: Validation.JsonStrictValidator | undefined;
-
 /**
  * Validates JSON text against the official CycloneDX 1.6 JSON schema shipped in the library (strict
- * variant, offline). Resolves to null when valid, otherwise to the validator's error list.
+ * variant, offline): the library's validator setup with a linear uniqueItems check
+ * (./cyclonedx-validator.ts). Resolves to null when valid, otherwise to the error list.
  * The compiled schema is cached: the first call pays for the compilation.
  */
 export async function validateCycloneDx16Json(json: string): Promise<null | Validation.Types.ValidationError> {
-  validator ??= new Validation.JsonStrictValidator(Spec.Version.v1dot6);
-  return validator.validate(json);
+  return Promise.resolve(validateCycloneDx16JsonText(json));
 }
