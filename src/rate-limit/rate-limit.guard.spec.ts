@@ -42,7 +42,8 @@ function guard(store: RateLimitStore = new MemoryRateLimitStore()) {
 describe('RateLimitGuard', () => {
   it('MCP without a credential: 60 per minute per source network', async () => {
     const g = guard();
-    const call = (ip: string) => g.canActivate(context(McpProbe.prototype.handle, McpProbe, { originalUrl: '/mcp', socket: { remoteAddress: ip } }).ctx);
+    // canActivate answers synchronously on the memory store and with a promise on Redis.
+    const call = (ip: string) => Promise.resolve().then(() => g.canActivate(context(McpProbe.prototype.handle, McpProbe, { originalUrl: '/mcp', socket: { remoteAddress: ip } }).ctx));
     for (let i = 0; i < 60; i++) await expect(call('2001:db8::1')).resolves.toBe(true);
     await expect(call('2001:db8::2')).rejects.toBeInstanceOf(RateLimitedError); // same /64
     await expect(call('127.0.0.9')).resolves.toBe(true);
@@ -58,8 +59,8 @@ describe('RateLimitGuard', () => {
   it('skips handlers marked none, and unauthenticated requests with no cooldown', async () => {
     const store: RateLimitStore = { evaluate: () => Promise.reject(new Error('not expected')), release: () => Promise.resolve() };
     const principal: Principal = { kind: 'api_key', tenantId: 't', apiKeyId: 'k', scopes: [], rateLimitPerMinute: null };
-    await expect(guard(store).canActivate(context(ApiProbe.prototype.none, ApiProbe, { originalUrl: '/api/x/none', principal }).ctx)).resolves.toBe(true);
-    await expect(guard(store).canActivate(context(ApiProbe.prototype.handle, ApiProbe, { originalUrl: '/api/x' }).ctx)).resolves.toBe(true);
+    expect(guard(store).canActivate(context(ApiProbe.prototype.none, ApiProbe, { originalUrl: '/api/x/none', principal }).ctx)).toBe(true);
+    expect(guard(store).canActivate(context(ApiProbe.prototype.handle, ApiProbe, { originalUrl: '/api/x' }).ctx)).toBe(true);
   });
 
   it('maps an unavailable fail-closed store to 503', async () => {

@@ -6,7 +6,7 @@ import { clientNetwork, TrustedProxies } from './client-address';
 import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
 import { getRateLimitState } from './rate-limit-request-state';
 import type { CooldownRule } from './rate-limit.policy';
-import { RateLimiter, type CooldownMatch, type LimitCheck } from './rate-limiter';
+import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision } from './rate-limiter';
 import { requestPath } from './route-matcher';
 import type { Reservation } from './store/rate-limit-store';
 
@@ -30,7 +30,7 @@ export class RateLimitGuard implements CanActivate {
     private readonly trusted: TrustedProxies,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const { cls, declared } = this.metadata(context);
     if (cls === 'none') return true;
@@ -43,26 +43,39 @@ export class RateLimitGuard implements CanActivate {
     const checks: LimitCheck[] = [];
     if (cls === 'mcp') checks.push(this.limiter.mcpCheck(principal ?? null, state?.network ?? clientNetwork(req, this.trusted)));
     else if (principal) checks.push(this.limiter.appBudgetCheck(principal, this.limiter.budgetClassOf(req.method, path)));
+    let cooldowns = 0;
     for (const match of this.cooldowns(req, path, declared)) {
       const check = this.limiter.cooldownCheck(match, principal);
-      if (check !== null) checks.push(check);
+      if (check !== null) {
+        checks.push(check);
+        cooldowns++;
+      }
     }
     if (checks.length === 0) return true;
 
-    const decision = await this.limiter.evaluate(checks);
-    if (!decision.allowed) {
-      await this.limiter.release(state?.endpointReservations ?? []);
-      if (state) state.endpointReservations = [];
-      if (decision.unavailable) throw new ServiceUnavailableError(decision.detail);
-      // The headers always describe the app budget; on a cooldown 429 it is simply unchanged.
-      if (!decision.appBudgetRejected) res.set(decision.headers);
-      throw new RateLimitedError(decision.detail, decision.retryAfterSeconds, decision.appBudgetRejected ? decision.headers : {});
-    }
+    // Memory store: decided without a promise. Redis: one round trip.
+    const decision = this.limiter.evaluateSync(checks);
+    if (decision !== undefined) return this.apply(decision, checks, cooldowns, req, res);
+    return this.limiter.evaluate(checks).then((d) => this.apply(d, checks, cooldowns, req, res));
+  }
+
+  /** Headers and cooldown settlement on admission; on rejection, hand back earlier units and throw. */
+  private apply(decision: LimitDecision, checks: readonly LimitCheck[], cooldowns: number, req: Request, res: Response): boolean | Promise<boolean> {
+    if (!decision.allowed) return this.reject(decision, req, res);
     // setHeader directly: Express's res.set() adds content-type handling these headers never need.
     for (const name in decision.headers) res.setHeader(name, decision.headers[name]!);
-    const cooldownUnits = decision.reservations.filter((_, i) => checks[i]!.layer === 'cooldown');
-    if (cooldownUnits.length > 0) this.settleOnResponse(res, cooldownUnits);
+    if (cooldowns > 0) this.settleOnResponse(res, decision.reservations.filter((_, i) => checks[i]!.layer === 'cooldown'));
     return true;
+  }
+
+  private async reject(decision: LimitDecision, req: Request, res: Response): Promise<boolean> {
+    const state = getRateLimitState(req);
+    await this.limiter.release(state?.endpointReservations ?? []);
+    if (state) state.endpointReservations = [];
+    if (decision.unavailable) throw new ServiceUnavailableError(decision.detail);
+    // The headers always describe the app budget; on a cooldown 429 it is simply unchanged.
+    if (!decision.appBudgetRejected) res.set(decision.headers);
+    throw new RateLimitedError(decision.detail, decision.retryAfterSeconds, decision.appBudgetRejected ? decision.headers : {});
   }
 
   /** Decorator metadata, read once per handler (handlers live as long as the app). */

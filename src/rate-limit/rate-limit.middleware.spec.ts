@@ -94,14 +94,21 @@ describe('RateLimitMiddleware: edge layer', () => {
 });
 
 describe('RateLimitMiddleware: per-endpoint layer', () => {
-  it('records path, network and matching cooldowns for the guard', async () => {
+  it('hands a request with per-endpoint limits to the guard with its path, network and counted units', async () => {
     const { mw } = middleware('off');
-    const req = fakeReq('POST', '/api/secrets/abc/recheck?x=1', '::ffff:127.0.0.7');
+    const req = fakeReq('PATCH', '/api/reset_password?x=1', '::ffff:127.0.0.7');
     expect((await run(mw, req)).passed).toBe(true);
     const state = getRateLimitState(req)!;
-    expect(state.path).toBe('/api/secrets/abc/recheck');
+    expect(state.path).toBe('/api/reset_password');
     expect(state.network).toBe('127.0.0.7');
-    expect(state.cooldowns.map((c) => c.rule.id)).toEqual(['secret-recheck', 'secret-recheck-manual']);
+    expect(state.endpointReservations).toHaveLength(1);
+  });
+
+  it('adds nothing to a request without per-endpoint limits (the guard works it out itself)', async () => {
+    const { mw } = middleware('on');
+    const req = fakeReq('POST', '/api/secrets/abc/recheck?x=1');
+    expect((await run(mw, req)).passed).toBe(true);
+    expect(getRateLimitState(req)).toBeUndefined();
   });
 
   it('passes store errors to next() instead of hanging the request', async () => {

@@ -22,7 +22,8 @@ type Next = (err?: unknown) => void;
  * 2. Per-endpoint limits (per source network), matched by method + path before routing so they hold
  *    for routes this service does not serve itself. A 429 here never touches the app budget.
  *
- * Also records the request's path, network and matching cooldowns for the rate-limit guard.
+ * Requests with per-endpoint limits also carry their path, network, cooldowns and counted units to
+ * the rate-limit guard (RateLimitRequestState).
  */
 @Injectable()
 export class RateLimitMiddleware implements OnModuleDestroy {
@@ -53,10 +54,13 @@ export class RateLimitMiddleware implements OnModuleDestroy {
       res.end();
       return;
     }
-    const state: RateLimitRequestState = { path, network, cooldowns: this.limiter.matchCooldowns(req.method, path), endpointReservations: [] };
-    setRateLimitState(req, state);
     const checks = this.limiter.endpointChecks(req.method, path, network);
     if (checks.length === 0) return next();
+    // Only requests with per-endpoint units carry state to the guard (to hand them back if a later
+    // limit rejects); on every other request the guard works path, network and cooldowns out itself,
+    // which is cheaper than adding a property to every request object.
+    const state: RateLimitRequestState = { path, network, cooldowns: this.limiter.matchCooldowns(req.method, path), endpointReservations: [] };
+    setRateLimitState(req, state);
     this.limiter.evaluate(checks).then((decision) => {
       if (decision.allowed) {
         state.endpointReservations = decision.reservations;

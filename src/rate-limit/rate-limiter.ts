@@ -67,6 +67,7 @@ export class RateLimiter {
   private readonly controlPlaneTable: RouteTable<true>;
   private readonly cooldownsById: Map<string, CooldownRule>;
   private readonly edgeScanPath: RegExp;
+  private readonly edgeApiPath: RegExp;
 
   constructor(
     private readonly store: RateLimitStore,
@@ -80,6 +81,8 @@ export class RateLimiter {
     this.controlPlaneTable = new RouteTable(options.policy.appBudget.controlPlane.routes.map((route) => ({ route, value: true as const })));
     this.cooldownsById = new Map(options.policy.cooldowns.map((r) => [r.id, r]));
     this.edgeScanPath = compileRoute(options.policy.edge.scan.route, null).regex;
+    const prefixes = options.policy.edge.api.pathPrefixes.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.edgeApiPath = new RegExp(`^(?:${prefixes.join('|')})(?:/|$)`, 'i');
   }
 
   now(): number {
@@ -139,14 +142,12 @@ export class RateLimiter {
    */
   edgeCheck(method: string | undefined, path: string, network: string): LimitCheck | null {
     const edge = this.policy.edge;
-    if ((method ?? '').toUpperCase() === edge.scan.route.method && this.edgeScanPath.test(path)) {
+    // Node's HTTP parser hands methods upper-case; the test is for callers that do not.
+    if ((method === edge.scan.route.method || method?.toUpperCase() === edge.scan.route.method) && this.edgeScanPath.test(path)) {
       return { key: `edge:scan:${network}`, limit: edge.scan.limit, windowMs: edge.windowMs, layer: 'edge', reason: 'edge' };
     }
-    const lower = path.toLowerCase();
-    for (const prefix of edge.api.pathPrefixes) {
-      if (lower === prefix || lower.startsWith(`${prefix}/`)) {
-        return { key: `edge:api:${network}`, limit: edge.api.limit, windowMs: edge.windowMs, layer: 'edge', reason: 'edge' };
-      }
+    if (this.edgeApiPath.test(path)) {
+      return { key: `edge:api:${network}`, limit: edge.api.limit, windowMs: edge.windowMs, layer: 'edge', reason: 'edge' };
     }
     return null;
   }
@@ -218,6 +219,16 @@ export class RateLimiter {
     const now = this.clock.now();
     if (checks.length === 0) return { allowed: true, unavailable: false, headers: {}, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: [] };
     return this.decide(checks, await this.store.evaluate(checks, now), now);
+  }
+
+  /**
+   * {@link evaluate} without a promise when the store answers in process (memory); undefined when
+   * it needs I/O (Redis), and then the caller awaits evaluate().
+   */
+  evaluateSync(checks: readonly LimitCheck[]): LimitDecision | undefined {
+    if (this.store.evaluateSync === undefined || checks.length === 0) return undefined;
+    const now = this.clock.now();
+    return this.decide(checks, this.store.evaluateSync(checks, now), now);
   }
 
   /** Hot path (every request): plain loops, no closures, headers only when an app budget was charged. */

@@ -57,6 +57,11 @@ export interface Reservation {
 
 export interface RateLimitStore {
   evaluate(checks: readonly BucketCheck[], now: number): Promise<EvaluateResult>;
+  /**
+   * Present on stores that answer without I/O (memory): the same answer with no promise, so a
+   * request limited in memory never waits a microtask for its limiter.
+   */
+  evaluateSync?(checks: readonly BucketCheck[], now: number): EvaluateResult;
   /** Un-count reservations, each only if its window is still the current one. */
   release(reservations: readonly Reservation[], now: number): Promise<void>;
 }
