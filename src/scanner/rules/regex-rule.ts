@@ -4,6 +4,7 @@
  */
 import type { FileLanguage, ScanContext } from '../views/scan-context';
 import { lineOfOffset } from '../views/line-index';
+import { TriggerIndex } from './trigger-index';
 import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
 
@@ -64,24 +65,58 @@ function lowerOf(view: TextView): string {
   return lower;
 }
 
+/** Every trigger a rule has declared (defineRegexRule registers them), and their one-pass index. */
+const REGISTERED_TRIGGERS = new Set<string>();
+let triggerIndex: TriggerIndex | null = null;
+const VIEW_TRIGGERS = new WeakMap<TextView, { index: TriggerIndex; lines: Map<string, number[] | null> }>();
+
+export function registerTriggers(triggers: readonly string[]): void {
+  for (const t of triggers) {
+    if (REGISTERED_TRIGGERS.has(t)) continue;
+    REGISTERED_TRIGGERS.add(t);
+    triggerIndex = null;
+  }
+}
+
+/** Lines of one trigger in a view: from the view's one-pass index, or `indexOf` for one no rule registered. */
+function linesOfTrigger(view: TextView, trigger: string): readonly number[] | null {
+  triggerIndex ??= new TriggerIndex(REGISTERED_TRIGGERS);
+  let cached = VIEW_TRIGGERS.get(view);
+  if (cached === undefined || cached.index !== triggerIndex) {
+    cached = { index: triggerIndex, lines: triggerIndex.linesIn(lowerOf(view), view.lineStarts, MAX_CANDIDATE_LINES) };
+    VIEW_TRIGGERS.set(view, cached);
+  }
+  const lines = cached.lines.get(trigger);
+  if (lines !== undefined) return lines;
+  if (triggerIndex.triggers.has(trigger)) return [];
+  const lower = lowerOf(view);
+  const found: number[] = [];
+  let idx = lower.indexOf(trigger);
+  while (idx !== -1 && found.length <= MAX_CANDIDATE_LINES) {
+    const line = lineOfOffset(view.lineStarts, idx);
+    found.push(line);
+    idx = lower.indexOf(trigger, view.lineStarts[line] ?? lower.length);
+  }
+  return found.length > MAX_CANDIDATE_LINES ? null : found;
+}
+
 /**
  * 1-based lines of the view containing any trigger (lower-case literal), or null when every line
- * must be scanned. `indexOf` is far cheaper than running every pattern over every position.
+ * must be scanned (more than MAX_CANDIDATE_LINES). Running patterns only on trigger lines is far
+ * cheaper than running every pattern over every position.
  */
 export function candidateLines(view: TextView, triggers: readonly string[]): number[] | null {
-  const lower = lowerOf(view);
-  const lines = new Set<number>();
+  const lists: (readonly number[])[] = [];
   for (const t of triggers) {
-    let idx = lower.indexOf(t);
-    while (idx !== -1) {
-      const line = lineOfOffset(view.lineStarts, idx);
-      lines.add(line);
-      if (lines.size > MAX_CANDIDATE_LINES) return null;
-      const next = view.lineStarts[line] ?? lower.length;
-      idx = lower.indexOf(t, next);
-    }
+    const lines = linesOfTrigger(view, t);
+    if (lines === null) return null;
+    if (lines.length > 0) lists.push(lines);
   }
-  return [...lines].sort((a, b) => a - b);
+  if (lists.length === 0) return [];
+  if (lists.length === 1) return [...lists[0]!];
+  const union = [...new Set(lists.flat())];
+  if (union.length > MAX_CANDIDATE_LINES) return null;
+  return union.sort((a, b) => a - b);
 }
 
 export function scanPatterns(
@@ -148,6 +183,7 @@ function withJoined(views: ViewName[]): ViewName[] {
 }
 
 export function defineRegexRule(spec: RegexRuleSpec): Rule {
+  if (spec.triggers) registerTriggers(spec.triggers);
   const views = withJoined(spec.views ?? ['raw', 'normalized']);
   return {
     meta: spec.meta,

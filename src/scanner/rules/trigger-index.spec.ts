@@ -1,0 +1,50 @@
+import { computeLineStarts, lineOfOffset } from '../views/line-index';
+import { TriggerIndex } from './trigger-index';
+
+/** The reference: one indexOf sweep per trigger (what the index replaces). */
+function naive(text: string, triggers: string[], maxLines: number): Map<string, number[] | null> {
+  const starts = computeLineStarts(text);
+  const out = new Map<string, number[] | null>();
+  for (const t of new Set(triggers)) {
+    const lines: number[] = [];
+    let idx = text.indexOf(t);
+    while (idx !== -1 && lines.length <= maxLines) {
+      const line = lineOfOffset(starts, idx);
+      lines.push(line);
+      idx = text.indexOf(t, starts[line] ?? text.length);
+    }
+    if (lines.length > 0) out.set(t, lines.length > maxLines ? null : lines);
+  }
+  return out;
+}
+
+/** A small deterministic PRNG, so a failure names a reproducible seed. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('TriggerIndex', () => {
+  it('finds exactly what one indexOf per trigger finds (random texts and triggers, incl. 1-char, overlapping, non-ASCII)', () => {
+    const alphabet = ['a', 'b', 'c', 'ab', 'ba', ' ', '\n', '<', '~/', 'é', 'İ', 'curl', 'cu', 'x\n'];
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = rng(seed);
+      const pick = () => alphabet[Math.floor(r() * alphabet.length)]!;
+      const text = Array.from({ length: Math.floor(r() * 200) }, pick).join('');
+      const triggers = Array.from({ length: 1 + Math.floor(r() * 8) }, () => Array.from({ length: 1 + Math.floor(r() * 3) }, pick).join('').replace(/\n/g, ''));
+      const cap = 1 + Math.floor(r() * 10);
+      const got = new TriggerIndex(triggers).linesIn(text, computeLineStarts(text), cap);
+      expect({ seed, got: Object.fromEntries(got) }).toEqual({ seed, got: Object.fromEntries(naive(text, triggers.filter(Boolean), cap)) });
+    }
+  });
+
+  it('reports a trigger once per line, in line order, and null past the cap', () => {
+    const text = 'curl curl\nnothing\ncurl\ncurl';
+    const index = new TriggerIndex(['curl', 'nothing', 'absent']);
+    expect(Object.fromEntries(index.linesIn(text, computeLineStarts(text), 10))).toEqual({ curl: [1, 3, 4], nothing: [2] });
+    expect(index.linesIn(text, computeLineStarts(text), 2).get('curl')).toBeNull();
+  });
+});
