@@ -11,12 +11,15 @@ import { lineOfOffset } from '../views/line-index';
 const ASCII = 128;
 
 export class TriggerIndex {
-  /** First two characters (c0 * 128 + c1) → triggers of length ≥ 2 starting with them. */
-  private readonly byBigram: (string[] | undefined)[] = new Array<string[] | undefined>(ASCII * ASCII);
-  /** One-character triggers by character code. */
-  private readonly single: boolean[] = new Array<boolean>(ASCII).fill(false);
-  /** Triggers that do not start with ASCII characters. */
-  private readonly other: string[] = [];
+  /** First two characters (c0 * 128 + c1) → ids of triggers of length ≥ 2 starting with them. */
+  private readonly byBigram: (number[] | undefined)[] = new Array<number[] | undefined>(ASCII * ASCII);
+  /** One-character triggers: character code → id (-1: none). */
+  private readonly single = new Int32Array(ASCII).fill(-1);
+  /** Ids of triggers that do not start with ASCII characters. */
+  private readonly other: number[] = [];
+  private readonly list: string[] = [];
+  /** Third character code of each trigger (-1 when it has two): a cheap test before startsWith. */
+  private readonly third: number[] = [];
   readonly triggers: ReadonlySet<string>;
 
   constructor(triggers: Iterable<string>) {
@@ -24,17 +27,19 @@ export class TriggerIndex {
     for (const t of triggers) {
       if (t.length === 0 || all.has(t)) continue;
       all.add(t);
+      const id = this.list.push(t) - 1;
+      this.third.push(t.length > 2 ? t.charCodeAt(2) : -1);
       const c0 = t.charCodeAt(0);
       if (t.length === 1 && c0 < ASCII) {
-        this.single[c0] = true;
+        this.single[c0] = id;
         continue;
       }
       const c1 = t.charCodeAt(1);
       if (c0 >= ASCII || c1 >= ASCII) {
-        this.other.push(t);
+        this.other.push(id);
         continue;
       }
-      (this.byBigram[c0 * ASCII + c1] ??= []).push(t);
+      (this.byBigram[c0 * ASCII + c1] ??= []).push(id);
     }
     this.triggers = all;
   }
@@ -44,14 +49,17 @@ export class TriggerIndex {
    * it is on more than `maxLines` lines. Triggers absent from the text are absent from the map.
    */
   linesIn(text: string, lineStarts: readonly number[], maxLines: number): Map<string, number[] | null> {
-    const found = new Map<string, number[] | null>();
-    const record = (trigger: string, line: number) => {
-      let lines = found.get(trigger);
-      if (lines === null) return;
-      if (lines === undefined) found.set(trigger, (lines = []));
-      if (lines[lines.length - 1] === line) return;
-      lines.push(line);
-      if (lines.length > maxLines) found.set(trigger, null);
+    // Per trigger id: its lines so far; `full` once past maxLines. Arrays, not a Map: this loop
+    // runs at every character of every view.
+    const lines: (number[] | undefined)[] = new Array<number[] | undefined>(this.list.length);
+    const full = new Uint8Array(this.list.length);
+    const record = (id: number, line: number) => {
+      if (full[id] === 1) return;
+      let l = lines[id];
+      if (l === undefined) lines[id] = l = [];
+      else if (l[l.length - 1] === line) return;
+      l.push(line);
+      if (l.length > maxLines) full[id] = 1;
     };
     const n = text.length;
     let line = 1;
@@ -62,22 +70,33 @@ export class TriggerIndex {
         continue;
       }
       if (c0 >= ASCII) continue;
-      if (this.single[c0]) record(String.fromCharCode(c0), line);
+      const one = this.single[c0]!;
+      if (one !== -1) record(one, line);
       if (i + 1 === n) break;
       const c1 = text.charCodeAt(i + 1);
       if (c1 >= ASCII) continue;
       const candidates = this.byBigram[c0 * ASCII + c1];
       if (candidates === undefined) continue;
-      for (const t of candidates) if (text.startsWith(t, i)) record(t, line);
+      const c2 = text.charCodeAt(i + 2);
+      for (let k = 0; k < candidates.length; k++) {
+        const id = candidates[k]!;
+        const t3 = this.third[id]!;
+        if (t3 === -1 || (t3 === c2 && text.startsWith(this.list[id]!, i))) record(id, line);
+      }
     }
-    for (const t of this.other) {
+    for (const id of this.other) {
+      const t = this.list[id]!;
       let idx = text.indexOf(t);
-      while (idx !== -1) {
+      while (idx !== -1 && full[id] === 0) {
         const l = lineOfOffset(lineStarts, idx);
-        record(t, l);
-        if (found.get(t) === null) break;
+        record(id, l);
         idx = text.indexOf(t, lineStarts[l] ?? n);
       }
+    }
+    const found = new Map<string, number[] | null>();
+    for (let id = 0; id < this.list.length; id++) {
+      const l = lines[id];
+      if (l !== undefined) found.set(this.list[id]!, full[id] === 1 ? null : l);
     }
     return found;
   }
