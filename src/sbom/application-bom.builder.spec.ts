@@ -259,6 +259,20 @@ describe('buildApplicationBom', () => {
     expect(serializeApplicationBom(buildApplicationBom(shuffled))).toBe(serializeApplicationBom(buildApplicationBom(input)));
   });
 
+  it('takes the smallest observed group and name in any row order; the purl\'s own only when none was observed', () => {
+    const rows = [
+      observation({ purl: 'pkg:npm/%40acme/util@1.0.0', group: null, name: 'util' }),
+      observation({ purl: 'pkg:npm/%40acme/util@1.0.0', group: '@zeta', name: 'util', serviceId: 2 }),
+      observation({ purl: 'pkg:npm/left-pad@1.3.0', group: null, name: '' }),
+    ];
+    for (const order of [rows, [...rows].reverse()]) {
+      const doc = JSON.parse(serializeApplicationBom(buildApplicationBom(bomInput({ observations: order })))) as Json;
+      expect(component(doc, 'pkg:npm/%40acme/util@1.0.0')).toMatchObject({ group: '@zeta', name: 'util' });
+      expect(component(doc, 'pkg:npm/left-pad@1.3.0')).toMatchObject({ name: 'left-pad' });
+      expect(component(doc, 'pkg:npm/left-pad@1.3.0')!.group).toBeUndefined();
+    }
+  });
+
   it('a larger application (10 services, 500 packages) validates', async () => {
     const doc = await generate(largeBomInput(10, 500, 80));
     expect(packages(doc).length).toBe(500);

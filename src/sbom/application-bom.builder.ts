@@ -61,7 +61,8 @@ const CONTAINER_PURL_TYPES = new Set(['docker', 'oci']);
 
 interface PackageAccumulator {
   canonical: CanonicalPurl;
-  name: string;
+  /** Smallest non-empty name / group observed; the purl's own name / namespace only when none was. */
+  name: string | undefined;
   group: string | undefined;
   scopeRank: number;
   hashes: Map<Enums.HashAlgorithm, Set<string>>;
@@ -159,8 +160,8 @@ export function buildApplicationBom(input: ApplicationBomInput): ApplicationBom 
     if (acc === undefined) {
       acc = {
         canonical: purl,
-        name: o.name || purl.name,
-        group: o.group || purl.namespace,
+        name: pickMin(undefined, o.name),
+        group: pickMin(undefined, o.group),
         scopeRank: scopeRank(o.scope),
         hashes: new Map(),
         licenses: new Set(),
@@ -171,7 +172,7 @@ export function buildApplicationBom(input: ApplicationBomInput): ApplicationBom 
       };
       packages.set(purl.purl, acc);
     } else {
-      acc.name = pickMin(acc.name, o.name) ?? acc.name;
+      acc.name = pickMin(acc.name, o.name);
       acc.group = pickMin(acc.group, o.group);
       acc.scopeRank = Math.max(acc.scopeRank, scopeRank(o.scope));
     }
@@ -265,11 +266,11 @@ export function buildApplicationBom(input: ApplicationBomInput): ApplicationBom 
     }
     const component = new Models.Component(
       CONTAINER_PURL_TYPES.has(acc.canonical.type) ? Enums.ComponentType.Container : Enums.ComponentType.Library,
-      acc.name,
+      acc.name ?? acc.canonical.name,
       {
         bomRef: purl,
         purl,
-        group: acc.group,
+        group: acc.group ?? acc.canonical.namespace,
         version: acc.canonical.version,
         scope: RANK_SCOPE[acc.scopeRank],
         hashes,
