@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '../common/errors';
 import { clientNetwork, TrustedProxies } from './client-address';
 import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
-import { getRateLimitState } from './rate-limit-request-state';
+import { getRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
 import type { CooldownRule } from './rate-limit.policy';
 import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision } from './rate-limiter';
 import { requestPath } from './route-matcher';
@@ -44,7 +44,7 @@ export class RateLimitGuard implements CanActivate {
     if (cls === 'mcp') checks.push(this.limiter.mcpCheck(principal ?? null, state?.network ?? clientNetwork(req, this.trusted)));
     else if (principal) checks.push(this.limiter.appBudgetCheck(principal, this.limiter.budgetClassOf(req.method, path)));
     let cooldowns = 0;
-    for (const match of this.cooldowns(req, path, declared)) {
+    for (const match of this.cooldowns(req, state, path, declared)) {
       const check = this.limiter.cooldownCheck(match, principal);
       if (check !== null) {
         checks.push(check);
@@ -95,8 +95,8 @@ export class RateLimitGuard implements CanActivate {
   }
 
   /** Cooldowns matched before routing plus those the handler declares (each rule once). */
-  private cooldowns(req: Request, path: string, declared: readonly (string | CooldownRule)[]): CooldownMatch[] {
-    const matched = getRateLimitState(req)?.cooldowns ?? this.limiter.matchCooldowns(req.method, path);
+  private cooldowns(req: Request, state: RateLimitRequestState | undefined, path: string, declared: readonly (string | CooldownRule)[]): CooldownMatch[] {
+    const matched = state?.cooldowns ?? this.limiter.matchCooldowns(req.method, path);
     if (declared.length === 0) return matched;
     const out = [...matched];
     const seen = new Set(matched.map((m) => m.rule.id));
