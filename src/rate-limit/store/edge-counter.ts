@@ -1,3 +1,4 @@
+import { IncrementalSweep } from './incremental-sweep';
 import type { BucketCheck } from './rate-limit-store';
 
 /** Adds per-bucket deltas to the shared counters; answers each bucket's count and window end after. */
@@ -43,7 +44,16 @@ export interface EdgeAdmission {
 export class EdgeCounter {
   private readonly buckets = new Map<string, EdgeBucket>();
   private readonly dirty = new Set<EdgeBucket>();
-  private sweepCursor: Iterator<EdgeBucket> | null = null;
+  private now = 0;
+  /** Buckets of ended windows with no sync in flight, dropped two per admit (more than one admit adds). */
+  private readonly sweeper = new IncrementalSweep(
+    this.buckets,
+    (b: EdgeBucket) => b.resetAt <= this.now && b.inflight === 0,
+    (key, b) => {
+      this.buckets.delete(key);
+      this.dirty.delete(b);
+    },
+  );
   private timer: NodeJS.Timeout | null = null;
   private syncing = false;
   private closed = false;
@@ -61,7 +71,8 @@ export class EdgeCounter {
   /** Counts the request unless it would exceed the allowance. O(1), synchronous. */
   admit(check: BucketCheck): EdgeAdmission {
     const now = this.clock.now();
-    this.sweep(now);
+    this.now = now;
+    this.sweeper.step(2);
     let b = this.buckets.get(check.key);
     if (b === undefined) {
       b = { key: check.key, windowMs: check.windowMs, resetAt: now + check.windowMs, shared: 0, pending: 0, inflight: 0 };
@@ -141,25 +152,5 @@ export class EdgeCounter {
       void this.flush();
     }, this.flushEveryMs);
     this.timer.unref();
-  }
-
-  /** Two entries per call: more than a call can add, so every expired bucket is reached (as MemoryRateLimitStore). */
-  private sweep(now: number): void {
-    for (let step = 0; step < 2; step++) {
-      if (this.sweepCursor === null) {
-        if (this.buckets.size === 0) return;
-        this.sweepCursor = this.buckets.values();
-      }
-      const next = this.sweepCursor.next();
-      if (next.done) {
-        this.sweepCursor = null;
-        return;
-      }
-      const b = next.value;
-      if (b.resetAt <= now && b.inflight === 0) {
-        this.buckets.delete(b.key);
-        this.dirty.delete(b);
-      }
-    }
   }
 }

@@ -1,4 +1,5 @@
 import type { SharedCounts } from './edge-counter';
+import { IncrementalSweep } from './incremental-sweep';
 import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservation } from './rate-limit-store';
 
 interface Window {
@@ -14,7 +15,9 @@ interface Window {
  */
 export class MemoryRateLimitStore implements RateLimitStore, SharedCounts {
   private readonly windows = new Map<string, Window>();
-  private sweepCursor: Iterator<[string, Window]> | null = null;
+  private now = 0;
+  /** Windows past their end, dropped a few per call (see IncrementalSweep). */
+  private readonly sweeper = new IncrementalSweep(this.windows, (w: Window) => w.resetAt <= this.now);
 
   /** Synchronous core, also used directly by the Redis fallback and the benchmark. */
   evaluateSync(checks: readonly BucketCheck[], now: number): EvaluateResult {
@@ -82,28 +85,13 @@ export class MemoryRateLimitStore implements RateLimitStore, SharedCounts {
     );
   }
 
+  private sweep(now: number, steps: number): void {
+    this.now = now;
+    this.sweeper.step(steps);
+  }
+
   /** Number of windows held (open or not yet swept); for tests and metrics. */
   get size(): number {
     return this.windows.size;
-  }
-
-  /**
-   * Visits `steps` entries per call (one more than a call can insert, so the cursor outpaces
-   * growth and every dead window is reached). Amortised O(1); Map iterators tolerate deletion.
-   */
-  private sweep(now: number, steps: number): void {
-    for (let step = 0; step < steps; step++) {
-      if (this.sweepCursor === null) {
-        if (this.windows.size === 0) return;
-        this.sweepCursor = this.windows.entries();
-      }
-      const next = this.sweepCursor.next();
-      if (next.done) {
-        this.sweepCursor = null;
-        return;
-      }
-      const [key, w] = next.value;
-      if (w.resetAt <= now) this.windows.delete(key);
-    }
   }
 }

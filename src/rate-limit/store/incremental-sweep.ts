@@ -1,0 +1,32 @@
+/**
+ * Drops dead entries of a Map a few at a time, so a store's memory stays bounded by its live
+ * entries without a timer or a full scan. Called with more steps than the caller can insert per
+ * call, the cursor outpaces growth and every dead entry is reached. Amortised O(1); Map
+ * iterators tolerate deletion.
+ */
+export class IncrementalSweep<K, V> {
+  private cursor: Iterator<[K, V]> | null = null;
+
+  constructor(
+    private readonly map: Map<K, V>,
+    /** Whether an entry can go; `remove` then deletes it (default: from the map). */
+    private readonly isDead: (value: V) => boolean,
+    private readonly remove: (key: K, value: V) => void = (key) => this.map.delete(key),
+  ) {}
+
+  step(steps: number): void {
+    for (let step = 0; step < steps; step++) {
+      if (this.cursor === null) {
+        if (this.map.size === 0) return;
+        this.cursor = this.map.entries();
+      }
+      const next = this.cursor.next();
+      if (next.done) {
+        this.cursor = null;
+        return;
+      }
+      const [key, value] = next.value;
+      if (this.isDead(value)) this.remove(key, value);
+    }
+  }
+}
