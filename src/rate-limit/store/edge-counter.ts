@@ -44,11 +44,12 @@ export interface EdgeAdmission {
 export class EdgeCounter {
   private readonly buckets = new Map<string, EdgeBucket>();
   private readonly dirty = new Set<EdgeBucket>();
-  private now = 0;
+  /** The time the current sweep judges windows against. */
+  private sweepTime = 0;
   /** Buckets of ended windows with no sync in flight, dropped two per admit (more than one admit adds). */
   private readonly sweeper = new IncrementalSweep(
     this.buckets,
-    (b: EdgeBucket) => b.resetAt <= this.now && b.inflight === 0,
+    (b: EdgeBucket) => b.resetAt <= this.sweepTime && b.inflight === 0,
     (key, b) => {
       this.buckets.delete(key);
       this.dirty.delete(b);
@@ -71,7 +72,7 @@ export class EdgeCounter {
   /** Counts the request unless it would exceed the allowance. O(1), synchronous. */
   admit(check: BucketCheck): EdgeAdmission {
     const now = this.clock.now();
-    this.now = now;
+    this.sweepTime = now;
     this.sweeper.step(2);
     let b = this.buckets.get(check.key);
     if (b === undefined) {

@@ -15,9 +15,10 @@ interface Window {
  */
 export class MemoryRateLimitStore implements RateLimitStore, SharedCounts {
   private readonly windows = new Map<string, Window>();
-  private now = 0;
+  /** The time the current sweep judges windows against. */
+  private sweepTime = 0;
   /** Windows past their end, dropped a few per call (see IncrementalSweep). */
-  private readonly sweeper = new IncrementalSweep(this.windows, (w: Window) => w.resetAt <= this.now);
+  private readonly sweeper = new IncrementalSweep(this.windows, (w: Window) => w.resetAt <= this.sweepTime);
 
   /** Synchronous core, also used directly by the Redis fallback and the benchmark. */
   evaluateSync(checks: readonly BucketCheck[], now: number): EvaluateResult {
@@ -86,7 +87,7 @@ export class MemoryRateLimitStore implements RateLimitStore, SharedCounts {
   }
 
   private sweep(now: number, steps: number): void {
-    this.now = now;
+    this.sweepTime = now;
     this.sweeper.step(steps);
   }
 
