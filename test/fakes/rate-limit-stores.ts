@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { MemoryRateLimitStore } from '../../src/rate-limit/store/memory-rate-limit.store';
-import type { SharedCounts } from '../../src/rate-limit/store/edge-counter';
 import type { RateLimitStore } from '../../src/rate-limit/store/rate-limit-store';
 import { RedisRateLimitStore } from '../../src/rate-limit/store/redis-rate-limit.store';
 
@@ -10,8 +9,8 @@ export const TEST_REDIS_URL = process.env.REDIS_URL ?? null;
 
 export interface StoreUnderTest {
   name: 'memory' | 'redis';
-  /** A fresh, empty store (Redis: a new unique key prefix); also the edge counters' shared target. */
-  create(): RateLimitStore & SharedCounts;
+  /** A fresh, empty store (Redis: a new unique key prefix). */
+  create(): RateLimitStore;
   /** Deletes every key this factory created and closes connections. */
   cleanup(): Promise<void>;
 }

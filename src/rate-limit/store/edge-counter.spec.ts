@@ -1,6 +1,8 @@
 import { FakeClock } from '../../../test/fakes/fake-clock';
 import { storesUnderTest } from '../../../test/fakes/rate-limit-stores';
-import { EdgeCounter, type SharedCounts } from './edge-counter';
+import { EdgeCounter } from './edge-counter';
+import { MemoryRateLimitStore } from './memory-rate-limit.store';
+import type { RateLimitStore } from './rate-limit-store';
 
 const FIVE_MINUTES = 5 * 60_000;
 const check = (key = 'edge:api:10.0.0.1', limit = 5) => ({ key, limit, windowMs: FIVE_MINUTES });
@@ -82,11 +84,12 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('EdgeCounter s
     const clock = new FakeClock();
     const shared = factory.create();
     const calls: number[] = [];
-    const spy: SharedCounts = {
-      add: (entries, now) => {
-        calls.push(entries.length);
-        return shared.add(entries, now);
+    const spy: RateLimitStore = {
+      evaluate: (checks, now) => {
+        calls.push(checks.length);
+        return shared.evaluate(checks, now);
       },
+      release: (reservations, now) => shared.release(reservations, now),
     };
     const a = new EdgeCounter(spy, clock, { flushEveryMs: 5 });
     for (let i = 0; i < 50; i++) a.admit(check(`edge:api:t${i % 3}`, 100));
@@ -106,12 +109,14 @@ describe('EdgeCounter when the shared store fails', () => {
     const clock = new FakeClock();
     let down = true;
     const sent: number[] = [];
-    const shared: SharedCounts = {
-      add: (entries) => {
+    const memory = new MemoryRateLimitStore();
+    const shared: RateLimitStore = {
+      evaluate: (checks, now) => {
         if (down) return Promise.reject(new Error('connection refused'));
-        sent.push(...entries.map((e) => e.delta));
-        return Promise.resolve(entries.map((e) => ({ count: e.delta, resetAt: clock.now() + e.windowMs })));
+        sent.push(...checks.map((c) => c.cost ?? 1));
+        return memory.evaluate(checks, now);
       },
+      release: (reservations, now) => memory.release(reservations, now),
     };
     const warnings: string[] = [];
     const counter = new EdgeCounter(shared, clock, { flushEveryMs: 60_000, onSyncError: (m) => warnings.push(m) });

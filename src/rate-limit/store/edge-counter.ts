@@ -1,10 +1,11 @@
 import { IncrementalSweep } from './incremental-sweep';
-import type { BucketCheck } from './rate-limit-store';
+import type { BucketCheck, RateLimitStore } from './rate-limit-store';
 
-/** Adds per-bucket deltas to the shared counters; answers each bucket's count and window end after. */
-export interface SharedCounts {
-  add(entries: readonly { key: string; windowMs: number; delta: number }[], now: number): Promise<{ count: number; resetAt: number }[]>;
-}
+/**
+ * The limit of the checks a sync sends: the edge decides its allowance itself, so the shared store
+ * must only add (it always admits, and `limit - remaining` is the count after the addition).
+ */
+const UNCAPPED = Number.MAX_SAFE_INTEGER;
 
 export interface EdgeCounterOptions {
   /** How long counted requests wait before they are added to the shared counters. */
@@ -44,12 +45,10 @@ export interface EdgeAdmission {
 export class EdgeCounter {
   private readonly buckets = new Map<string, EdgeBucket>();
   private readonly dirty = new Set<EdgeBucket>();
-  /** The time the current sweep judges windows against. */
-  private sweepTime = 0;
   /** Buckets of ended windows with no sync in flight, dropped two per admit (more than one admit adds). */
   private readonly sweeper = new IncrementalSweep(
     this.buckets,
-    (b: EdgeBucket) => b.resetAt <= this.sweepTime && b.inflight === 0,
+    (b: EdgeBucket, now) => b.resetAt <= now && b.inflight === 0,
     (key, b) => {
       this.buckets.delete(key);
       this.dirty.delete(b);
@@ -62,7 +61,8 @@ export class EdgeCounter {
   private readonly flushEveryMs: number;
 
   constructor(
-    private readonly shared: SharedCounts | null,
+    /** The shared store itself, not a fallback wrapper: a failed sync must fail so its counts are resent. */
+    private readonly shared: RateLimitStore | null,
     private readonly clock: { now(): number },
     private readonly options: EdgeCounterOptions = {},
   ) {
@@ -72,8 +72,7 @@ export class EdgeCounter {
   /** Counts the request unless it would exceed the allowance. O(1), synchronous. */
   admit(check: BucketCheck): EdgeAdmission {
     const now = this.clock.now();
-    this.sweepTime = now;
-    this.sweeper.step(2);
+    this.sweeper.step(2, now);
     let b = this.buckets.get(check.key);
     if (b === undefined) {
       b = { key: check.key, windowMs: check.windowMs, resetAt: now + check.windowMs, shared: 0, pending: 0, inflight: 0 };
@@ -108,13 +107,14 @@ export class EdgeCounter {
       b.pending = 0;
     }
     try {
-      const replies = await this.shared.add(
-        batch.map((b) => ({ key: b.key, windowMs: b.windowMs, delta: b.inflight })),
+      const result = await this.shared.evaluate(
+        batch.map((b) => ({ key: b.key, limit: UNCAPPED, windowMs: b.windowMs, cost: b.inflight })),
         now,
       );
       batch.forEach((b, i) => {
-        b.shared = replies[i]!.count;
-        b.resetAt = replies[i]!.resetAt;
+        const bucket = result.buckets[i]!;
+        b.shared = UNCAPPED - bucket.remaining;
+        b.resetAt = bucket.resetAt;
         b.inflight = 0;
       });
     } catch (err) {

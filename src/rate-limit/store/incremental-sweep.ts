@@ -9,12 +9,13 @@ export class IncrementalSweep<K, V> {
 
   constructor(
     private readonly map: Map<K, V>,
-    /** Whether an entry can go; `remove` then deletes it (default: from the map). */
-    private readonly isDead: (value: V) => boolean,
+    /** Whether an entry can go at time `now`; `remove` then deletes it (default: from the map). */
+    private readonly isDead: (value: V, now: number) => boolean,
     private readonly remove: (key: K, value: V) => void = (key) => this.map.delete(key),
   ) {}
 
-  step(steps: number): void {
+  /** Visits up to `steps` entries, dropping those dead at `now`. */
+  step(steps: number, now: number): void {
     for (let step = 0; step < steps; step++) {
       if (this.cursor === null) {
         if (this.map.size === 0) return;
@@ -26,7 +27,7 @@ export class IncrementalSweep<K, V> {
         return;
       }
       const [key, value] = next.value;
-      if (this.isDead(value)) this.remove(key, value);
+      if (this.isDead(value, now)) this.remove(key, value);
     }
   }
 }

@@ -1,4 +1,3 @@
-import type { SharedCounts } from './edge-counter';
 import { IncrementalSweep } from './incremental-sweep';
 import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservation } from './rate-limit-store';
 
@@ -13,17 +12,15 @@ interface Window {
  * small incremental sweep (a few entries per call) drops dead windows so memory stays bounded by
  * the buckets active within one window length.
  */
-export class MemoryRateLimitStore implements RateLimitStore, SharedCounts {
+export class MemoryRateLimitStore implements RateLimitStore {
   private readonly windows = new Map<string, Window>();
-  /** The time the current sweep judges windows against. */
-  private sweepTime = 0;
   /** Windows past their end, dropped a few per call (see IncrementalSweep). */
-  private readonly sweeper = new IncrementalSweep(this.windows, (w: Window) => w.resetAt <= this.sweepTime);
+  private readonly sweeper = new IncrementalSweep(this.windows, (w: Window, now) => w.resetAt <= now);
 
   /** Synchronous core, also used directly by the Redis fallback and the benchmark. */
   evaluateSync(checks: readonly BucketCheck[], now: number): EvaluateResult {
     const n = checks.length;
-    this.sweep(now, n + 1);
+    this.sweeper.step(n + 1, now);
     const current: (Window | undefined)[] = new Array(n);
     const buckets: BucketState[] = new Array(n);
     let allowed = true;
@@ -71,24 +68,6 @@ export class MemoryRateLimitStore implements RateLimitStore, SharedCounts {
   release(reservations: readonly Reservation[], now: number): Promise<void> {
     this.releaseSync(reservations, now);
     return Promise.resolve();
-  }
-
-  /** Edge write-behind target (as the Redis store's): add deltas, opening windows where none is open. */
-  add(entries: readonly { key: string; windowMs: number; delta: number }[], now: number): Promise<{ count: number; resetAt: number }[]> {
-    this.sweep(now, entries.length + 1);
-    return Promise.resolve(
-      entries.map((e) => {
-        let w = this.windows.get(e.key);
-        if (w === undefined || w.resetAt <= now) this.windows.set(e.key, (w = { count: e.delta, resetAt: now + e.windowMs }));
-        else w.count += e.delta;
-        return { count: w.count, resetAt: w.resetAt };
-      }),
-    );
-  }
-
-  private sweep(now: number, steps: number): void {
-    this.sweepTime = now;
-    this.sweeper.step(steps);
   }
 
   /** Number of windows held (open or not yet swept); for tests and metrics. */

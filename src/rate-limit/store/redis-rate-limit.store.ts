@@ -1,5 +1,4 @@
 import type Redis from 'ioredis';
-import type { SharedCounts } from './edge-counter';
 import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservation } from './rate-limit-store';
 
 /**
@@ -66,37 +65,9 @@ end
 return 1
 `;
 
-/**
- * Write-behind of the edge counters (EdgeCounter): add each delta to its bucket, opening a new
- * window where none is open, and answer {count_1, reset_1, ...}. Same hash layout as EVALUATE_LUA.
- */
-const ADD_LUA = `
-local now = tonumber(ARGV[1])
-local out = {}
-for i = 1, #KEYS do
-  local win = tonumber(ARGV[2 * i])
-  local delta = tonumber(ARGV[2 * i + 1])
-  local v = redis.call('HMGET', KEYS[i], 'c', 'r')
-  local c = tonumber(v[1]) or 0
-  local r = tonumber(v[2]) or 0
-  if r <= now then
-    c = delta
-    r = now + win
-    redis.call('HSET', KEYS[i], 'c', c, 'r', r)
-    redis.call('PEXPIRE', KEYS[i], win + 1000)
-  else
-    c = redis.call('HINCRBY', KEYS[i], 'c', delta)
-  end
-  out[2 * i - 1] = c
-  out[2 * i] = r
-end
-return out
-`;
-
 interface RateLimitCommands {
   bulwarkRateLimitEvaluate(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
   bulwarkRateLimitRelease(numKeys: number, ...args: (string | number)[]): Promise<number>;
-  bulwarkRateLimitAdd(numKeys: number, ...args: (string | number)[]): Promise<number[]>;
 }
 
 export interface RedisRateLimitStoreOptions {
@@ -104,7 +75,7 @@ export interface RedisRateLimitStoreOptions {
   keyPrefix?: string;
 }
 
-export class RedisRateLimitStore implements RateLimitStore, SharedCounts {
+export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis & RateLimitCommands;
   private readonly prefix: string;
 
@@ -114,7 +85,6 @@ export class RedisRateLimitStore implements RateLimitStore, SharedCounts {
     if (!('bulwarkRateLimitEvaluate' in redis)) {
       redis.defineCommand('bulwarkRateLimitEvaluate', { lua: EVALUATE_LUA });
       redis.defineCommand('bulwarkRateLimitRelease', { lua: RELEASE_LUA });
-      redis.defineCommand('bulwarkRateLimitAdd', { lua: ADD_LUA });
     }
     this.redis = redis as Redis & RateLimitCommands;
   }
@@ -163,15 +133,5 @@ export class RedisRateLimitStore implements RateLimitStore, SharedCounts {
     args.push(Math.floor(now));
     for (const r of reservations) args.push(r.resetAt, r.cost);
     await this.redis.bulwarkRateLimitRelease(n, ...args);
-  }
-
-  async add(entries: readonly { key: string; windowMs: number; delta: number }[], now: number): Promise<{ count: number; resetAt: number }[]> {
-    const n = entries.length;
-    if (n === 0) return [];
-    const args: (string | number)[] = entries.map((e) => this.prefix + e.key);
-    args.push(Math.floor(now));
-    for (const e of entries) args.push(e.windowMs, e.delta);
-    const reply = await this.redis.bulwarkRateLimitAdd(n, ...args);
-    return entries.map((_, i) => ({ count: Number(reply[2 * i]), resetAt: Number(reply[2 * i + 1]) }));
   }
 }
