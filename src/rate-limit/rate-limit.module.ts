@@ -22,11 +22,11 @@ export interface RateLimitModuleAsyncOptions {
   useFactory: (...args: never[]) => RateLimitModuleOptions | Promise<RateLimitModuleOptions>;
 }
 
-const sharedStore = (options: RateLimitModuleOptions) => (options.redis === null ? null : new RedisRateLimitStore(options.redis, { keyPrefix: options.keyPrefix }));
+/** The Redis store itself (null without REDIS_URL): wrapped by the fallback, and the edge's sync target. */
+const SHARED_STORE = Symbol('RATE_LIMIT_SHARED_STORE');
 
 /** Memory store, or Redis with the per-process fallback (warning + metric; fail-closed rules refuse). */
-function createStore(options: RateLimitModuleOptions, metrics: MetricsService | undefined): RateLimitStore {
-  const shared = sharedStore(options);
+function createStore(shared: RedisRateLimitStore | null, metrics: MetricsService | undefined): RateLimitStore {
   if (shared === null) return new MemoryRateLimitStore();
   const logger = new Logger('RateLimit');
   const fallbacks = metrics?.counter(
@@ -42,9 +42,14 @@ function createStore(options: RateLimitModuleOptions, metrics: MetricsService | 
 
 const providers: Provider[] = [
   {
+    provide: SHARED_STORE,
+    inject: [RATE_LIMIT_OPTIONS],
+    useFactory: (options: RateLimitModuleOptions) => (options.redis === null ? null : new RedisRateLimitStore(options.redis, { keyPrefix: options.keyPrefix })),
+  },
+  {
     provide: RateLimitStore,
-    inject: [RATE_LIMIT_OPTIONS, { token: MetricsService, optional: true }],
-    useFactory: (options: RateLimitModuleOptions, metrics?: MetricsService) => createStore(options, metrics),
+    inject: [SHARED_STORE, { token: MetricsService, optional: true }],
+    useFactory: (shared: RedisRateLimitStore | null, metrics?: MetricsService) => createStore(shared, metrics),
   },
   {
     provide: RateLimiter,
@@ -59,10 +64,10 @@ const providers: Provider[] = [
   },
   {
     provide: EdgeCounter,
-    inject: [RATE_LIMIT_OPTIONS, Clock],
-    useFactory: (options: RateLimitModuleOptions, clock: Clock) => {
+    inject: [SHARED_STORE, Clock],
+    useFactory: (shared: RedisRateLimitStore | null, clock: Clock) => {
       const logger = new Logger('EdgeLimit');
-      return new EdgeCounter(sharedStore(options), clock, { onSyncError: (message) => logger.warn(message) });
+      return new EdgeCounter(shared, clock, { onSyncError: (message) => logger.warn(message) });
     },
   },
   RateLimitMiddleware,
