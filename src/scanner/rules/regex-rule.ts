@@ -78,7 +78,7 @@ export function registerTriggers(triggers: readonly string[]): void {
   }
 }
 
-/** Lines of one trigger in a view: from the view's one-pass index, or `indexOf` for one no rule registered. */
+/** Lines of one trigger in a view, from the view's one-pass index (built once per view). */
 function linesOfTrigger(view: TextView, trigger: string): readonly number[] | null {
   triggerIndex ??= new TriggerIndex(REGISTERED_TRIGGERS);
   let cached = VIEW_TRIGGERS.get(view);
@@ -86,18 +86,7 @@ function linesOfTrigger(view: TextView, trigger: string): readonly number[] | nu
     cached = { index: triggerIndex, lines: triggerIndex.linesIn(lowerOf(view), view.lineStarts, MAX_CANDIDATE_LINES) };
     VIEW_TRIGGERS.set(view, cached);
   }
-  const lines = cached.lines.get(trigger);
-  if (lines !== undefined) return lines;
-  if (triggerIndex.triggers.has(trigger)) return [];
-  const lower = lowerOf(view);
-  const found: number[] = [];
-  let idx = lower.indexOf(trigger);
-  while (idx !== -1 && found.length <= MAX_CANDIDATE_LINES) {
-    const line = lineOfOffset(view.lineStarts, idx);
-    found.push(line);
-    idx = lower.indexOf(trigger, view.lineStarts[line] ?? lower.length);
-  }
-  return found.length > MAX_CANDIDATE_LINES ? null : found;
+  return cached.lines.get(trigger) ?? [];
 }
 
 /**
@@ -106,6 +95,8 @@ function linesOfTrigger(view: TextView, trigger: string): readonly number[] | nu
  * cheaper than running every pattern over every position.
  */
 export function candidateLines(view: TextView, triggers: readonly string[]): number[] | null {
+  // Rules register at definition; a caller passing its own triggers gets them indexed too.
+  registerTriggers(triggers);
   const lists: (readonly number[])[] = [];
   for (const t of triggers) {
     const lines = linesOfTrigger(view, t);

@@ -20,7 +20,6 @@ export class TriggerIndex {
   private readonly list: string[] = [];
   /** Third character code of each trigger (-1 when it has two): a cheap test before startsWith. */
   private readonly third: number[] = [];
-  readonly triggers: ReadonlySet<string>;
 
   constructor(triggers: Iterable<string>) {
     const all = new Set<string>();
@@ -41,7 +40,6 @@ export class TriggerIndex {
       }
       (this.byBigram[c0 * ASCII + c1] ??= []).push(id);
     }
-    this.triggers = all;
   }
 
   /**
