@@ -16,7 +16,7 @@ function apiKey(overrides: Partial<ApiKeyPrincipal> = {}): ApiKeyPrincipal {
   return { kind: 'api_key', tenantId: 'tenant-a', apiKeyId: 'key-1', scopes: ['scan'], rateLimitPerMinute: null, ...overrides };
 }
 
-async function repeat(limiter: RateLimiter, checks: LimitCheck[], times: number): Promise<number> {
+async function repeat(limiter: RateLimiter, checks: readonly LimitCheck[], times: number): Promise<number> {
   let admitted = 0;
   for (let i = 0; i < times; i++) if ((await limiter.evaluate(checks)).allowed) admitted++;
   return admitted;

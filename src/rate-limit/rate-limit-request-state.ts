@@ -8,7 +8,7 @@ export interface RateLimitRequestState {
   /** Source network (IPv4 address or IPv6 /64) after TRUSTED_PROXIES. */
   network: string;
   /** Cooldowns whose routes match (evaluated by the guard, once the principal is known). */
-  cooldowns: CooldownMatch[];
+  cooldowns: readonly CooldownMatch[];
   /** Per-endpoint units counted before routing; handed back if a later limit rejects. */
   endpointReservations: Reservation[];
 }

@@ -1,5 +1,6 @@
-import { Controller, Get, type ExecutionContext } from '@nestjs/common';
+import { Controller, Get, type ExecutionContext, type Type } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { Principal } from '../auth/principal';
 import { RateLimitedError, ServiceUnavailableError } from '../common/errors';
 import { FakeClock } from '../../test/fakes/fake-clock';
@@ -26,12 +27,9 @@ class ApiProbe {
 function context(handler: () => void, cls: object, req: Record<string, unknown>): { ctx: ExecutionContext; headers: Record<string, string> } {
   const headers: Record<string, string> = {};
   const res = { set: (h: Record<string, string>) => Object.assign(headers, h), setHeader: (n: string, v: string) => (headers[n] = v), once: () => undefined };
-  const ctx = {
-    getType: () => 'http',
-    getHandler: () => handler,
-    getClass: () => cls,
-    switchToHttp: () => ({ getRequest: () => ({ method: 'GET', headers: {}, params: {}, socket: { remoteAddress: '127.0.0.9' }, ...req }), getResponse: () => res }),
-  } as unknown as ExecutionContext;
+  const request = { method: 'GET', headers: {}, params: {}, socket: { remoteAddress: '127.0.0.9' }, ...req };
+  // Nest's own context class, so the guard sees exactly what it sees in the app.
+  const ctx: ExecutionContext = new ExecutionContextHost([request, res, () => undefined], cls as Type, handler);
   return { ctx, headers };
 }
 

@@ -4,7 +4,10 @@ import type { CooldownRule, EndpointLimitRule, RateLimitPolicy } from './rate-li
 import { compileRoute, RouteTable } from './route-matcher';
 import { reservationsOf, type BucketCheck, type EvaluateResult, type RateLimitStore, type Reservation } from './store/rate-limit-store';
 
+// Shared answers of the common request (no per-endpoint rule, no cooldown): nothing to allocate.
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_CHECKS: readonly LimitCheck[] = Object.freeze([]);
+const NO_COOLDOWNS: readonly CooldownMatch[] = Object.freeze([]);
 
 export type LimitLayer = 'app' | 'endpoint' | 'cooldown' | 'edge';
 
@@ -153,9 +156,9 @@ export class RateLimiter {
   }
 
   /** Per-endpoint limits (per source network) that apply to this method + path. */
-  endpointChecks(method: string | undefined, path: string, network: string): LimitCheck[] {
+  endpointChecks(method: string | undefined, path: string, network: string): readonly LimitCheck[] {
     const matches = this.endpointTable.match(method, path);
-    if (matches.length === 0) return [];
+    if (matches.length === 0) return NO_CHECKS;
     return matches.map(({ value: rule, params }) => {
       let bucket = rule.id;
       if (rule.separateBy) {
@@ -174,8 +177,9 @@ export class RateLimiter {
   }
 
   /** Cooldown rules whose routes match this method + path (matched before routing). */
-  matchCooldowns(method: string | undefined, path: string): CooldownMatch[] {
-    return this.cooldownTable.match(method, path).map(({ value, params }) => ({ rule: value, params }));
+  matchCooldowns(method: string | undefined, path: string): readonly CooldownMatch[] {
+    const matches = this.cooldownTable.match(method, path);
+    return matches.length === 0 ? NO_COOLDOWNS : matches.map(({ value, params }) => ({ rule: value, params }));
   }
 
   cooldownRule(id: string): CooldownRule {

@@ -43,6 +43,8 @@ export function requestPath(url: string | undefined): string {
   }
 }
 
+const NO_MATCHES: readonly RouteMatch<never>[] = Object.freeze([]);
+
 /**
  * Matches requests against a fixed set of routes before routing. Indexed by method, so a request
  * whose method has no rule costs one Map lookup.
@@ -66,13 +68,13 @@ export class RouteTable<T> {
     }
   }
 
-  /** Every matching entry, in table order. */
-  match(method: string | undefined, path: string): RouteMatch<T>[] {
+  /** Every matching entry, in table order (a shared empty array when none: most requests). */
+  match(method: string | undefined, path: string): readonly RouteMatch<T>[] {
     const upper = (method ?? '').toUpperCase();
     // Express answers HEAD with the GET handler, so HEAD is limited like GET.
     const m = upper === 'HEAD' ? 'GET' : upper;
     const any = this.anyByMethod.get(m);
-    if (any === undefined || !any.test(path)) return [];
+    if (any === undefined || !any.test(path)) return NO_MATCHES;
     const list = this.byMethod.get(m)!;
     const out: RouteMatch<T>[] = [];
     for (const r of list) {
