@@ -1,3 +1,4 @@
+import { SWEEP_REST_BELOW } from './incremental-sweep';
 import { MemoryRateLimitStore } from './memory-rate-limit.store';
 
 describe('MemoryRateLimitStore', () => {
@@ -32,6 +33,16 @@ describe('MemoryRateLimitStore', () => {
     // 50,000 one-off callers (an address scan), one per ms, 1 s windows.
     for (let i = 0; i < 50_000; i++) store.evaluateSync([{ key: `ip:${i}`, limit: 5, windowMs: 1000 }], now++);
     expect(store.size).toBeLessThan(3000);
+  });
+
+  it('lets a few dead windows be while the map is small (the sweep rests below SWEEP_REST_BELOW)', () => {
+    const store = new MemoryRateLimitStore();
+    for (let i = 0; i < 100; i++) store.evaluateSync([{ key: `k:${i}`, limit: 5, windowMs: 10 }], 0);
+    store.evaluateSync([{ key: 'live', limit: 5, windowMs: 10 }], 1_000);
+    expect(store.size).toBe(101);
+    // Past the rest size the sweep runs again, and the dead windows go.
+    for (let i = 0; i < SWEEP_REST_BELOW; i++) store.evaluateSync([{ key: `new:${i}`, limit: 5, windowMs: 10_000 }], 1_000);
+    expect(store.size).toBeLessThanOrEqual(SWEEP_REST_BELOW + 1);
   });
 
   it('sweeps even when each call inserts several buckets', () => {
