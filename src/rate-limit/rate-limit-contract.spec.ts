@@ -101,6 +101,13 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
       expect((await limiter.evaluate([otherKey])).headers['X-RateLimit-Remaining']).toBe('1999');
     });
 
+    it('keeps one check list per API-key principal object; a re-verified key (a new object) gets its own', () => {
+      const key = apiKey();
+      expect(limiter.appBudgetChecks(key)).toBe(limiter.appBudgetChecks(key));
+      expect(limiter.appBudgetChecks(key, 'control-plane')[0]).toMatchObject({ key: 'cp:key:key-1', limit: 600 });
+      expect(limiter.appBudgetChecks(apiKey({ rateLimitPerMinute: 2500 }))[0]).toMatchObject({ key: 'app:key:key-1', limit: 2500 });
+    });
+
     it('gives the CLI control-plane calls a separate 600/min budget', async () => {
       expect(limiter.budgetClassOf('GET', '/api/cli/whoami')).toBe('control-plane');
       expect(limiter.budgetClassOf('POST', '/api/cli/telemetry')).toBe('control-plane');
@@ -235,6 +242,8 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     it('a released reservation (failed action) is handed back, but only within its window', async () => {
       const first = await act('POST', '/api/exports/', userA);
       expect(first.allowed).toBe(true);
+      // Only the cooldown's unit can be handed back, never the app budget's.
+      expect(first.reservations.map((r) => r.key)).toEqual([expect.stringMatching(/^cd:/)]);
       await limiter.release(first.reservations);
       for (let i = 0; i < 30; i++) expect((await act('POST', '/api/exports/', userA)).allowed).toBe(true);
       // A stale reservation from an earlier window must not open room in the next one.
@@ -250,16 +259,16 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     it('API-key MCP calls share the REST budget; OAuth 600 per tenant+client+subject; anonymous 60 per network', async () => {
       const key = apiKey();
       await repeat(limiter, [limiter.appBudgetCheck(key)], 1000);
-      expect((await limiter.evaluate([limiter.mcpCheck(key, '127.0.0.1')])).headers['X-RateLimit-Remaining']).toBe('999');
+      expect((await limiter.evaluate(limiter.mcpChecks(key, '127.0.0.1'))).headers['X-RateLimit-Remaining']).toBe('999');
 
       const oauth: OAuthPrincipal = { kind: 'oauth', tenantId: 't', clientId: 'c', subject: 'u', scopes: [], rateLimitPerMinute: null };
-      expect(await repeat(limiter, [limiter.mcpCheck(oauth, '127.0.0.1')], 601)).toBe(600);
-      expect(await repeat(limiter, [limiter.mcpCheck({ ...oauth, subject: 'u2' }, '127.0.0.1')], 1)).toBe(1);
-      expect(await repeat(limiter, [limiter.mcpCheck({ ...oauth, rateLimitPerMinute: 700 }, '127.0.0.1')], 200)).toBe(100);
+      expect(await repeat(limiter, limiter.mcpChecks(oauth, '127.0.0.1'), 601)).toBe(600);
+      expect(await repeat(limiter, limiter.mcpChecks({ ...oauth, subject: 'u2' }, '127.0.0.1'), 1)).toBe(1);
+      expect(await repeat(limiter, limiter.mcpChecks({ ...oauth, rateLimitPerMinute: 700 }, '127.0.0.1'), 200)).toBe(100);
 
-      expect(await repeat(limiter, [limiter.mcpCheck(null, networkKey('2001:db8::1'))], 61)).toBe(60);
-      expect(await repeat(limiter, [limiter.mcpCheck(null, networkKey('2001:db8::2'))], 1)).toBe(0);
-      expect(await repeat(limiter, [limiter.mcpCheck(null, networkKey('127.0.0.1'))], 1)).toBe(1);
+      expect(await repeat(limiter, limiter.mcpChecks(null, networkKey('2001:db8::1')), 61)).toBe(60);
+      expect(await repeat(limiter, limiter.mcpChecks(null, networkKey('2001:db8::2')), 1)).toBe(0);
+      expect(await repeat(limiter, limiter.mcpChecks(null, networkKey('127.0.0.1')), 1)).toBe(1);
     });
   });
 
@@ -271,6 +280,13 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
       expect(limiter.edgeCheck('GET', '/api/agent_files/scan', 'n')).toMatchObject({ key: 'edge:api:n' });
       expect(limiter.edgeCheck('GET', '/health', 'n')).toBeNull();
       expect(limiter.edgeCheck('GET', '/apix', 'n')).toBeNull();
+    });
+
+    it('keeps one check per network and allowance, and forgets them when a spread of networks fills the memo', () => {
+      const first = limiter.edgeCheck('GET', '/api/a', 'n');
+      expect(limiter.edgeCheck('DELETE', '/api/b', 'n')).toBe(first);
+      for (let i = 0; i < 10_001; i++) expect(limiter.edgeCheck('GET', '/api/a', `net-${i}`)!.key).toBe(`edge:api:net-${i}`);
+      expect(limiter.edgeCheck('GET', '/api/a', 'n')).toEqual(first);
     });
   });
 });

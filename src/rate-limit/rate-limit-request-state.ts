@@ -10,7 +10,7 @@ export interface RateLimitRequestState {
   /** Cooldowns whose routes match (evaluated by the guard, once the principal is known). */
   cooldowns: readonly CooldownMatch[];
   /** Per-endpoint units counted before routing; handed back if a later limit rejects. */
-  endpointReservations: Reservation[];
+  endpointReservations: readonly Reservation[];
 }
 
 // Kept on the request under a symbol (no WeakMap: see clientNetwork()).

@@ -18,7 +18,7 @@ export const Cooldown = (...rules: (string | CooldownRule)[]) => SetMetadata(RAT
  * budget, OAuth → 600/min per tenant+client+subject, no credential → 60/min per network), chosen
  * from `req.principal` as this guard finds it. On a @Public() MCP controller the auth guard sets no
  * principal, so either resolve the credential in a guard that runs before this one, or skip this
- * decorator and call `RateLimiter.evaluate([limiter.mcpCheck(principal, network)])` in the handler
+ * decorator and call `limiter.evaluate(limiter.mcpChecks(principal, network))` in the handler
  * once the caller is verified. `none`: not evaluated by the app limiter (no X-RateLimit headers).
  */
 export const RateLimitClass = (cls: 'mcp' | 'none') => SetMetadata(RATE_LIMIT_CLASS, cls);

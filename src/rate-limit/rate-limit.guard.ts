@@ -6,7 +6,7 @@ import { clientNetwork, TrustedProxies } from './client-address';
 import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
 import { getRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
 import type { CooldownRule } from './rate-limit.policy';
-import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision } from './rate-limiter';
+import { NO_CHECKS, RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision } from './rate-limiter';
 import { requestPath } from './route-matcher';
 import type { Reservation } from './store/rate-limit-store';
 
@@ -41,16 +41,22 @@ export class RateLimitGuard implements CanActivate {
     const path = state?.path ?? requestPath(req.originalUrl);
     const principal = req.principal;
 
-    const checks: LimitCheck[] = [];
-    if (cls === 'mcp') checks.push(this.limiter.mcpCheck(principal ?? null, state?.network ?? clientNetwork(req, this.trusted)));
-    else if (principal) checks.push(this.limiter.appBudgetCheck(principal, this.limiter.budgetClassOf(req.method, path)));
+    // The app budget's list is kept per principal (see appBudgetChecks); cooldowns, rarer, extend a copy.
+    let checks: readonly LimitCheck[] = NO_CHECKS;
+    if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, state?.network ?? clientNetwork(req, this.trusted));
+    else if (principal) checks = this.limiter.appBudgetChecks(principal, this.limiter.budgetClassOf(req.method, path));
     let cooldowns = 0;
-    for (const match of this.cooldowns(req, state, path, declared)) {
-      const check = this.limiter.cooldownCheck(match, principal);
-      if (check !== null) {
-        checks.push(check);
-        cooldowns++;
+    const matched = this.cooldowns(req, state, path, declared);
+    if (matched.length > 0) {
+      const all = [...checks];
+      for (const match of matched) {
+        const check = this.limiter.cooldownCheck(match, principal);
+        if (check !== null) {
+          all.push(check);
+          cooldowns++;
+        }
       }
+      checks = all;
     }
     if (checks.length === 0) return true;
 
@@ -65,7 +71,8 @@ export class RateLimitGuard implements CanActivate {
     if (!decision.allowed) return this.reject(decision, req, res);
     // setHeader directly: Express's res.set() adds content-type handling these headers never need.
     for (const name in decision.headers) res.setHeader(name, decision.headers[name]!);
-    if (cooldowns > 0) this.settleOnResponse(res, decision.reservations.filter((_, i) => checks[i]!.layer === 'cooldown'));
+    // The guard's checks are the app budget and cooldowns, so what can be handed back is the cooldowns'.
+    if (cooldowns > 0) this.settleOnResponse(res, decision.reservations);
     return true;
   }
 
@@ -111,7 +118,7 @@ export class RateLimitGuard implements CanActivate {
   }
 
   /** Reserve → commit on 2xx, release on anything else (error status, aborted connection). */
-  private settleOnResponse(res: Response, units: Reservation[]): void {
+  private settleOnResponse(res: Response, units: readonly Reservation[]): void {
     let settled = false;
     const settle = (succeeded: boolean) => {
       if (settled) return;

@@ -2,12 +2,13 @@ import { principalBucketId, type Principal } from '../auth/principal';
 import type { Clock } from '../common/clock/clock';
 import type { CooldownRule, EndpointLimitRule, RateLimitPolicy } from './rate-limit.policy';
 import { compileRoute, RouteTable } from './route-matcher';
-import { reservationsOf, type BucketCheck, type EvaluateResult, type RateLimitStore, type Reservation } from './store/rate-limit-store';
+import type { BucketCheck, EvaluateResult, RateLimitStore, Reservation } from './store/rate-limit-store';
 
 // Shared answers of the common request (no per-endpoint rule, no cooldown): nothing to allocate.
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-const NO_CHECKS: readonly LimitCheck[] = Object.freeze([]);
+export const NO_CHECKS: readonly LimitCheck[] = Object.freeze([]);
 const NO_COOLDOWNS: readonly CooldownMatch[] = Object.freeze([]);
+const NO_RESERVATIONS: readonly Reservation[] = Object.freeze([]);
 
 export type LimitLayer = 'app' | 'endpoint' | 'cooldown' | 'edge';
 
@@ -30,8 +31,12 @@ export interface LimitDecision {
   detail: string;
   /** True when the app budget itself rejected (its headers then go on the 429). */
   appBudgetRejected: boolean;
-  /** What was counted, so a later layer's rejection or a failed action can hand it back. */
-  reservations: Reservation[];
+  /**
+   * Per-endpoint and cooldown units counted, so a later layer's rejection or a failed action can
+   * hand them back. App-budget units are never handed back (a request that reached the app layer
+   * was served or refused by it), so they are not listed.
+   */
+  reservations: readonly Reservation[];
 }
 
 export type AppBudgetClass = 'api' | 'control-plane' | 'mcp';
@@ -50,6 +55,33 @@ function windowWords(ms: number): string {
   if (ms % 3_600_000 === 0) return ms === 3_600_000 ? 'hour' : `${ms / 3_600_000} hours`;
   if (ms % 60_000 === 0) return ms === 60_000 ? 'minute' : `${ms / 60_000} minutes`;
   return `${ms / 1000} seconds`;
+}
+
+/** Edge checks by network; emptied when full, so a spread of addresses cannot grow it without bound. */
+class EdgeCheckMemo {
+  private static readonly MAX = 10_000;
+  private readonly checks = new Map<string, LimitCheck>();
+
+  get(network: string, allowance: 'scan' | 'api', limit: number, windowMs: number): LimitCheck {
+    let check = this.checks.get(network);
+    if (check === undefined) {
+      if (this.checks.size >= EdgeCheckMemo.MAX) this.checks.clear();
+      check = { key: `edge:${allowance}:${network}`, limit, windowMs, layer: 'edge', reason: 'edge' };
+      this.checks.set(network, check);
+    }
+    return check;
+  }
+}
+
+/** The admitted units of every layer but the app budget (see LimitDecision.reservations). */
+function handBackable(checks: readonly LimitCheck[], result: EvaluateResult): readonly Reservation[] {
+  let out: Reservation[] | undefined;
+  for (let i = 0; i < checks.length; i++) {
+    const c = checks[i]!;
+    if (c.layer === 'app') continue;
+    (out ??= []).push({ key: c.key, resetAt: result.buckets[i]!.resetAt, cost: c.cost ?? 1 });
+  }
+  return out ?? NO_RESERVATIONS;
 }
 
 /** A matched cooldown: the rule plus the ids its scope needs from the path. */
@@ -105,8 +137,31 @@ export class RateLimiter {
    * (tenant + client + subject). Keyed on the stable principal id, never on the token.
    */
   appBudgetCheck(principal: Principal, budget: AppBudgetClass = 'api'): LimitCheck {
+    return this.appBudgetChecks(principal, budget)[0]!;
+  }
+
+  /**
+   * {@link appBudgetCheck} as the one-check list the guard evaluates. An API key's principal is the
+   * same object for the auth cache's TTL (ApiKeysService), so its lists are kept per principal
+   * object and the common request builds nothing; a re-verified key is a new object with its own.
+   * OAuth principals are built per request, so theirs are not kept.
+   */
+  appBudgetChecks(principal: Principal, budget: AppBudgetClass = 'api'): readonly LimitCheck[] {
+    const slot = budget === 'control-plane' ? 'controlPlane' : 'api';
+    if (principal.kind !== 'api_key') return [this.buildAppBudgetCheck(principal, slot)];
+    let kept = this.keyBudgetChecks.get(principal);
+    if (kept === undefined) {
+      kept = {};
+      this.keyBudgetChecks.set(principal, kept);
+    }
+    return (kept[slot] ??= Object.freeze([this.buildAppBudgetCheck(principal, slot)]));
+  }
+
+  private readonly keyBudgetChecks = new WeakMap<Principal, { api?: readonly LimitCheck[]; controlPlane?: readonly LimitCheck[] }>();
+
+  private buildAppBudgetCheck(principal: Principal, slot: 'api' | 'controlPlane'): LimitCheck {
     const id = principalBucketId(principal);
-    if (budget === 'control-plane') {
+    if (slot === 'controlPlane') {
       const cp = this.policy.appBudget.controlPlane;
       return { key: `cp:${id}`, limit: cp.limit, windowMs: cp.windowMs, layer: 'app', reason: `${cp.limit} control-plane requests per ${windowWords(cp.windowMs)} for this credential` };
     }
@@ -133,10 +188,10 @@ export class RateLimiter {
    * OAuth principal gets 600/min per tenant + client + subject, and an unauthenticated or
    * unverified caller 60/min per source network (IPv4 address or IPv6 /64, see networkKey()).
    */
-  mcpCheck(principal: Principal | null, network: string): LimitCheck {
-    if (principal !== null) return this.appBudgetCheck(principal, 'mcp');
+  mcpChecks(principal: Principal | null, network: string): readonly LimitCheck[] {
+    if (principal !== null) return this.appBudgetChecks(principal, 'mcp');
     const anon = this.policy.mcp.anonymous;
-    return { key: `mcp:anon:${network}`, limit: anon.limit, windowMs: anon.windowMs, layer: 'app', reason: `${anon.limit} unauthenticated MCP requests per ${windowWords(anon.windowMs)} from one network` };
+    return [{ key: `mcp:anon:${network}`, limit: anon.limit, windowMs: anon.windowMs, layer: 'app', reason: `${anon.limit} unauthenticated MCP requests per ${windowWords(anon.windowMs)} from one network` }];
   }
 
   /**
@@ -147,13 +202,16 @@ export class RateLimiter {
     const edge = this.policy.edge;
     // Node's HTTP parser hands methods upper-case; the test is for callers that do not.
     if ((method === edge.scan.route.method || method?.toUpperCase() === edge.scan.route.method) && this.edgeScanPath.test(path)) {
-      return { key: `edge:scan:${network}`, limit: edge.scan.limit, windowMs: edge.windowMs, layer: 'edge', reason: 'edge' };
+      return this.edgeScanChecks.get(network, 'scan', edge.scan.limit, edge.windowMs);
     }
-    if (this.edgeApiPath.test(path)) {
-      return { key: `edge:api:${network}`, limit: edge.api.limit, windowMs: edge.windowMs, layer: 'edge', reason: 'edge' };
-    }
+    if (this.edgeApiPath.test(path)) return this.edgeApiChecks.get(network, 'api', edge.api.limit, edge.windowMs);
     return null;
   }
+
+  // Edge checks kept per network: every request draws on one, and a client's network string is
+  // the same object for its connection (clientNetwork), so the lookup is cheap.
+  private readonly edgeScanChecks = new EdgeCheckMemo();
+  private readonly edgeApiChecks = new EdgeCheckMemo();
 
   /** Per-endpoint limits (per source network) that apply to this method + path. */
   endpointChecks(method: string | undefined, path: string, network: string): readonly LimitCheck[] {
@@ -221,7 +279,7 @@ export class RateLimiter {
   /** One all-or-nothing store call for every check of a layer, turned into a decision. */
   async evaluate(checks: readonly LimitCheck[]): Promise<LimitDecision> {
     const now = this.clock.now();
-    if (checks.length === 0) return { allowed: true, unavailable: false, headers: {}, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: [] };
+    if (checks.length === 0) return { allowed: true, unavailable: false, headers: {}, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: NO_RESERVATIONS };
     return this.decide(checks, await this.store.evaluate(checks, now), now);
   }
 
@@ -250,10 +308,10 @@ export class RateLimiter {
       if (!b.allowed) appBudgetRejected = true;
     }
     if (result.allowed) {
-      return { allowed: true, unavailable: false, headers, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: reservationsOf(checks, result) };
+      return { allowed: true, unavailable: false, headers, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: handBackable(checks, result) };
     }
     if (result.degraded === 'unavailable') {
-      return { allowed: false, unavailable: true, headers, retryAfterSeconds: 0, detail: 'Rate limiter unavailable; this endpoint refuses requests until it is back', appBudgetRejected: false, reservations: [] };
+      return { allowed: false, unavailable: true, headers, retryAfterSeconds: 0, detail: 'Rate limiter unavailable; this endpoint refuses requests until it is back', appBudgetRejected: false, reservations: NO_RESERVATIONS };
     }
     let retryMs = 0;
     const reasons: string[] = [];
@@ -270,7 +328,7 @@ export class RateLimiter {
       retryAfterSeconds: seconds(retryMs),
       detail: `Rate limit exceeded: ${reasons.join('; ')}`,
       appBudgetRejected,
-      reservations: [],
+      reservations: NO_RESERVATIONS,
     };
   }
 

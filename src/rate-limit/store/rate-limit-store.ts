@@ -68,9 +68,3 @@ export interface RateLimitStore {
 
 /** Injection token for {@link RateLimitStore}. */
 export const RateLimitStore = Symbol('RateLimitStore');
-
-/** Reservations for the admitted checks of an evaluation (empty when it was rejected). */
-export function reservationsOf(checks: readonly BucketCheck[], result: EvaluateResult): Reservation[] {
-  if (!result.allowed) return [];
-  return checks.map((c, i) => ({ key: c.key, resetAt: result.buckets[i]!.resetAt, cost: c.cost ?? 1 }));
-}
