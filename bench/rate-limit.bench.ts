@@ -2,7 +2,8 @@
  * Rate limiter cost (DESIGN.md §10; targets from issue 8 / 11):
  *  1. ns per check: memory store at limits 60 and 200,000 (target ≤ 2 µs both), through the store
  *     interface (`await store.evaluate`), plus the raw synchronous core and the full RateLimiter
- *     decision; Redis per check, sequential (one round trip each) and with 64 in flight.
+ *     decision; the limiter's whole code per request (middleware + guard, in process); Redis per
+ *     check, sequential (one round trip each) and with 64 in flight.
  *  2. Throughput of a trivial authenticated endpoint with the limiter off vs on (memory, Redis):
  *     a minimal Nest app (bearer check → [edge + per-endpoint middleware → rate-limit guard] →
  *     handler), loaded by autocannon in its own process, modes interleaved over several rounds so
@@ -22,8 +23,9 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { CanActivate, Controller, ExecutionContext, Get, Injectable, Module, type DynamicModule } from '@nestjs/common';
-import { APP_GUARD, NestFactory } from '@nestjs/core';
+import { CanActivate, Controller, ExecutionContext, Get, Injectable, Module, type DynamicModule, type Type } from '@nestjs/common';
+import { APP_GUARD, NestFactory, Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import Redis from 'ioredis';
@@ -31,9 +33,13 @@ import type { Principal } from '../src/auth/principal';
 import { ClockModule } from '../src/common/clock/clock.module';
 import { SystemClock } from '../src/common/clock/system-clock';
 import { createHttpAdapter } from '../src/create-app';
+import { TrustedProxies } from '../src/rate-limit/client-address';
+import { RateLimitGuard } from '../src/rate-limit/rate-limit.guard';
+import { RateLimitMiddleware } from '../src/rate-limit/rate-limit.middleware';
 import { installRateLimiting, RateLimitModule } from '../src/rate-limit/rate-limit.module';
 import { RATE_LIMIT_POLICY, type RateLimitPolicy } from '../src/rate-limit/rate-limit.policy';
 import { RateLimiter } from '../src/rate-limit/rate-limiter';
+import { EdgeCounter } from '../src/rate-limit/store/edge-counter';
 import { MemoryRateLimitStore } from '../src/rate-limit/store/memory-rate-limit.store';
 import type { BucketCheck, RateLimitStore } from '../src/rate-limit/store/rate-limit-store';
 import { RedisRateLimitStore } from '../src/rate-limit/store/redis-rate-limit.store';
@@ -72,6 +78,53 @@ async function nsPerCheck(kind: 'sync' | 'store' | 'limiter', limit: number, ite
     samples.push(Number(process.hrtime.bigint() - t0) / iterations);
   }
   return round(median(samples));
+}
+
+/**
+ * The limiter's own code per request, in process: the raw middleware (edge + per-endpoint match)
+ * and the guard (app budget, headers) on a memory store, for one API key from one address — what
+ * the throughput test's server runs per request, without HTTP, Express or Nest around it.
+ */
+async function nsPerLimitedRequest(iterations: number): Promise<{ with_limiter: number; without: number; limiter: number }> {
+  class Probe {
+    handle(): void {}
+  }
+  const clock = new SystemClock();
+  const limiter = new RateLimiter(new MemoryRateLimitStore(), clock, { policy: BENCH_POLICY });
+  const trusted = new TrustedProxies([]);
+  const middleware = new RateLimitMiddleware(limiter, new EdgeCounter(null, clock), trusted, { redis: null, edgeLimits: 'on', trustedProxies: [], policy: BENCH_POLICY });
+  const guard = new RateLimitGuard(new Reflector(), limiter, trusted);
+  const socket = { remoteAddress: '127.0.0.1' };
+  const res = { setHeader: () => undefined, set: () => undefined, once: () => undefined };
+  const next = () => undefined;
+  // The request and the execution context are built either way, so the difference is the limiter.
+  let admitted = 0;
+  const one = (limited: boolean) => {
+    const req = { method: 'GET', url: '/api/bench/ping', originalUrl: '/api/bench/ping', headers: {}, params: {}, socket } as unknown as Request;
+    if (limited) middleware.handle(req as never, res as never, next);
+    req.principal = PRINCIPAL;
+    const ctx = new ExecutionContextHost([req, res, next], Probe as Type, Probe.prototype.handle);
+    // On the memory store the guard answers synchronously: count it, so the call cannot be elided.
+    if (limited ? guard.canActivate(ctx) === true : ctx.getType() === 'http') admitted++;
+  };
+  const time = (limited: boolean) => {
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i++) one(limited);
+    return Number(process.hrtime.bigint() - t0) / iterations;
+  };
+  time(true);
+  time(false); // warm-up (JIT)
+  const on: number[] = [];
+  const off: number[] = [];
+  for (let s = 0; s < 5; s++) {
+    on.push(time(true));
+    off.push(time(false));
+  }
+  middleware.onModuleDestroy();
+  if (admitted !== iterations * 12) throw new Error(`request path: ${admitted} of ${iterations * 12} requests admitted synchronously`);
+  const withLimiter = median(on);
+  const without = median(off);
+  return { with_limiter: round(withLimiter), without: round(without), limiter: round(withLimiter - without) };
 }
 
 async function redisNsPerCheck(redis: Redis, prefix: string, limit: number, inFlight: number, iterations: number): Promise<number> {
@@ -246,6 +299,7 @@ async function main(report: PartReport): Promise<void> {
     memory_store_ns: { limit_60: await nsPerCheck('store', 60, iterations), limit_200000: await nsPerCheck('store', 200_000, iterations) },
     memory_sync_core_ns: { limit_60: await nsPerCheck('sync', 60, iterations), limit_200000: await nsPerCheck('sync', 200_000, iterations) },
     memory_limiter_decision_ns: { limit_60: await nsPerCheck('limiter', 60, iterations), limit_200000: await nsPerCheck('limiter', 200_000, iterations) },
+    memory_request_path_ns: await nsPerLimitedRequest(iterations),
     target_memory_ns: 2000,
   };
   if (redis) {
@@ -309,6 +363,12 @@ async function main(report: PartReport): Promise<void> {
     const r = perCheck.redis_ns as { sequential: { limit_60: number }; in_flight_64: { limit_60: number } };
     report.add(figure('rate_limit.redis.us_in_flight_64', 'rate limiter Redis store, per check with 64 in flight', round(r.in_flight_64.limit_60 / 1000), 'µs', undefined, `sequential ${round(r.sequential.limit_60 / 1000)} µs (one round trip)`));
   }
+  const path = perCheck.memory_request_path_ns as { limiter: number };
+  const offCpuNs = (throughput.median_server_cpu_us_per_req as Record<string, number>).off! * 1000;
+  report.add(
+    figure('rate_limit.memory.ns_per_request', "limiter's own code per request, memory store (middleware + guard, in process)", path.limiter, 'ns', undefined,
+      `${round((path.limiter / offCpuNs) * 100, 2)}% of the server CPU per request with the limiter off (${round(offCpuNs / 1000)} µs)`),
+  );
   const share = (m: string) => (profileShare[m] as { share_pct: number } | undefined)?.share_pct;
   report.add(figure('rate_limit.memory.loss_pct', `throughput loss, limiter on (memory) vs off (paired req/s, ${connections} conn)`, throughput.loss_memory_pct as number, '%', atMost(5), `from server CPU/req ${throughput.loss_memory_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('memory')}%`));
   if (redis) {
