@@ -85,7 +85,7 @@ async function nsPerCheck(kind: 'sync' | 'store' | 'limiter', limit: number, ite
  * and the guard (app budget, headers) on a memory store, for one API key from one address — what
  * the throughput test's server runs per request, without HTTP, Express or Nest around it.
  */
-async function nsPerLimitedRequest(iterations: number): Promise<{ with_limiter: number; without: number; limiter: number }> {
+function nsPerLimitedRequest(iterations: number): { with_limiter: number; without: number; limiter: number } {
   class Probe {
     handle(): void {}
   }
@@ -299,7 +299,7 @@ async function main(report: PartReport): Promise<void> {
     memory_store_ns: { limit_60: await nsPerCheck('store', 60, iterations), limit_200000: await nsPerCheck('store', 200_000, iterations) },
     memory_sync_core_ns: { limit_60: await nsPerCheck('sync', 60, iterations), limit_200000: await nsPerCheck('sync', 200_000, iterations) },
     memory_limiter_decision_ns: { limit_60: await nsPerCheck('limiter', 60, iterations), limit_200000: await nsPerCheck('limiter', 200_000, iterations) },
-    memory_request_path_ns: await nsPerLimitedRequest(iterations),
+    memory_request_path_ns: nsPerLimitedRequest(iterations),
     target_memory_ns: 2000,
   };
   if (redis) {

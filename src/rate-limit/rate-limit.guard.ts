@@ -6,8 +6,8 @@ import { clientNetwork, TrustedProxies } from './client-address';
 import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
 import { getRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
 import type { CooldownRule } from './rate-limit.policy';
-import { NO_CHECKS, RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision } from './rate-limiter';
-import { requestPath } from './route-matcher';
+import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision } from './rate-limiter';
+import { NONE, requestPath } from './route-matcher';
 import type { Reservation } from './store/rate-limit-store';
 
 /**
@@ -42,7 +42,7 @@ export class RateLimitGuard implements CanActivate {
     const principal = req.principal;
 
     // The app budget's list is kept per principal (see appBudgetChecks); cooldowns, rarer, extend a copy.
-    let checks: readonly LimitCheck[] = NO_CHECKS;
+    let checks: readonly LimitCheck[] = NONE;
     if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, state?.network ?? clientNetwork(req, this.trusted));
     else if (principal) checks = this.limiter.appBudgetChecks(principal, this.limiter.budgetClassOf(req.method, path));
     let cooldowns = 0;

@@ -1,14 +1,11 @@
 import { principalBucketId, type Principal } from '../auth/principal';
 import type { Clock } from '../common/clock/clock';
 import type { CooldownRule, EndpointLimitRule, RateLimitPolicy } from './rate-limit.policy';
-import { compileRoute, RouteTable } from './route-matcher';
+import { compileRoute, NONE, RouteTable } from './route-matcher';
 import type { BucketCheck, EvaluateResult, RateLimitStore, Reservation } from './store/rate-limit-store';
 
-// Shared answers of the common request (no per-endpoint rule, no cooldown): nothing to allocate.
+// Headers of a decision with no app-budget check; shared, like NONE, so it allocates nothing.
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
-export const NO_CHECKS: readonly LimitCheck[] = Object.freeze([]);
-const NO_COOLDOWNS: readonly CooldownMatch[] = Object.freeze([]);
-const NO_RESERVATIONS: readonly Reservation[] = Object.freeze([]);
 
 export type LimitLayer = 'app' | 'endpoint' | 'cooldown' | 'edge';
 
@@ -57,16 +54,26 @@ function windowWords(ms: number): string {
   return `${ms / 1000} seconds`;
 }
 
-/** Edge checks by network; emptied when full, so a spread of addresses cannot grow it without bound. */
+/**
+ * One edge allowance's checks by network. Every request draws on one, and a client's network
+ * string is the same object for its connection (clientNetwork), so the lookup is cheap. Emptied
+ * when full, so a spread of addresses cannot grow it without bound.
+ */
 class EdgeCheckMemo {
   private static readonly MAX = 10_000;
   private readonly checks = new Map<string, LimitCheck>();
 
-  get(network: string, allowance: 'scan' | 'api', limit: number, windowMs: number): LimitCheck {
+  constructor(
+    private readonly allowance: 'scan' | 'api',
+    private readonly limit: number,
+    private readonly windowMs: number,
+  ) {}
+
+  get(network: string): LimitCheck {
     let check = this.checks.get(network);
     if (check === undefined) {
       if (this.checks.size >= EdgeCheckMemo.MAX) this.checks.clear();
-      check = { key: `edge:${allowance}:${network}`, limit, windowMs, layer: 'edge', reason: 'edge' };
+      check = { key: `edge:${this.allowance}:${network}`, limit: this.limit, windowMs: this.windowMs, layer: 'edge', reason: 'edge' };
       this.checks.set(network, check);
     }
     return check;
@@ -81,7 +88,7 @@ function handBackable(checks: readonly LimitCheck[], result: EvaluateResult): re
     if (c.layer === 'app') continue;
     (out ??= []).push({ key: c.key, resetAt: result.buckets[i]!.resetAt, cost: c.cost ?? 1 });
   }
-  return out ?? NO_RESERVATIONS;
+  return out ?? NONE;
 }
 
 /** A matched cooldown: the rule plus the ids its scope needs from the path. */
@@ -103,6 +110,8 @@ export class RateLimiter {
   private readonly cooldownsById: Map<string, CooldownRule>;
   private readonly edgeScanPath: RegExp;
   private readonly edgeApiPath: RegExp;
+  private readonly edgeScanChecks: EdgeCheckMemo;
+  private readonly edgeApiChecks: EdgeCheckMemo;
 
   constructor(
     private readonly store: RateLimitStore,
@@ -118,6 +127,9 @@ export class RateLimiter {
     this.edgeScanPath = compileRoute(options.policy.edge.scan.route, null).regex;
     const prefixes = options.policy.edge.api.pathPrefixes.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.edgeApiPath = new RegExp(`^(?:${prefixes.join('|')})(?:/|$)`, 'i');
+    const edge = options.policy.edge;
+    this.edgeScanChecks = new EdgeCheckMemo('scan', edge.scan.limit, edge.windowMs);
+    this.edgeApiChecks = new EdgeCheckMemo('api', edge.api.limit, edge.windowMs);
   }
 
   now(): number {
@@ -199,24 +211,17 @@ export class RateLimiter {
    * all other API traffic; null for traffic outside the API (health, docs, metrics).
    */
   edgeCheck(method: string | undefined, path: string, network: string): LimitCheck | null {
-    const edge = this.policy.edge;
+    const scanMethod = this.policy.edge.scan.route.method;
     // Node's HTTP parser hands methods upper-case; the test is for callers that do not.
-    if ((method === edge.scan.route.method || method?.toUpperCase() === edge.scan.route.method) && this.edgeScanPath.test(path)) {
-      return this.edgeScanChecks.get(network, 'scan', edge.scan.limit, edge.windowMs);
-    }
-    if (this.edgeApiPath.test(path)) return this.edgeApiChecks.get(network, 'api', edge.api.limit, edge.windowMs);
+    if ((method === scanMethod || method?.toUpperCase() === scanMethod) && this.edgeScanPath.test(path)) return this.edgeScanChecks.get(network);
+    if (this.edgeApiPath.test(path)) return this.edgeApiChecks.get(network);
     return null;
   }
-
-  // Edge checks kept per network: every request draws on one, and a client's network string is
-  // the same object for its connection (clientNetwork), so the lookup is cheap.
-  private readonly edgeScanChecks = new EdgeCheckMemo();
-  private readonly edgeApiChecks = new EdgeCheckMemo();
 
   /** Per-endpoint limits (per source network) that apply to this method + path. */
   endpointChecks(method: string | undefined, path: string, network: string): readonly LimitCheck[] {
     const matches = this.endpointTable.match(method, path);
-    if (matches.length === 0) return NO_CHECKS;
+    if (matches.length === 0) return NONE;
     return matches.map(({ value: rule, params }) => {
       let bucket = rule.id;
       if (rule.separateBy) {
@@ -237,7 +242,7 @@ export class RateLimiter {
   /** Cooldown rules whose routes match this method + path (matched before routing). */
   matchCooldowns(method: string | undefined, path: string): readonly CooldownMatch[] {
     const matches = this.cooldownTable.match(method, path);
-    return matches.length === 0 ? NO_COOLDOWNS : matches.map(({ value, params }) => ({ rule: value, params }));
+    return matches.length === 0 ? NONE : matches.map(({ value, params }) => ({ rule: value, params }));
   }
 
   cooldownRule(id: string): CooldownRule {
@@ -279,7 +284,7 @@ export class RateLimiter {
   /** One all-or-nothing store call for every check of a layer, turned into a decision. */
   async evaluate(checks: readonly LimitCheck[]): Promise<LimitDecision> {
     const now = this.clock.now();
-    if (checks.length === 0) return { allowed: true, unavailable: false, headers: {}, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: NO_RESERVATIONS };
+    if (checks.length === 0) return { allowed: true, unavailable: false, headers: NO_HEADERS, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: NONE };
     return this.decide(checks, await this.store.evaluate(checks, now), now);
   }
 
@@ -311,7 +316,7 @@ export class RateLimiter {
       return { allowed: true, unavailable: false, headers, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: handBackable(checks, result) };
     }
     if (result.degraded === 'unavailable') {
-      return { allowed: false, unavailable: true, headers, retryAfterSeconds: 0, detail: 'Rate limiter unavailable; this endpoint refuses requests until it is back', appBudgetRejected: false, reservations: NO_RESERVATIONS };
+      return { allowed: false, unavailable: true, headers, retryAfterSeconds: 0, detail: 'Rate limiter unavailable; this endpoint refuses requests until it is back', appBudgetRejected: false, reservations: NONE };
     }
     let retryMs = 0;
     const reasons: string[] = [];
@@ -328,7 +333,7 @@ export class RateLimiter {
       retryAfterSeconds: seconds(retryMs),
       detail: `Rate limit exceeded: ${reasons.join('; ')}`,
       appBudgetRejected,
-      reservations: NO_RESERVATIONS,
+      reservations: NONE,
     };
   }
 

@@ -43,7 +43,12 @@ export function requestPath(url: string | undefined): string {
   }
 }
 
-const NO_MATCHES: readonly RouteMatch<never>[] = Object.freeze([]);
+/**
+ * The one shared empty list of the limiter's hot path (no route, check, cooldown or hand-back
+ * applies, which is most requests): answering with it allocates nothing. Frozen, so no caller can
+ * fill it.
+ */
+export const NONE: readonly never[] = Object.freeze([]);
 
 /**
  * Matches requests against a fixed set of routes before routing. Indexed by method, so a request
@@ -74,7 +79,7 @@ export class RouteTable<T> {
     // Express answers HEAD with the GET handler, so HEAD is limited like GET.
     const m = upper === 'HEAD' ? 'GET' : upper;
     const any = this.anyByMethod.get(m);
-    if (any === undefined || !any.test(path)) return NO_MATCHES;
+    if (any === undefined || !any.test(path)) return NONE;
     const list = this.byMethod.get(m)!;
     const out: RouteMatch<T>[] = [];
     for (const r of list) {
