@@ -101,6 +101,17 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
       expect((await limiter.evaluate([otherKey])).headers['X-RateLimit-Remaining']).toBe('1999');
     });
 
+    it('never reports a reset beyond the window when another replica opened it a moment after this request read its clock', async () => {
+      const check = limiter.appBudgetCheck(apiKey({ rateLimitPerMinute: 1 }));
+      // The other replica's request read its clock 5 ms earlier but reached the store second.
+      const earlier = new RateLimiter(store, new FakeClock(clock.now() - 5), { policy: RATE_LIMIT_POLICY });
+      expect((await limiter.evaluate([check])).allowed).toBe(true);
+      const r = await earlier.evaluate([check]);
+      expect(r.allowed).toBe(false);
+      expect(r.headers['X-RateLimit-Reset']).toBe('60');
+      expect(r.retryAfterSeconds).toBe(60);
+    });
+
     it('keeps one check list per API-key principal object; a re-verified key (a new object) gets its own', () => {
       const key = apiKey();
       expect(limiter.appBudgetChecks(key)).toBe(limiter.appBudgetChecks(key));

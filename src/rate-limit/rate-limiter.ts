@@ -2,7 +2,7 @@ import { principalBucketId, type Principal } from '../auth/principal';
 import type { Clock } from '../common/clock/clock';
 import type { CooldownRule, EndpointLimitRule, RateLimitPolicy } from './rate-limit.policy';
 import { compileRoute, NONE, RouteTable } from './route-matcher';
-import type { BucketCheck, EvaluateResult, RateLimitStore, Reservation } from './store/rate-limit-store';
+import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservation } from './store/rate-limit-store';
 
 // Headers of a decision with no app-budget check; shared, like NONE, so it allocates nothing.
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -78,6 +78,16 @@ class EdgeCheckMemo {
     }
     return check;
   }
+}
+
+/**
+ * Time until a bucket's window ends, never more than the window itself: with a shared store,
+ * another replica may open the window a moment after this request read its clock (requests wait
+ * their turn for Redis, and replicas' clocks differ by a few ms), and a 60 s window must not be
+ * reported as resetting in 61 s.
+ */
+function msUntilReset(check: LimitCheck, bucket: BucketState, now: number): number {
+  return Math.max(0, Math.min(check.windowMs, bucket.resetAt - now));
 }
 
 /** The admitted units of every layer but the app budget (see LimitDecision.reservations). */
@@ -308,7 +318,7 @@ export class RateLimiter {
       headers = {
         'X-RateLimit-Limit': String(b.limit),
         'X-RateLimit-Remaining': String(b.remaining),
-        'X-RateLimit-Reset': String(Math.max(0, Math.ceil((b.resetAt - now) / 1000))),
+        'X-RateLimit-Reset': String(Math.ceil(msUntilReset(checks[i]!, b, now) / 1000)),
       };
       if (!b.allowed) appBudgetRejected = true;
     }
@@ -323,7 +333,7 @@ export class RateLimiter {
     for (let i = 0; i < checks.length; i++) {
       const b = result.buckets[i]!;
       if (b.allowed) continue;
-      retryMs = Math.max(retryMs, b.resetAt - now);
+      retryMs = Math.max(retryMs, msUntilReset(checks[i]!, b, now));
       reasons.push(checks[i]!.reason);
     }
     return {
