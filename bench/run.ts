@@ -14,7 +14,7 @@
  *   npm run bench -- --list             # the parts and what they measure
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { RESULTS_DIR, resultFileOf, writePartResult, type PartResult } from './support/bench-result';
@@ -140,6 +140,8 @@ async function main(): Promise<void> {
       `  PostgreSQL: ${pg ? 'scratch database for this run' : 'skipped (no PostgreSQL: set DATABASE_URL=postgres://…)'}; Redis: ${redis ? 'yes' : 'skipped (no REDIS_URL answering)'}\n` +
       `  ${cpus().length} CPUs, load average ${load0.toFixed(1)}: figures of a shared machine are noisy; ratios are measured in the same run.\n`,
   );
+  // bench/results is not in git (only its outputs are ignored): a fresh clone has no such folder.
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const results: PartResult[] = [];
   try {
     for (const part of parts) {
