@@ -10,6 +10,8 @@
  *     the noise of a shared machine spreads evenly. Targets: loss ≤ 5% memory, ≤ 15% Redis.
  *     Reported three ways: paired requests/s loss, loss from server CPU per request, and the
  *     limiter's share of server CPU in a V8 profile (the steadiest of the three under load).
+ *     A second limiter-off server runs in the same rotation as an A/A control: its paired "loss"
+ *     against the first is the run's noise floor, printed beside the real losses.
  *
  *   npx ts-node --transpile-only bench/rate-limit.bench.ts [--seconds 5] [--rounds 6] [--connections 32]
  *
@@ -173,7 +175,9 @@ const BENCH_POLICY: RateLimitPolicy = {
   edge: { ...RATE_LIMIT_POLICY.edge, api: { ...RATE_LIMIT_POLICY.edge.api, limit: 1_000_000_000 } },
 };
 
-async function startApp(mode: 'off' | 'memory' | 'redis', redis: Redis | null, prefix: string): Promise<{ app: NestExpressApplication; url: string }> {
+type Mode = 'off' | 'off-control' | 'memory' | 'redis';
+
+async function startApp(mode: Exclude<Mode, 'off-control'>, redis: Redis | null, prefix: string): Promise<{ app: NestExpressApplication; url: string }> {
   const imports: DynamicModule['imports'] = [BenchAuthModule];
   if (mode !== 'off') {
     imports.push(ClockModule.forRoot({ clock: new SystemClock() }));
@@ -309,8 +313,10 @@ async function main(report: PartReport): Promise<void> {
     };
   }
 
-  const modes: ('off' | 'memory' | 'redis')[] = redis ? ['off', 'memory', 'redis'] : ['off', 'memory'];
-  const apps = await Promise.all(modes.map((m) => startApp(m, redis, prefix)));
+  // 'off-control' is a second, identical limiter-off server: its "loss" against 'off' is this
+  // machine's noise floor for the run (an A/A test), printed beside the real losses.
+  const modes: Mode[] = redis ? ['off', 'off-control', 'memory', 'redis'] : ['off', 'off-control', 'memory'];
+  const apps = await Promise.all(modes.map((m) => startApp(m === 'off-control' ? 'off' : m, redis, prefix)));
   const samples: Record<string, LoadResult[]> = Object.fromEntries(modes.map((m) => [m, []]));
   for (const app of apps) await load(app.url, 1, connections); // warm-up (JIT, Redis script load)
   for (let r = 0; r < rounds; r++) {
@@ -321,7 +327,7 @@ async function main(report: PartReport): Promise<void> {
     }
   }
   const profileShare: Record<string, unknown> = {};
-  for (const [i, m] of modes.entries()) if (m !== 'off') profileShare[m] = await limiterCpuShare(apps[i]!.url, seconds, connections);
+  for (const [i, m] of modes.entries()) if (m === 'memory' || m === 'redis') profileShare[m] = await limiterCpuShare(apps[i]!.url, seconds, connections);
   for (const a of apps) await a.app.close();
   const rps = (m: string) => median(samples[m]!.map((s) => s.rps));
   // Loss per round against the same round's "off" sample, then the median over rounds: paired
@@ -341,6 +347,7 @@ async function main(report: PartReport): Promise<void> {
     samples,
     median_server_cpu_us_per_req: Object.fromEntries(modes.map((m) => [m, cpu(m)])),
     limiter_share_of_server_cpu_from_profile: profileShare,
+    noise_floor_pct: { paired: pairedLoss('off-control'), from_cpu: cpuLoss('off-control'), per_round: samples['off-control']!.map((s, r) => round((1 - s.rps / samples.off![r]!.rps) * 100)) },
     loss_memory_pct: pairedLoss('memory'),
     loss_memory_pct_from_cpu: cpuLoss('memory'),
     target_loss_memory_pct: 5,
@@ -370,6 +377,11 @@ async function main(report: PartReport): Promise<void> {
       `${round((path.limiter / offCpuNs) * 100, 2)}% of the server CPU per request with the limiter off (${round(offCpuNs / 1000)} µs)`),
   );
   const share = (m: string) => (profileShare[m] as { share_pct: number } | undefined)?.share_pct;
+  const noise = throughput.noise_floor_pct as { paired: number; from_cpu: number; per_round: number[] };
+  report.add(
+    figure('rate_limit.noise_floor_pct', `A/A control: a second limiter-off server vs the first (paired req/s, ${connections} conn)`, noise.paired, '%', undefined,
+      `from server CPU/req ${noise.from_cpu}%; per round ${noise.per_round.join(', ')}: a loss within this spread is not resolved by this run`),
+  );
   report.add(figure('rate_limit.memory.loss_pct', `throughput loss, limiter on (memory) vs off (paired req/s, ${connections} conn)`, throughput.loss_memory_pct as number, '%', atMost(5), `from server CPU/req ${throughput.loss_memory_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('memory')}%`));
   if (redis) {
     report.add(figure('rate_limit.redis.loss_pct', `throughput loss, limiter on (Redis) vs off (paired req/s, ${connections} conn)`, throughput.loss_redis_pct as number, '%', atMost(15), `from server CPU/req ${throughput.loss_redis_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('redis')}%`));
