@@ -35,6 +35,7 @@ import type { Principal } from '../src/auth/principal';
 import { ClockModule } from '../src/common/clock/clock.module';
 import { SystemClock } from '../src/common/clock/system-clock';
 import { createHttpAdapter } from '../src/create-app';
+import { REDIS_CLIENT_OPTIONS } from '../src/database/redis.module';
 import { TrustedProxies } from '../src/rate-limit/client-address';
 import { RateLimitGuard } from '../src/rate-limit/rate-limit.guard';
 import { RateLimitMiddleware } from '../src/rate-limit/rate-limit.middleware';
@@ -269,7 +270,9 @@ async function limiterCpuShare(url: string, seconds: number, connections: number
 }
 
 async function redisAvailable(url: string): Promise<Redis | null> {
-  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1000, retryStrategy: () => null });
+  // The app's client options (auto-pipelining above all), so the Redis figures are what runs;
+  // only the probe's connection is lazy and gives up at once when nothing answers.
+  const redis = new Redis(url, { ...REDIS_CLIENT_OPTIONS, lazyConnect: true, connectTimeout: 1000, retryStrategy: () => null });
   redis.on('error', () => undefined);
   try {
     await redis.connect();
