@@ -335,7 +335,8 @@ async function main(report: PartReport): Promise<void> {
   const rps = (m: string) => median(samples[m]!.map((s) => s.rps));
   // Loss per round against the same round's "off" sample, then the median over rounds: paired
   // ratios cancel the slow drifts of a machine shared with other work better than medians of rps.
-  const pairedLoss = (m: string) => round(median(samples[m]!.map((s, r) => (1 - s.rps / samples.off![r]!.rps) * 100)));
+  const lossPerRound = (m: string) => samples[m]!.map((s, r) => (1 - s.rps / samples.off![r]!.rps) * 100);
+  const pairedLoss = (m: string) => round(median(lossPerRound(m)));
   // Server CPU per request is far less sensitive to other processes than wall-clock throughput;
   // for a CPU-bound server, throughput loss = 1 - cpu(off) / cpu(mode).
   const cpu = (m: string) => median(samples[m]!.map((s) => s.cpu_us_per_req));
@@ -350,7 +351,7 @@ async function main(report: PartReport): Promise<void> {
     samples,
     median_server_cpu_us_per_req: Object.fromEntries(modes.map((m) => [m, cpu(m)])),
     limiter_share_of_server_cpu_from_profile: profileShare,
-    noise_floor_pct: { paired: pairedLoss('off-control'), from_cpu: cpuLoss('off-control'), per_round: samples['off-control']!.map((s, r) => round((1 - s.rps / samples.off![r]!.rps) * 100)) },
+    noise_floor_pct: { paired: pairedLoss('off-control'), from_cpu: cpuLoss('off-control'), per_round: lossPerRound('off-control').map((x) => round(x)) },
     loss_memory_pct: pairedLoss('memory'),
     loss_memory_pct_from_cpu: cpuLoss('memory'),
     target_loss_memory_pct: 5,

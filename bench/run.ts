@@ -140,7 +140,7 @@ async function main(): Promise<void> {
       `  PostgreSQL: ${pg ? 'scratch database for this run' : 'skipped (no PostgreSQL: set DATABASE_URL=postgres://…)'}; Redis: ${redis ? 'yes' : 'skipped (no REDIS_URL answering)'}\n` +
       `  ${cpus().length} CPUs, load average ${load0.toFixed(1)}: figures of a shared machine are noisy; ratios are measured in the same run.\n`,
   );
-  // bench/results is not in git (only its outputs are ignored): a fresh clone has no such folder.
+  // bench/results holds only ignored outputs, so a fresh clone has no such folder.
   mkdirSync(RESULTS_DIR, { recursive: true });
   const results: PartResult[] = [];
   try {
