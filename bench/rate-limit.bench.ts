@@ -5,55 +5,47 @@
  *     decision; the limiter's whole code per request (middleware + guard, in process); Redis per
  *     check, sequential (one round trip each) and with 64 in flight.
  *  2. Throughput of a trivial authenticated endpoint with the limiter off vs on (memory, Redis):
- *     a minimal Nest app (bearer check → [edge + per-endpoint middleware → rate-limit guard] →
- *     handler), loaded by autocannon in its own process, modes interleaved over several rounds so
- *     the noise of a shared machine spreads evenly. Targets: loss ≤ 5% memory, ≤ 15% Redis.
- *     Reported three ways: paired requests/s loss, loss from server CPU per request, and the
- *     limiter's share of server CPU in a V8 profile (the steadiest of the three under load).
- *     A second limiter-off server runs in the same rotation as an A/A control: its paired "loss"
- *     against the first is the run's noise floor, printed beside the real losses.
+ *     a minimal Nest app (bench/support/limiter-probe-app.ts: bearer check → [edge + per-endpoint
+ *     middleware → rate-limit guard] → handler), each mode in its own server process, loaded by
+ *     autocannon in its own process. Each sample loads the limiter-off server and one other AT THE
+ *     SAME TIME, the servers pinned to one CPU and the load generators to the other (see
+ *     pairedSample), so both see the same machine; rounds rotate the modes. Targets: loss ≤ 5%
+ *     memory, ≤ 15% Redis. Reported three ways: paired requests/s loss, loss from server CPU per
+ *     request, and the limiter's share of server CPU in a V8 profile. A second limiter-off server
+ *     is paired the same way as an A/A control: its "loss" is the run's noise floor, printed
+ *     beside the real losses.
  *
- *   npx ts-node --transpile-only bench/rate-limit.bench.ts [--seconds 5] [--rounds 6] [--connections 32]
+ *   npx ts-node --transpile-only bench/rate-limit.bench.ts [--seconds 5] [--rounds 6] [--warmup 20] [--connections 32]
  *
  * REDIS_URL (default redis://127.0.0.1:6379) is used when it answers; Redis parts are skipped
  * otherwise. Writes bench/results/rate-limit.json (bench/support/bench-result.ts shape); bench/run.ts runs it.
  */
 import 'reflect-metadata';
-import { execFile } from 'node:child_process';
-import inspector from 'node:inspector';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { CanActivate, Controller, ExecutionContext, Get, Injectable, Module, type DynamicModule, type Type } from '@nestjs/common';
-import { APP_GUARD, NestFactory, Reflector } from '@nestjs/core';
+import { type Type } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
 import Redis from 'ioredis';
-import type { Principal } from '../src/auth/principal';
-import { ClockModule } from '../src/common/clock/clock.module';
 import { SystemClock } from '../src/common/clock/system-clock';
-import { createHttpAdapter } from '../src/create-app';
 import { REDIS_CLIENT_OPTIONS } from '../src/database/redis.module';
 import { TrustedProxies } from '../src/rate-limit/client-address';
 import { RateLimitGuard } from '../src/rate-limit/rate-limit.guard';
 import { RateLimitMiddleware } from '../src/rate-limit/rate-limit.middleware';
-import { installRateLimiting, RateLimitModule } from '../src/rate-limit/rate-limit.module';
-import { RATE_LIMIT_POLICY, type RateLimitPolicy } from '../src/rate-limit/rate-limit.policy';
+import { RATE_LIMIT_POLICY } from '../src/rate-limit/rate-limit.policy';
 import { RateLimiter } from '../src/rate-limit/rate-limiter';
 import { EdgeCounter } from '../src/rate-limit/store/edge-counter';
 import { MemoryRateLimitStore } from '../src/rate-limit/store/memory-rate-limit.store';
 import type { BucketCheck, RateLimitStore } from '../src/rate-limit/store/rate-limit-store';
 import { RedisRateLimitStore } from '../src/rate-limit/store/redis-rate-limit.store';
 import { atMost, figure, runPart, type PartReport } from './support/bench-result';
-
-const arg = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const round = (n: number, d = 1): number => Math.round(n * 10 ** d) / 10 ** d;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+import { CAN_PIN_CPUS, pinProcess } from './support/cpu-pinning';
+import type { CpuShare } from './support/cpu-profile-share';
+import { LIMITER_CODE, OTHER_CODE, PROBE_PATH, PROBE_POLICY, PROBE_PRINCIPAL, PROBE_TOKEN, type LimiterMode } from './support/limiter-probe-app';
+import { assertClean, runLoad, type LoadOptions } from './support/load';
+import { startServer, type RunningServer } from './support/server-process';
+import { arg, median, round } from './support/stats';
 
 // ---- 1. cost per check ---------------------------------------------------------------------------
 
@@ -93,9 +85,9 @@ function nsPerLimitedRequest(iterations: number): { with_limiter: number; withou
     handle(): void {}
   }
   const clock = new SystemClock();
-  const limiter = new RateLimiter(new MemoryRateLimitStore(), clock, { policy: BENCH_POLICY });
+  const limiter = new RateLimiter(new MemoryRateLimitStore(), clock, { policy: PROBE_POLICY });
   const trusted = new TrustedProxies([]);
-  const middleware = new RateLimitMiddleware(limiter, new EdgeCounter(null, clock), trusted, { redis: null, edgeLimits: 'on', trustedProxies: [], policy: BENCH_POLICY });
+  const middleware = new RateLimitMiddleware(limiter, new EdgeCounter(null, clock), trusted, { redis: null, edgeLimits: 'on', trustedProxies: [], policy: PROBE_POLICY });
   const guard = new RateLimitGuard(new Reflector(), limiter, trusted);
   const socket = { remoteAddress: '127.0.0.1' };
   const res = { setHeader: () => undefined, set: () => undefined, once: () => undefined };
@@ -105,7 +97,7 @@ function nsPerLimitedRequest(iterations: number): { with_limiter: number; withou
   const one = (limited: boolean) => {
     const req = { method: 'GET', url: '/api/bench/ping', originalUrl: '/api/bench/ping', headers: {}, params: {}, socket } as unknown as Request;
     if (limited) middleware.handle(req as never, res as never, next);
-    req.principal = PRINCIPAL;
+    req.principal = PROBE_PRINCIPAL;
     const ctx = new ExecutionContextHost([req, res, next], Probe as Type, Probe.prototype.handle);
     // On the memory store the guard answers synchronously: count it, so the call cannot be elided.
     if (limited ? guard.canActivate(ctx) === true : ctx.getType() === 'http') admitted++;
@@ -145,128 +137,129 @@ async function redisNsPerCheck(redis: Redis, prefix: string, limit: number, inFl
 
 // ---- 2. throughput on vs off ---------------------------------------------------------------------
 
-const TOKEN = `bwk_${'b'.repeat(40)}`;
-const PRINCIPAL: Principal = { kind: 'api_key', tenantId: 'bench', apiKeyId: 'bench-key', scopes: ['scan'], rateLimitPerMinute: 1_000_000_000 };
+/** The servers share this CPU; the load generators run on the other. */
+const SERVER_CPU = '0';
+const LOAD_CPU = '1';
 
-/** Stand-in for the real auth guard (whose cost is not the limiter's): bearer check, then principal. */
-@Injectable()
-class BenchAuthGuard implements CanActivate {
-  canActivate(ctx: ExecutionContext): boolean {
-    const req = ctx.switchToHttp().getRequest<Request>();
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return false;
-    req.principal = PRINCIPAL;
-    return true;
-  }
-}
+type Mode = LimiterMode | 'off-control';
 
-@Controller('api/bench')
-class BenchController {
-  @Get('ping')
-  ping() {
-    return { ok: true };
-  }
-}
-
-@Module({ controllers: [BenchController], providers: [{ provide: APP_GUARD, useClass: BenchAuthGuard }] })
-class BenchAuthModule {}
-
-/** The edge allowance raised so the load (all from 127.0.0.1) is counted but never blocked. */
-const BENCH_POLICY: RateLimitPolicy = {
-  ...RATE_LIMIT_POLICY,
-  edge: { ...RATE_LIMIT_POLICY.edge, api: { ...RATE_LIMIT_POLICY.edge.api, limit: 1_000_000_000 } },
-};
-
-type Mode = 'off' | 'off-control' | 'memory' | 'redis';
-
-async function startApp(mode: Exclude<Mode, 'off-control'>, redis: Redis | null, prefix: string): Promise<{ app: NestExpressApplication; url: string }> {
-  const imports: DynamicModule['imports'] = [BenchAuthModule];
-  if (mode !== 'off') {
-    imports.push(ClockModule.forRoot({ clock: new SystemClock() }));
-    imports.push(RateLimitModule.forRoot({ redis: mode === 'redis' ? redis : null, keyPrefix: prefix, edgeLimits: 'on', trustedProxies: [], policy: BENCH_POLICY }));
-  }
-  @Module({ imports })
-  class BenchAppModule {}
-  const app = await NestFactory.create<NestExpressApplication>(BenchAppModule, createHttpAdapter(), { logger: false, bodyParser: false });
-  if (mode !== 'off') installRateLimiting(app);
-  app.useBodyParser('json');
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
-  return { app, url: `http://127.0.0.1:${port}/api/bench/ping` };
-}
-
-interface LoadResult {
+interface PairedSample {
+  /** Requests/s of the limiter-off server and of the other, loaded at the same time. */
+  off_rps: number;
   rps: number;
-  p99_ms: number;
-  non2xx: number;
-  /** Server CPU (this process: user + system) per request served, in µs. */
+  /** Server CPU (user + system) per request served, in µs. */
+  off_cpu_us_per_req: number;
   cpu_us_per_req: number;
 }
 
-/** autocannon in a child process, so the load generator does not share this event loop. */
-function load(url: string, seconds: number, connections: number): Promise<LoadResult> {
-  const bin = join(__dirname, '..', 'node_modules', '.bin', 'autocannon');
-  const cpu0 = process.cpuUsage();
-  return new Promise((resolve, reject) => {
-    execFile(bin, ['-j', '-c', String(connections), '-d', String(seconds), '-H', `Authorization=Bearer ${TOKEN}`, url], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout) => {
-      if (err) return reject(err);
-      const cpu = process.cpuUsage(cpu0);
-      const r = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p99: number }; non2xx: number };
-      resolve({ rps: round(r.requests.average), p99_ms: r.latency.p99, non2xx: r.non2xx, cpu_us_per_req: round((cpu.user + cpu.system) / Math.max(1, r.requests.total)) });
-    });
-  });
+async function startProbe(mode: Mode, redisUrl: string | null, prefix: string): Promise<RunningServer> {
+  const limiter = mode === 'off-control' ? 'off' : mode;
+  const server = await startServer({ kind: 'limiter-probe', limiter, keyPrefix: prefix }, limiter === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined);
+  if (CAN_PIN_CPUS) await pinProcess(server.pid, SERVER_CPU);
+  return server;
 }
 
-interface CpuProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-interface CpuProfile {
-  nodes: CpuProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+const probeLoad = (server: RunningServer, connections: number, duration: number): LoadOptions => ({
+  url: `${server.url}${PROBE_PATH}`,
+  connections,
+  duration,
+  headers: { authorization: `Bearer ${PROBE_TOKEN}` },
+});
 
-const LIMITER_CODE = /src\/rate-limit\/|src\/common\/clock\/|src\/auth\/principal|node_modules\/(ioredis|redis-parser|denque|standard-as-callback)\//;
-const OTHER_CODE = /node_modules\/|bench\//;
+const cpuMs = (s: { cpu_user_ms: number; cpu_system_ms: number }): number => s.cpu_user_ms + s.cpu_system_ms;
 
 /**
- * Share of the server's busy CPU spent in limiter code, from a V8 CPU profile of one load run.
- * Each sample is walked from the leaf up: the first frame of our limiter (or its Redis client)
- * claims it, the first frame of other code (Express, Nest, the handler) does not. Runtime frames
- * in between (Map, Promise, Date) go to whoever called them. A ratio inside one run, so it holds
- * up on a machine shared with other work far better than requests/s.
+ * One paired sample: the limiter-off server and another loaded at the same time, both servers
+ * pinned to one CPU (the load generators to the other). The scheduler gives each half the core, so
+ * each serves in proportion to 1 / its CPU per request, and whatever else slows the machine in that
+ * window slows both alike. Sequential samples on this shared 2-core VM drifted ±10 % between
+ * neighbouring 5 s windows (the A/A control showed it); simultaneous ones mostly agree within ±3 %.
  */
-async function limiterCpuShare(url: string, seconds: number, connections: number): Promise<{ share_pct: number; busy_ms: number }> {
-  const session = new inspector.Session();
-  session.connect();
-  const post = <T>(method: string, params?: object) =>
-    new Promise<T>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T))));
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 200 });
-  await post('Profiler.start');
-  await load(url, seconds, connections);
-  const { profile } = await post<{ profile: CpuProfile }>('Profiler.stop');
-  session.disconnect();
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  let busy = 0;
-  let limiter = 0;
-  profile.samples.forEach((id, i) => {
-    const dt = profile.timeDeltas[i] ?? 0;
-    if (byId.get(id)!.callFrame.functionName === '(idle)') return;
-    busy += dt;
-    for (let x: number | undefined = id; x !== undefined; x = parent.get(x)) {
-      const u = byId.get(x)!.callFrame.url;
-      if (LIMITER_CODE.test(u)) {
-        limiter += dt;
-        break;
+async function pairedSample(off: RunningServer, other: RunningServer, connections: number, seconds: number): Promise<PairedSample> {
+  const before = await Promise.all([off.stats(), other.stats()]);
+  const [a, b] = await Promise.all([runLoad(probeLoad(off, connections, seconds), LOAD_CPU), runLoad(probeLoad(other, connections, seconds), LOAD_CPU)]);
+  const after = await Promise.all([off.stats(), other.stats()]);
+  assertClean('limiter off', a);
+  assertClean('limiter probe', b);
+  return {
+    off_rps: round(a.rps),
+    rps: round(b.rps),
+    off_cpu_us_per_req: round(((cpuMs(after[0]) - cpuMs(before[0])) * 1000) / a.total),
+    cpu_us_per_req: round(((cpuMs(after[1]) - cpuMs(before[1])) * 1000) / b.total),
+  };
+}
+
+/** The limiter's share of the server's busy CPU in a V8 profile of one load run, the server loaded alone. */
+async function limiterCpuShare(server: RunningServer, connections: number, seconds: number): Promise<CpuShare> {
+  await server.startProfile();
+  assertClean('profiled run', await runLoad(probeLoad(server, connections, seconds), LOAD_CPU));
+  return server.stopProfile(LIMITER_CODE, OTHER_CODE);
+}
+
+interface ThroughputOptions {
+  seconds: number;
+  rounds: number;
+  warmup: number;
+  connections: number;
+}
+
+/** Section 2: limiter-off vs memory (and Redis, when `redisUrl` answers) servers, paired samples. */
+async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seconds, rounds, warmup, connections }: ThroughputOptions): Promise<Record<string, unknown>> {
+  // 'off-control' is a second, identical limiter-off server: its "loss" against 'off' is this
+  // machine's noise floor for the run (an A/A test), printed beside the real losses.
+  const compared: Mode[] = redisUrl ? ['off-control', 'memory', 'redis'] : ['off-control', 'memory'];
+  const servers = new Map<Mode, RunningServer>();
+  try {
+    for (const m of ['off', ...compared] as Mode[]) servers.set(m, await startProbe(m, redisUrl, prefix));
+    const server = (m: Mode) => servers.get(m)!;
+    // Warm-up, all at once (JIT tiers up over tens of thousands of requests; Redis script load).
+    await Promise.all([...servers.values()].map((s) => runLoad(probeLoad(s, connections, warmup), LOAD_CPU)));
+    const samples = Object.fromEntries(compared.map((m) => [m, [] as PairedSample[]])) as Record<Mode, PairedSample[]>;
+    for (let r = 0; r < rounds; r++) {
+      // Rotate the order each round so no mode always runs first.
+      for (let k = 0; k < compared.length; k++) {
+        const m = compared[(k + r) % compared.length]!;
+        samples[m].push(await pairedSample(server('off'), server(m), connections, seconds));
       }
-      if (OTHER_CODE.test(u)) break;
     }
-  });
-  return { share_pct: round((limiter / Math.max(1, busy)) * 100, 2), busy_ms: Math.round(busy / 1000) };
+    const profileShare: Record<string, CpuShare> = {};
+    for (const m of ['memory', 'redis'] as const) if (servers.has(m)) profileShare[m] = await limiterCpuShare(server(m), connections, seconds);
+
+    // Per round: throughput and CPU per request against the 'off' server loaded at the same time;
+    // then the median over rounds.
+    const lossPerRound = (m: Mode) => samples[m].map((s) => (1 - s.rps / s.off_rps) * 100);
+    const cpuLossPerRound = (m: Mode) => samples[m].map((s) => (1 - s.off_cpu_us_per_req / s.cpu_us_per_req) * 100);
+    const pairedLoss = (m: Mode) => round(median(lossPerRound(m)));
+    const cpuLoss = (m: Mode) => round(median(cpuLossPerRound(m)));
+    const cpuPerReq = (m: Mode) => round(median(samples[m].map((s) => s.cpu_us_per_req)));
+    const throughput: Record<string, unknown> = {
+      endpoint: `GET ${PROBE_PATH} (bearer check → principal; limiter: edge + per-endpoint middleware + app-budget guard)`,
+      method: 'paired: the limiter-off server and one other loaded at the same time, each in its own process',
+      cpu_pinning: CAN_PIN_CPUS ? `servers on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPU}` : 'none (taskset unavailable or one CPU): the throughput ratios are unreliable, the CPU ones still hold',
+      connections,
+      seconds_per_sample: seconds,
+      warmup_s: warmup,
+      rounds,
+      load_average_1m: round(loadavg()[0]!, 2),
+      samples,
+      median_server_cpu_us_per_req: Object.fromEntries([['off', round(median(samples['off-control'].map((s) => s.off_cpu_us_per_req)))], ...compared.map((m) => [m, cpuPerReq(m)])]),
+      limiter_share_of_server_cpu_from_profile: profileShare,
+      noise_floor_pct: { paired: pairedLoss('off-control'), from_cpu: cpuLoss('off-control'), per_round: lossPerRound('off-control').map((x) => round(x)) },
+      loss_memory_pct: pairedLoss('memory'),
+      loss_memory_pct_from_cpu: cpuLoss('memory'),
+      loss_memory_pct_per_round: lossPerRound('memory').map((x) => round(x)),
+      target_loss_memory_pct: 5,
+    };
+    if (redisUrl) {
+      throughput.loss_redis_pct = pairedLoss('redis');
+      throughput.loss_redis_pct_from_cpu = cpuLoss('redis');
+      throughput.loss_redis_pct_per_round = lossPerRound('redis').map((x) => round(x));
+      throughput.target_loss_redis_pct = 15;
+    }
+    return throughput;
+  } finally {
+    for (const s of servers.values()) await s.close();
+  }
 }
 
 async function redisAvailable(url: string): Promise<Redis | null> {
@@ -298,6 +291,7 @@ async function main(report: PartReport): Promise<void> {
   const rounds = arg('rounds', 6);
   const connections = arg('connections', 32);
   const iterations = arg('iterations', 1_000_000);
+  const warmup = arg('warmup', 20);
   const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const redis = await redisAvailable(redisUrl);
   const prefix = `bulwark-bench:${randomUUID()}:`;
@@ -316,51 +310,7 @@ async function main(report: PartReport): Promise<void> {
     };
   }
 
-  // 'off-control' is a second, identical limiter-off server: its "loss" against 'off' is this
-  // machine's noise floor for the run (an A/A test), printed beside the real losses.
-  const modes: Mode[] = redis ? ['off', 'off-control', 'memory', 'redis'] : ['off', 'off-control', 'memory'];
-  const apps = await Promise.all(modes.map((m) => startApp(m === 'off-control' ? 'off' : m, redis, prefix)));
-  const samples: Record<string, LoadResult[]> = Object.fromEntries(modes.map((m) => [m, []]));
-  for (const app of apps) await load(app.url, 1, connections); // warm-up (JIT, Redis script load)
-  for (let r = 0; r < rounds; r++) {
-    // Rotate the order each round so no mode always runs first (or right after a heavier one).
-    for (let k = 0; k < modes.length; k++) {
-      const i = (k + r) % modes.length;
-      samples[modes[i]!]!.push(await load(apps[i]!.url, seconds, connections));
-    }
-  }
-  const profileShare: Record<string, unknown> = {};
-  for (const [i, m] of modes.entries()) if (m === 'memory' || m === 'redis') profileShare[m] = await limiterCpuShare(apps[i]!.url, seconds, connections);
-  for (const a of apps) await a.app.close();
-  const rps = (m: string) => median(samples[m]!.map((s) => s.rps));
-  // Loss per round against the same round's "off" sample, then the median over rounds: paired
-  // ratios cancel the slow drifts of a machine shared with other work better than medians of rps.
-  const lossPerRound = (m: string) => samples[m]!.map((s, r) => (1 - s.rps / samples.off![r]!.rps) * 100);
-  const pairedLoss = (m: string) => round(median(lossPerRound(m)));
-  // Server CPU per request is far less sensitive to other processes than wall-clock throughput;
-  // for a CPU-bound server, throughput loss = 1 - cpu(off) / cpu(mode).
-  const cpu = (m: string) => median(samples[m]!.map((s) => s.cpu_us_per_req));
-  const cpuLoss = (m: string) => round((1 - cpu('off') / cpu(m)) * 100);
-  const throughput: Record<string, unknown> = {
-    endpoint: 'GET /api/bench/ping (bearer check → principal; limiter: edge + per-endpoint middleware + app-budget guard)',
-    connections,
-    seconds_per_sample: seconds,
-    rounds,
-    load_average_1m: round(loadavg()[0]!, 2),
-    median_rps: Object.fromEntries(modes.map((m) => [m, rps(m)])),
-    samples,
-    median_server_cpu_us_per_req: Object.fromEntries(modes.map((m) => [m, cpu(m)])),
-    limiter_share_of_server_cpu_from_profile: profileShare,
-    noise_floor_pct: { paired: pairedLoss('off-control'), from_cpu: cpuLoss('off-control'), per_round: lossPerRound('off-control').map((x) => round(x)) },
-    loss_memory_pct: pairedLoss('memory'),
-    loss_memory_pct_from_cpu: cpuLoss('memory'),
-    target_loss_memory_pct: 5,
-  };
-  if (redis) {
-    throughput.loss_redis_pct = pairedLoss('redis');
-    throughput.loss_redis_pct_from_cpu = cpuLoss('redis');
-    throughput.target_loss_redis_pct = 15;
-  }
+  const throughput = await throughputOnVsOff(redis ? redisUrl : null, prefix, { seconds, rounds, warmup, connections });
   if (redis) {
     await cleanup(redis, prefix);
     redis.disconnect();
@@ -380,15 +330,16 @@ async function main(report: PartReport): Promise<void> {
     figure('rate_limit.memory.ns_per_request', "limiter's own code per request, memory store (middleware + guard, in process)", path.limiter, 'ns', undefined,
       `${round((path.limiter / offCpuNs) * 100, 2)}% of the server CPU per request with the limiter off (${round(offCpuNs / 1000)} µs)`),
   );
-  const share = (m: string) => (profileShare[m] as { share_pct: number } | undefined)?.share_pct;
+  const profileShare = throughput.limiter_share_of_server_cpu_from_profile as Record<string, CpuShare>;
+  const share = (m: string) => profileShare[m]?.share_pct;
   const noise = throughput.noise_floor_pct as { paired: number; from_cpu: number; per_round: number[] };
   report.add(
-    figure('rate_limit.noise_floor_pct', `A/A control: a second limiter-off server vs the first (paired req/s, ${connections} conn)`, noise.paired, '%', undefined,
+    figure('rate_limit.noise_floor_pct', `A/A control: a second limiter-off server vs the first (simultaneous req/s, ${connections} conn each)`, noise.paired, '%', undefined,
       `from server CPU/req ${noise.from_cpu}%; per round ${noise.per_round.join(', ')}: a loss within this spread is not resolved by this run`),
   );
-  report.add(figure('rate_limit.memory.loss_pct', `throughput loss, limiter on (memory) vs off (paired req/s, ${connections} conn)`, throughput.loss_memory_pct as number, '%', atMost(5), `from server CPU/req ${throughput.loss_memory_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('memory')}%`));
+  report.add(figure('rate_limit.memory.loss_pct', `throughput loss, limiter on (memory) vs off (simultaneous req/s, ${connections} conn each)`, throughput.loss_memory_pct as number, '%', atMost(5), `from server CPU/req ${throughput.loss_memory_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('memory')}%`));
   if (redis) {
-    report.add(figure('rate_limit.redis.loss_pct', `throughput loss, limiter on (Redis) vs off (paired req/s, ${connections} conn)`, throughput.loss_redis_pct as number, '%', atMost(15), `from server CPU/req ${throughput.loss_redis_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('redis')}%`));
+    report.add(figure('rate_limit.redis.loss_pct', `throughput loss, limiter on (Redis) vs off (simultaneous req/s, ${connections} conn each)`, throughput.loss_redis_pct as number, '%', atMost(15), `from server CPU/req ${throughput.loss_redis_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('redis')}%`));
   } else {
     report.skip('rate_limit.redis.loss_pct', 'throughput loss, limiter on (Redis) vs off', '%', 'skipped (no Redis)', atMost(15));
   }

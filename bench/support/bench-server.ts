@@ -2,9 +2,12 @@
  * A server under test, in its own process (forked by bench/support/server-process.ts):
  *  - `hello`: bare Express on this Node, `GET /hello` → `{"hello":"world"}` (the ceiling);
  *  - `app`: the whole Bulwark app (createTestApp: same module and configureApp as production) on
- *    DATABASE_URL / REDIS_URL from this process's environment, optionally seeded.
+ *    DATABASE_URL / REDIS_URL from this process's environment, optionally seeded;
+ *  - `limiter-probe`: bench:rate-limit's trivial authenticated endpoint, limiter off or on
+ *    (bench/support/limiter-probe-app.ts).
  * Talks to the parent over IPC: `ready` with the port (and a token, ids), `stats` on request
- * (peak RSS, CPU), `close`.
+ * (peak RSS, CPU), `profile-start` / `profile-stop` (share of this process's CPU in the code the
+ * parent names), `close`.
  */
 import 'reflect-metadata';
 import type { Server } from 'node:http';
@@ -13,10 +16,16 @@ import express from 'express';
 import type { Scope } from '../../src/auth/principal';
 import { InventoryImportService } from '../../src/inventory-import/inventory-import.service';
 import { createTestApp, type TestApp } from '../../test/support/create-test-app';
+import { cpuShareOf, CpuProfiler } from './cpu-profile-share';
 import { largeInventory } from './fixtures';
+import { startLimiterProbe, type LimiterMode } from './limiter-probe-app';
 
 export interface ServerSpec {
-  kind: 'hello' | 'app';
+  kind: 'hello' | 'app' | 'limiter-probe';
+  /** limiter-probe: the limiter's store, or none. */
+  limiter?: LimiterMode;
+  /** limiter-probe: prefix of its Redis keys (the parent deletes them). */
+  keyPrefix?: string;
   /** app: seed this many applications (largeInventory) into a fresh tenant. */
   seedApplications?: number;
   /** app: reuse an existing tenant (e.g. seeded by another server on the same PostgreSQL). */
@@ -29,7 +38,16 @@ export interface ServerSpec {
 export type ServerMessage =
   | { type: 'ready'; port: number; token?: string; tenantId?: string; ids?: number[]; seed_ms?: number; database?: string; redis?: boolean }
   | { type: 'stats'; max_rss_mb: number; rss_mb: number; cpu_user_ms: number; cpu_system_ms: number }
+  | { type: 'profile-started' }
+  | { type: 'profile'; share_pct: number; busy_ms: number }
   | { type: 'error'; message: string };
+
+export type ParentMessage =
+  | { type: 'stats' }
+  | { type: 'profile-start' }
+  /** Regex sources: the code whose share is reported, and the callers' code that stops the walk up. */
+  | { type: 'profile-stop'; own: string; other: string }
+  | { type: 'close' };
 
 const send = (m: ServerMessage): void => {
   process.send?.(m);
@@ -80,8 +98,8 @@ async function slugOf(t: TestApp, tenantId: string): Promise<string> {
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as ServerSpec;
   let close: () => Promise<void>;
-  if (spec.kind === 'hello') {
-    const s = await startHello();
+  if (spec.kind === 'hello' || spec.kind === 'limiter-probe') {
+    const s = spec.kind === 'hello' ? await startHello() : await startLimiterProbe(spec.limiter ?? 'off', process.env.REDIS_URL, spec.keyPrefix ?? 'bench:');
     close = s.close;
     send({ type: 'ready', port: s.port });
   } else {
@@ -89,8 +107,15 @@ async function main(): Promise<void> {
     close = s.close;
     send(s.ready);
   }
-  process.on('message', (m: { type: string }) => {
-    if (m.type === 'stats') {
+  let profiler: CpuProfiler | null = null;
+  process.on('message', (m: ParentMessage) => {
+    if (m.type === 'profile-start') {
+      profiler = new CpuProfiler();
+      void profiler.start().then(() => send({ type: 'profile-started' }));
+    } else if (m.type === 'profile-stop' && profiler) {
+      void profiler.stop().then((p) => send({ type: 'profile', ...cpuShareOf(p, new RegExp(m.own), new RegExp(m.other)) }));
+      profiler = null;
+    } else if (m.type === 'stats') {
       const u = process.resourceUsage();
       send({ type: 'stats', max_rss_mb: Math.round(u.maxRSS / 1024), rss_mb: Math.round(process.memoryUsage.rss() / 1048576), cpu_user_ms: Math.round(u.userCPUTime / 1000), cpu_system_ms: Math.round(u.systemCPUTime / 1000) });
     } else if (m.type === 'close') {

@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { pinnedCommand } from './cpu-pinning';
 
 export interface LoadOptions {
   url: string;
@@ -41,9 +42,11 @@ export interface LoadResult {
 
 const CLIENT = join(__dirname, 'load-client.cjs');
 
-export function runLoad(opts: LoadOptions): Promise<LoadResult> {
+/** `pinTo`: a CPU list for the load generator (see cpu-pinning.ts), e.g. to keep it off the server's core. */
+export function runLoad(opts: LoadOptions, pinTo?: string): Promise<LoadResult> {
+  const [file, args] = pinnedCommand(process.execPath, [CLIENT, JSON.stringify(opts)], pinTo);
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLIENT, JSON.stringify(opts)], { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(file, args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err) return reject(new Error(`load client failed: ${stderr || err.message}`));
       try {
         resolve(JSON.parse(stdout.trim().split('\n').pop()!) as LoadResult);

@@ -4,11 +4,12 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import type { ServerMessage, ServerSpec } from './bench-server';
+import type { ParentMessage, ServerMessage, ServerSpec } from './bench-server';
+import type { CpuShare } from './cpu-profile-share';
 
 export interface ServerEnv {
-  /** postgres://… or pglite://memory. */
-  DATABASE_URL: string;
+  /** postgres://… or pglite://memory (app servers). */
+  DATABASE_URL?: string;
   /** Unset = in-process rate-limit counters. */
   REDIS_URL?: string;
 }
@@ -21,7 +22,13 @@ export interface RunningServer {
   ids: number[];
   seedMs?: number;
   database?: string;
+  /** The server's process id (e.g. to pin it to a CPU). */
+  pid: number;
   stats(): Promise<Extract<ServerMessage, { type: 'stats' }>>;
+  /** Starts a V8 CPU profile in the server (resolves once it runs). */
+  startProfile(): Promise<void>;
+  /** Stops it: the share of the server's busy CPU in scripts matching `own` (see cpuShareOf). */
+  stopProfile(own: RegExp, other: RegExp): Promise<CpuShare>;
   close(): Promise<void>;
 }
 
@@ -73,16 +80,15 @@ function handle(child: ChildProcess, m: Extract<ServerMessage, { type: 'ready' }
     ids: m.ids ?? [],
     seedMs: m.seed_ms,
     database: m.database,
-    stats: () =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no stats reply')), 10_000);
-        child.once('message', (s: ServerMessage) => {
-          clearTimeout(timer);
-          if (s.type === 'stats') resolve(s);
-          else reject(new Error(`unexpected ${s.type}`));
-        });
-        child.send({ type: 'stats' });
-      }),
+    pid: child.pid!,
+    stats: () => ask(child, { type: 'stats' }, 'stats'),
+    startProfile: async () => {
+      await ask(child, { type: 'profile-start' }, 'profile-started');
+    },
+    stopProfile: async (own, other) => {
+      const { share_pct, busy_ms } = await ask(child, { type: 'profile-stop', own: own.source, other: other.source }, 'profile');
+      return { share_pct, busy_ms };
+    },
     close: async () => {
       if (child.exitCode !== null) return;
       child.send({ type: 'close' });
@@ -91,4 +97,17 @@ function handle(child: ChildProcess, m: Extract<ServerMessage, { type: 'ready' }
       clearTimeout(timer);
     },
   };
+}
+
+/** One request to the server and its reply of the given type. */
+function ask<T extends ServerMessage['type']>(child: ChildProcess, message: ParentMessage, reply: T, timeoutMs = 30_000): Promise<Extract<ServerMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${reply} reply`)), timeoutMs);
+    child.once('message', (m: ServerMessage) => {
+      clearTimeout(timer);
+      if (m.type === reply) resolve(m as Extract<ServerMessage, { type: T }>);
+      else reject(new Error(`expected ${reply}, got ${m.type}`));
+    });
+    child.send(message);
+  });
 }
