@@ -95,7 +95,7 @@ function nsPerLimitedRequest(iterations: number): { with_limiter: number; withou
   // The request and the execution context are built either way, so the difference is the limiter.
   let admitted = 0;
   const one = (limited: boolean) => {
-    const req = { method: 'GET', url: '/api/bench/ping', originalUrl: '/api/bench/ping', headers: {}, params: {}, socket } as unknown as Request;
+    const req = { method: 'GET', url: PROBE_PATH, originalUrl: PROBE_PATH, headers: {}, params: {}, socket } as unknown as Request;
     if (limited) middleware.handle(req as never, res as never, next);
     req.principal = PROBE_PRINCIPAL;
     const ctx = new ExecutionContextHost([req, res, next], Probe as Type, Probe.prototype.handle);
@@ -196,6 +196,34 @@ async function limiterCpuShare(server: RunningServer, connections: number, secon
   return server.stopProfile(LIMITER_CODE, OTHER_CODE);
 }
 
+/** A mode against the limiter-off server: medians over rounds of the paired figures, and the rounds. */
+interface Loss {
+  /** From requests/s. */
+  pct: number;
+  /** From server CPU per request (1 - off / this). */
+  from_cpu_pct: number;
+  per_round: number[];
+}
+
+interface ThroughputResult {
+  endpoint: string;
+  method: string;
+  cpu_pinning: string;
+  connections: number;
+  seconds_per_sample: number;
+  warmup_s: number;
+  rounds: number;
+  load_average_1m: number;
+  samples: Partial<Record<Mode, PairedSample[]>>;
+  median_server_cpu_us_per_req: Partial<Record<Mode, number>>;
+  limiter_share_of_server_cpu_from_profile: Partial<Record<'memory' | 'redis', CpuShare>>;
+  /** The A/A control: a second limiter-off server against the first. */
+  noise_floor: Loss;
+  memory: Loss;
+  redis?: Loss;
+  targets_pct: { memory: number; redis: number };
+}
+
 interface ThroughputOptions {
   seconds: number;
   rounds: number;
@@ -204,7 +232,7 @@ interface ThroughputOptions {
 }
 
 /** Section 2: limiter-off vs memory (and Redis, when `redisUrl` answers) servers, paired samples. */
-async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seconds, rounds, warmup, connections }: ThroughputOptions): Promise<Record<string, unknown>> {
+async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seconds, rounds, warmup, connections }: ThroughputOptions): Promise<ThroughputResult> {
   // 'off-control' is a second, identical limiter-off server: its "loss" against 'off' is this
   // machine's noise floor for the run (an A/A test), printed beside the real losses.
   const compared: Mode[] = redisUrl ? ['off-control', 'memory', 'redis'] : ['off-control', 'memory'];
@@ -222,17 +250,21 @@ async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seco
         samples[m].push(await pairedSample(server('off'), server(m), connections, seconds));
       }
     }
-    const profileShare: Record<string, CpuShare> = {};
+    const profileShare: ThroughputResult['limiter_share_of_server_cpu_from_profile'] = {};
     for (const m of ['memory', 'redis'] as const) if (servers.has(m)) profileShare[m] = await limiterCpuShare(server(m), connections, seconds);
 
-    // Per round: throughput and CPU per request against the 'off' server loaded at the same time;
-    // then the median over rounds.
-    const lossPerRound = (m: Mode) => samples[m].map((s) => (1 - s.rps / s.off_rps) * 100);
-    const cpuLossPerRound = (m: Mode) => samples[m].map((s) => (1 - s.off_cpu_us_per_req / s.cpu_us_per_req) * 100);
-    const pairedLoss = (m: Mode) => round(median(lossPerRound(m)));
-    const cpuLoss = (m: Mode) => round(median(cpuLossPerRound(m)));
-    const cpuPerReq = (m: Mode) => round(median(samples[m].map((s) => s.cpu_us_per_req)));
-    const throughput: Record<string, unknown> = {
+    // Per round against the 'off' server loaded at the same time, then the median over rounds.
+    const loss = (m: Mode): Loss => {
+      const perRound = samples[m].map((s) => (1 - s.rps / s.off_rps) * 100);
+      return {
+        pct: round(median(perRound)),
+        from_cpu_pct: round(median(samples[m].map((s) => (1 - s.off_cpu_us_per_req / s.cpu_us_per_req) * 100))),
+        per_round: perRound.map((x) => round(x)),
+      };
+    };
+    // The 'off' server is in every pair.
+    const offCpu = round(median(compared.flatMap((m) => samples[m].map((s) => s.off_cpu_us_per_req))));
+    return {
       endpoint: `GET ${PROBE_PATH} (bearer check → principal; limiter: edge + per-endpoint middleware + app-budget guard)`,
       method: 'paired: the limiter-off server and one other loaded at the same time, each in its own process',
       cpu_pinning: CAN_PIN_CPUS ? `servers on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPU}` : 'none (taskset unavailable or one CPU): the throughput ratios are unreliable, the CPU ones still hold',
@@ -242,21 +274,13 @@ async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seco
       rounds,
       load_average_1m: round(loadavg()[0]!, 2),
       samples,
-      median_server_cpu_us_per_req: Object.fromEntries([['off', round(median(samples['off-control'].map((s) => s.off_cpu_us_per_req)))], ...compared.map((m) => [m, cpuPerReq(m)])]),
+      median_server_cpu_us_per_req: Object.fromEntries([['off', offCpu], ...compared.map((m) => [m, round(median(samples[m].map((s) => s.cpu_us_per_req)))])]),
       limiter_share_of_server_cpu_from_profile: profileShare,
-      noise_floor_pct: { paired: pairedLoss('off-control'), from_cpu: cpuLoss('off-control'), per_round: lossPerRound('off-control').map((x) => round(x)) },
-      loss_memory_pct: pairedLoss('memory'),
-      loss_memory_pct_from_cpu: cpuLoss('memory'),
-      loss_memory_pct_per_round: lossPerRound('memory').map((x) => round(x)),
-      target_loss_memory_pct: 5,
+      noise_floor: loss('off-control'),
+      memory: loss('memory'),
+      redis: redisUrl ? loss('redis') : undefined,
+      targets_pct: { memory: 5, redis: 15 },
     };
-    if (redisUrl) {
-      throughput.loss_redis_pct = pairedLoss('redis');
-      throughput.loss_redis_pct_from_cpu = cpuLoss('redis');
-      throughput.loss_redis_pct_per_round = lossPerRound('redis').map((x) => round(x));
-      throughput.target_loss_redis_pct = 15;
-    }
-    return throughput;
   } finally {
     for (const s of servers.values()) await s.close();
   }
@@ -325,24 +349,22 @@ async function main(report: PartReport): Promise<void> {
     report.add(figure('rate_limit.redis.us_in_flight_64', 'rate limiter Redis store, per check with 64 in flight', round(r.in_flight_64.limit_60 / 1000), 'µs', undefined, `sequential ${round(r.sequential.limit_60 / 1000)} µs (one round trip)`));
   }
   const path = perCheck.memory_request_path_ns as { limiter: number };
-  const offCpuNs = (throughput.median_server_cpu_us_per_req as Record<string, number>).off! * 1000;
+  const offCpuNs = throughput.median_server_cpu_us_per_req.off! * 1000;
   report.add(
     figure('rate_limit.memory.ns_per_request', "limiter's own code per request, memory store (middleware + guard, in process)", path.limiter, 'ns', undefined,
       `${round((path.limiter / offCpuNs) * 100, 2)}% of the server CPU per request with the limiter off (${round(offCpuNs / 1000)} µs)`),
   );
-  const profileShare = throughput.limiter_share_of_server_cpu_from_profile as Record<string, CpuShare>;
-  const share = (m: string) => profileShare[m]?.share_pct;
-  const noise = throughput.noise_floor_pct as { paired: number; from_cpu: number; per_round: number[] };
+  const noise = throughput.noise_floor;
   report.add(
-    figure('rate_limit.noise_floor_pct', `A/A control: a second limiter-off server vs the first (simultaneous req/s, ${connections} conn each)`, noise.paired, '%', undefined,
-      `from server CPU/req ${noise.from_cpu}%; per round ${noise.per_round.join(', ')}: a loss within this spread is not resolved by this run`),
+    figure('rate_limit.noise_floor_pct', `A/A control: a second limiter-off server vs the first (simultaneous req/s, ${connections} conn each)`, noise.pct, '%', undefined,
+      `from server CPU/req ${noise.from_cpu_pct}%; per round ${noise.per_round.join(', ')}: a loss within this spread is not resolved by this run`),
   );
-  report.add(figure('rate_limit.memory.loss_pct', `throughput loss, limiter on (memory) vs off (simultaneous req/s, ${connections} conn each)`, throughput.loss_memory_pct as number, '%', atMost(5), `from server CPU/req ${throughput.loss_memory_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('memory')}%`));
-  if (redis) {
-    report.add(figure('rate_limit.redis.loss_pct', `throughput loss, limiter on (Redis) vs off (simultaneous req/s, ${connections} conn each)`, throughput.loss_redis_pct as number, '%', atMost(15), `from server CPU/req ${throughput.loss_redis_pct_from_cpu as number}%; limiter share of server CPU in a V8 profile ${share('redis')}%`));
-  } else {
-    report.skip('rate_limit.redis.loss_pct', 'throughput loss, limiter on (Redis) vs off', '%', 'skipped (no Redis)', atMost(15));
-  }
+  const lossFigure = (m: 'memory' | 'redis', label: string, l: Loss) =>
+    figure(`rate_limit.${m}.loss_pct`, `throughput loss, limiter on (${label}) vs off (simultaneous req/s, ${connections} conn each)`, l.pct, '%', atMost(throughput.targets_pct[m]),
+      `from server CPU/req ${l.from_cpu_pct}%; per round ${l.per_round.join(', ')}; limiter share of server CPU in a V8 profile ${throughput.limiter_share_of_server_cpu_from_profile[m]?.share_pct}%`);
+  report.add(lossFigure('memory', 'memory', throughput.memory));
+  if (throughput.redis) report.add(lossFigure('redis', 'Redis', throughput.redis));
+  else report.skip('rate_limit.redis.loss_pct', 'throughput loss, limiter on (Redis) vs off', '%', 'skipped (no Redis)', atMost(throughput.targets_pct.redis));
 }
 
 runPart('rate-limit', main);

@@ -112,7 +112,8 @@ async function main(): Promise<void> {
     if (m.type === 'profile-start') {
       profiler = new CpuProfiler();
       void profiler.start().then(() => send({ type: 'profile-started' }));
-    } else if (m.type === 'profile-stop' && profiler) {
+    } else if (m.type === 'profile-stop') {
+      if (!profiler) return send({ type: 'error', message: 'profile-stop without profile-start' });
       void profiler.stop().then((p) => send({ type: 'profile', ...cpuShareOf(p, new RegExp(m.own), new RegExp(m.other)) }));
       profiler = null;
     } else if (m.type === 'stats') {

@@ -106,7 +106,7 @@ function ask<T extends ServerMessage['type']>(child: ChildProcess, message: Pare
     child.once('message', (m: ServerMessage) => {
       clearTimeout(timer);
       if (m.type === reply) resolve(m as Extract<ServerMessage, { type: T }>);
-      else reject(new Error(`expected ${reply}, got ${m.type}`));
+      else reject(new Error(m.type === 'error' ? `server: ${m.message}` : `expected ${reply}, got ${m.type}`));
     });
     child.send(message);
   });
