@@ -35,6 +35,10 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
 
   afterAll(() => under.cleanup());
 
+  // The layers' checks for a method + path, through the one classification the middleware makes.
+  const endpointChecks = (method: string, path: string, network: string) => limiter.endpointChecks(limiter.classify(method, path), network);
+  const edgeCheck = (method: string, path: string, network: string) => limiter.edgeCheck(limiter.classify(method, path), network);
+
   describe('app budget (2,000 per key per 60 s, fixed window)', () => {
     it('opens the window at the first request and resets it in full 60 s later', async () => {
       const check = limiter.appBudgetCheck(apiKey());
@@ -120,9 +124,9 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     });
 
     it('gives the CLI control-plane calls a separate 600/min budget', async () => {
-      expect(limiter.budgetClassOf('GET', '/api/cli/whoami')).toBe('control-plane');
-      expect(limiter.budgetClassOf('POST', '/api/cli/telemetry')).toBe('control-plane');
-      expect(limiter.budgetClassOf('POST', '/api/cli/whoami')).toBe('api');
+      expect(limiter.classify('GET', '/api/cli/whoami').budget).toBe('control-plane');
+      expect(limiter.classify('POST', '/api/cli/telemetry').budget).toBe('control-plane');
+      expect(limiter.classify('POST', '/api/cli/whoami').budget).toBe('api');
       const cp = limiter.appBudgetCheck(apiKey(), 'control-plane');
       const api = limiter.appBudgetCheck(apiKey());
       expect(await repeat(limiter, [cp], 601)).toBe(600);
@@ -133,8 +137,8 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
 
   describe('per-endpoint limits (per source network)', () => {
     it('PATCH /api/reset_password: 3 per hour per address; other addresses unaffected', async () => {
-      const a = limiter.endpointChecks('PATCH', '/api/reset_password', networkKey('127.0.0.2'));
-      const b = limiter.endpointChecks('PATCH', '/api/reset_password', networkKey('127.0.0.3'));
+      const a = endpointChecks('PATCH', '/api/reset_password', networkKey('127.0.0.2'));
+      const b = endpointChecks('PATCH', '/api/reset_password', networkKey('127.0.0.3'));
       expect(a).toHaveLength(1);
       expect(a[0]!.failClosed).toBe(true);
       expect(await repeat(limiter, a, 5)).toBe(3);
@@ -148,9 +152,9 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     });
 
     it('two IPv6 addresses in one /64 share a bucket; another /64 does not', async () => {
-      const a = limiter.endpointChecks('POST', '/api/upgrade-guidance/generate', networkKey('2001:db8:0:1::a'));
-      const b = limiter.endpointChecks('POST', '/api/upgrade-guidance/generate', networkKey('2001:db8:0:1:ffff::b'));
-      const c = limiter.endpointChecks('POST', '/api/upgrade-guidance/generate', networkKey('2001:db8:0:2::a'));
+      const a = endpointChecks('POST', '/api/upgrade-guidance/generate', networkKey('2001:db8:0:1::a'));
+      const b = endpointChecks('POST', '/api/upgrade-guidance/generate', networkKey('2001:db8:0:1:ffff::b'));
+      const c = endpointChecks('POST', '/api/upgrade-guidance/generate', networkKey('2001:db8:0:2::a'));
       expect(await repeat(limiter, a, 3)).toBe(3);
       expect(await repeat(limiter, b, 3)).toBe(2);
       expect(await repeat(limiter, c, 1)).toBe(1);
@@ -164,7 +168,7 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
       ['POST', '/api/guardrails/ai/suggest', 10, MINUTE],
       ['POST', '/api/credentials/', 100, 30 * MINUTE],
     ])('%s %s: %d per window, reset after the window', async (method, path, limit, windowMs) => {
-      const checks = limiter.endpointChecks(method, path, '127.0.0.9');
+      const checks = endpointChecks(method, path, '127.0.0.9');
       expect(await repeat(limiter, checks, limit + 2)).toBe(limit);
       const r = await limiter.evaluate(checks);
       expect(r.retryAfterSeconds).toBe(windowMs / 1000);
@@ -175,15 +179,15 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     it('applies 20 per 5 minutes separately to each of the five preflight kinds', async () => {
       const kinds = ['aws-organization', 'aws-account', 'codeartifact', 'gcp-organization', 'azure-organization'];
       for (const kind of kinds) {
-        expect(await repeat(limiter, limiter.endpointChecks('POST', `/api/credentials/preflight/${kind}`, '127.0.0.9'), 21)).toBe(20);
+        expect(await repeat(limiter, endpointChecks('POST', `/api/credentials/preflight/${kind}`, '127.0.0.9'), 21)).toBe(20);
       }
       // Unknown kinds share one bucket, so inventing kinds cannot multiply the allowance.
-      expect(await repeat(limiter, limiter.endpointChecks('POST', '/api/credentials/preflight/x1', '127.0.0.9'), 15)).toBe(15);
-      expect(await repeat(limiter, limiter.endpointChecks('POST', '/api/credentials/preflight/x2', '127.0.0.9'), 10)).toBe(5);
+      expect(await repeat(limiter, endpointChecks('POST', '/api/credentials/preflight/x1', '127.0.0.9'), 15)).toBe(15);
+      expect(await repeat(limiter, endpointChecks('POST', '/api/credentials/preflight/x2', '127.0.0.9'), 10)).toBe(5);
       // And they do not draw on the 100/30 min of POST /api/credentials/.
-      expect(await repeat(limiter, limiter.endpointChecks('POST', '/api/credentials/', '127.0.0.9'), 1)).toBe(1);
+      expect(await repeat(limiter, endpointChecks('POST', '/api/credentials/', '127.0.0.9'), 1)).toBe(1);
       clock.advance(5 * MINUTE);
-      expect(await repeat(limiter, limiter.endpointChecks('POST', '/api/credentials/preflight/codeartifact', '127.0.0.9'), 1)).toBe(1);
+      expect(await repeat(limiter, endpointChecks('POST', '/api/credentials/preflight/codeartifact', '127.0.0.9'), 1)).toBe(1);
     });
   });
 
@@ -192,7 +196,7 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     const userB = apiKey({ apiKeyId: 'user-b' });
 
     async function act(method: string, path: string, who: ApiKeyPrincipal | OAuthPrincipal) {
-      const checks = limiter.matchCooldowns(method, path).map((m) => limiter.cooldownCheck(m, who)).filter((c): c is LimitCheck => c !== null);
+      const checks = limiter.classify(method, path).cooldowns.map((m) => limiter.cooldownCheck(m, who)).filter((c): c is LimitCheck => c !== null);
       return limiter.evaluate(checks);
     }
 
@@ -283,21 +287,50 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     });
   });
 
+  describe('classification (one table match per request, made before routing)', () => {
+    it('answers a path no per-route rule matches with one shared object per edge allowance', () => {
+      const plain = limiter.classify('GET', '/api/applications/1');
+      expect(plain).toEqual({ edge: 'api', endpoints: [], cooldowns: [], budget: 'api' });
+      expect(limiter.classify('DELETE', '/api/applications/2')).toBe(plain);
+      expect(limiter.classify('GET', '/health')).toEqual({ edge: null, endpoints: [], cooldowns: [], budget: 'api' });
+      expect(limiter.classify('POST', '/api/agent_files/scan')).toMatchObject({ edge: 'scan', endpoints: [] });
+    });
+
+    it('sorts the rules one path matches into per-endpoint limits, cooldowns and the control-plane budget', () => {
+      const policy = {
+        ...RATE_LIMIT_POLICY,
+        cooldowns: [...RATE_LIMIT_POLICY.cooldowns, { id: 'extra', description: 'x', scope: 'user' as const, limit: 1, windowMs: MINUTE, routes: [{ method: 'PATCH' as const, path: '/api/reset_password' }] }],
+      };
+      const mixed = new RateLimiter(store, clock, { policy }).classify('PATCH', '/API/reset_password/');
+      expect(mixed.endpoints.map((m) => m.value.id)).toEqual(['reset-password']);
+      expect(mixed.cooldowns.map((m) => m.rule.id)).toEqual(['extra']);
+      expect(mixed.budget).toBe('api');
+      const recheck = limiter.classify('POST', '/api/secrets/s-9/recheck');
+      expect(recheck.cooldowns.map((m) => [m.rule.id, m.params.secret_id])).toEqual([
+        ['secret-recheck', 's-9'],
+        ['secret-recheck-manual', 's-9'],
+      ]);
+      expect(recheck.endpoints).toEqual([]);
+      // Express serves HEAD with the GET handler, so HEAD is classified like GET.
+      expect(limiter.classify('HEAD', '/api/cli/config').budget).toBe('control-plane');
+    });
+  });
+
   describe('edge allowances (per source network, 5 minutes)', () => {
     it('counts API traffic in 2,000 and the scan route in its own 6,000', () => {
-      expect(limiter.edgeCheck('GET', '/api/applications', 'n')).toMatchObject({ key: 'edge:api:n', limit: 2000, windowMs: 5 * MINUTE });
-      expect(limiter.edgeCheck('POST', '/mcp', 'n')).toMatchObject({ key: 'edge:api:n' });
-      expect(limiter.edgeCheck('POST', '/api/agent_files/scan', 'n')).toMatchObject({ key: 'edge:scan:n', limit: 6000 });
-      expect(limiter.edgeCheck('GET', '/api/agent_files/scan', 'n')).toMatchObject({ key: 'edge:api:n' });
-      expect(limiter.edgeCheck('GET', '/health', 'n')).toBeNull();
-      expect(limiter.edgeCheck('GET', '/apix', 'n')).toBeNull();
+      expect(edgeCheck('GET', '/api/applications', 'n')).toMatchObject({ key: 'edge:api:n', limit: 2000, windowMs: 5 * MINUTE });
+      expect(edgeCheck('POST', '/mcp', 'n')).toMatchObject({ key: 'edge:api:n' });
+      expect(edgeCheck('POST', '/api/agent_files/scan', 'n')).toMatchObject({ key: 'edge:scan:n', limit: 6000 });
+      expect(edgeCheck('GET', '/api/agent_files/scan', 'n')).toMatchObject({ key: 'edge:api:n' });
+      expect(edgeCheck('GET', '/health', 'n')).toBeNull();
+      expect(edgeCheck('GET', '/apix', 'n')).toBeNull();
     });
 
     it('keeps one check per network and allowance, and forgets them when a spread of networks fills the memo', () => {
-      const first = limiter.edgeCheck('GET', '/api/a', 'n');
-      expect(limiter.edgeCheck('DELETE', '/api/b', 'n')).toBe(first);
-      for (let i = 0; i < 10_001; i++) expect(limiter.edgeCheck('GET', '/api/a', `net-${i}`)!.key).toBe(`edge:api:net-${i}`);
-      const again = limiter.edgeCheck('GET', '/api/a', 'n');
+      const first = edgeCheck('GET', '/api/a', 'n');
+      expect(edgeCheck('DELETE', '/api/b', 'n')).toBe(first);
+      for (let i = 0; i < 10_001; i++) expect(edgeCheck('GET', '/api/a', `net-${i}`)!.key).toBe(`edge:api:net-${i}`);
+      const again = edgeCheck('GET', '/api/a', 'n');
       expect(again).not.toBe(first); // forgotten when the memo was emptied, then built again
       expect(again).toEqual(first);
     });

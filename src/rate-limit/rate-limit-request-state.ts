@@ -1,25 +1,35 @@
-import type { CooldownMatch } from './rate-limiter';
+import type { RouteLimits } from './rate-limiter';
 import type { Reservation } from './store/rate-limit-store';
 
 /** What the pre-routing middleware learnt about a request, for the guard that runs after auth. */
 export interface RateLimitRequestState {
-  /** Decoded path without query, as matched against the policy table. */
-  path: string;
+  /** The policy table's rules for the request's method + path (see RateLimiter.classify). */
+  limits: RouteLimits;
   /** Source network (IPv4 address or IPv6 /64) after TRUSTED_PROXIES. */
   network: string;
-  /** Cooldowns whose routes match (evaluated by the guard, once the principal is known). */
-  cooldowns: readonly CooldownMatch[];
   /** Per-endpoint units counted before routing; handed back if a later limit rejects. */
   endpointReservations: readonly Reservation[];
 }
 
-// Kept on the request under a symbol (no WeakMap: see clientNetwork()).
+/**
+ * Kept under a symbol in the response's `locals`: Express gives every request that dictionary
+ * (request-scoped data is what it is for), and adding it there is a hash insert, where adding a
+ * property to the request object made V8 copy the request's ~40 property slots on every request.
+ * Outside Express (plain Node responses in tests) the response object itself holds it. No
+ * WeakMap: see clientNetwork().
+ */
 const STATE = Symbol('bulwark.rateLimitState');
 
-export function setRateLimitState(req: object, state: RateLimitRequestState): void {
-  (req as { [STATE]?: RateLimitRequestState })[STATE] = state;
+type StateHolder = { [STATE]?: RateLimitRequestState };
+
+function holderOf(res: object): StateHolder {
+  return ((res as { locals?: object }).locals ?? res) as StateHolder;
 }
 
-export function getRateLimitState(req: object): RateLimitRequestState | undefined {
-  return (req as { [STATE]?: RateLimitRequestState })[STATE];
+export function setRateLimitState(res: object, state: RateLimitRequestState): void {
+  holderOf(res)[STATE] = state;
+}
+
+export function getRateLimitState(res: object): RateLimitRequestState | undefined {
+  return holderOf(res)[STATE];
 }

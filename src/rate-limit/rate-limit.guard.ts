@@ -4,9 +4,9 @@ import type { Request, Response } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '../common/errors';
 import { clientNetwork, TrustedProxies } from './client-address';
 import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
-import { getRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
+import { getRateLimitState } from './rate-limit-request-state';
 import type { CooldownRule } from './rate-limit.policy';
-import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision } from './rate-limiter';
+import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision, type RouteLimits } from './rate-limiter';
 import { NONE, requestPath } from './route-matcher';
 import type { Reservation } from './store/rate-limit-store';
 
@@ -37,16 +37,17 @@ export class RateLimitGuard implements CanActivate {
     // getArgByIndex, not switchToHttp(): that allocates three closures per call on every request.
     const req = context.getArgByIndex<Request>(0);
     const res = context.getArgByIndex<Response>(1);
-    const state = getRateLimitState(req);
-    const path = state?.path ?? requestPath(req.originalUrl);
+    const state = getRateLimitState(res);
+    // Without the middleware (a test app, a route mounted outside it) the guard classifies the request itself.
+    const limits = state?.limits ?? this.limiter.classify(req.method, requestPath(req.originalUrl));
     const principal = req.principal;
 
     // The app budget's list is kept per principal (see appBudgetChecks); cooldowns, rarer, extend a copy.
     let checks: readonly LimitCheck[] = NONE;
     if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, state?.network ?? clientNetwork(req, this.trusted));
-    else if (principal) checks = this.limiter.appBudgetChecks(principal, this.limiter.budgetClassOf(req.method, path));
+    else if (principal) checks = this.limiter.appBudgetChecks(principal, limits.budget);
     let cooldowns = 0;
-    const matched = this.cooldowns(req, state, path, declared);
+    const matched = this.cooldowns(req, limits, declared);
     if (matched.length > 0) {
       const all = [...checks];
       for (const match of matched) {
@@ -77,9 +78,9 @@ export class RateLimitGuard implements CanActivate {
   }
 
   private async reject(decision: LimitDecision, req: Request, res: Response): Promise<boolean> {
-    const state = getRateLimitState(req);
+    const state = getRateLimitState(res);
     await this.limiter.release(state?.endpointReservations ?? []);
-    if (state) state.endpointReservations = [];
+    if (state) state.endpointReservations = NONE;
     if (decision.unavailable) throw new ServiceUnavailableError(decision.detail);
     // The headers always describe the app budget; on a cooldown 429 it is simply unchanged.
     if (!decision.appBudgetRejected) res.set(decision.headers);
@@ -103,8 +104,8 @@ export class RateLimitGuard implements CanActivate {
   }
 
   /** Cooldowns matched before routing plus those the handler declares (each rule once). */
-  private cooldowns(req: Request, state: RateLimitRequestState | undefined, path: string, declared: readonly (string | CooldownRule)[]): readonly CooldownMatch[] {
-    const matched = state?.cooldowns ?? this.limiter.matchCooldowns(req.method, path);
+  private cooldowns(req: Request, limits: RouteLimits, declared: readonly (string | CooldownRule)[]): readonly CooldownMatch[] {
+    const matched = limits.cooldowns;
     if (declared.length === 0) return matched;
     const out = [...matched];
     const seen = new Set(matched.map((m) => m.rule.id));

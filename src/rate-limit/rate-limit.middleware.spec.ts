@@ -94,21 +94,28 @@ describe('RateLimitMiddleware: edge layer', () => {
 });
 
 describe('RateLimitMiddleware: per-endpoint layer', () => {
-  it('hands a request with per-endpoint limits to the guard with its path, network and counted units', async () => {
+  it('hands every request to the guard with its rules, network and counted units', async () => {
     const { mw } = middleware('off');
-    const req = fakeReq('PATCH', '/api/reset_password?x=1', '::ffff:127.0.0.7');
-    expect((await run(mw, req)).passed).toBe(true);
-    const state = getRateLimitState(req)!;
-    expect(state.path).toBe('/api/reset_password');
+    const limited = await run(mw, fakeReq('PATCH', '/api/reset_password?x=1', '::ffff:127.0.0.7'));
+    expect(limited.passed).toBe(true);
+    const state = getRateLimitState(limited.res)!;
+    expect(state.limits.endpoints.map((m) => m.value.id)).toEqual(['reset-password']);
     expect(state.network).toBe('127.0.0.7');
     expect(state.endpointReservations).toHaveLength(1);
+
+    const plain = await run(mw, fakeReq('POST', '/api/secrets/abc/recheck?x=1'));
+    expect(plain.passed).toBe(true);
+    expect(getRateLimitState(plain.res)).toMatchObject({ network: '127.0.0.9', endpointReservations: [] });
+    expect(getRateLimitState(plain.res)!.limits.cooldowns.map((m) => m.params)).toEqual([{ secret_id: 'abc' }, { secret_id: 'abc' }]);
   });
 
-  it('adds nothing to a request without per-endpoint limits (the guard works it out itself)', async () => {
-    const { mw } = middleware('on');
-    const req = fakeReq('POST', '/api/secrets/abc/recheck?x=1');
-    expect((await run(mw, req)).passed).toBe(true);
-    expect(getRateLimitState(req)).toBeUndefined();
+  it("keeps the state in Express's res.locals when there is one, not on the request", async () => {
+    const { mw } = middleware('off');
+    const req = fakeReq('GET', '/api/x');
+    const locals = Object.create(null) as object;
+    await new Promise<void>((resolve) => mw.handle(req, { locals } as unknown as ServerResponse, () => resolve()));
+    expect(getRateLimitState({ locals })).toMatchObject({ network: '127.0.0.9' });
+    expect(Object.getOwnPropertySymbols(req)).toEqual([]);
   });
 
   it('passes store errors to next() instead of hanging the request', async () => {

@@ -5,9 +5,9 @@ import { MetricsService } from '../metrics/metrics.service';
 import { clientNetwork, TrustedProxies } from './client-address';
 import { setRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
 import { RATE_LIMIT_OPTIONS, type RateLimitModuleOptions } from './rate-limit.options';
-import { RateLimiter } from './rate-limiter';
+import { RateLimiter, type RouteLimits } from './rate-limiter';
 import { EdgeCounter } from './store/edge-counter';
-import { requestPath } from './route-matcher';
+import { NONE, requestPath } from './route-matcher';
 
 type Next = (err?: unknown) => void;
 
@@ -22,8 +22,8 @@ type Next = (err?: unknown) => void;
  * 2. Per-endpoint limits (per source network), matched by method + path before routing so they hold
  *    for routes this service does not serve itself. A 429 here never touches the app budget.
  *
- * Requests with per-endpoint limits also carry their path, network, cooldowns and counted units to
- * the rate-limit guard (RateLimitRequestState).
+ * Every request carries what was learnt here (its rules, network and counted units) to the
+ * rate-limit guard (RateLimitRequestState).
  */
 @Injectable()
 export class RateLimitMiddleware implements OnModuleDestroy {
@@ -46,21 +46,19 @@ export class RateLimitMiddleware implements OnModuleDestroy {
   }
 
   readonly handle = (req: IncomingMessage, res: ServerResponse, next: Next): void => {
-    const path = requestPath(req.url);
     const network = clientNetwork(req, this.trusted);
-    if (!this.passesEdge(req.method, path, network)) {
+    const limits = this.limiter.classify(req.method, requestPath(req.url));
+    if (!this.passesEdge(limits, network)) {
       res.statusCode = 403;
       res.setHeader('Content-Length', '0');
       res.end();
       return;
     }
-    const checks = this.limiter.endpointChecks(req.method, path, network);
+    // The guard reads the classification back instead of matching the path again.
+    const state: RateLimitRequestState = { limits, network, endpointReservations: NONE };
+    setRateLimitState(res, state);
+    const checks = this.limiter.endpointChecks(limits, network);
     if (checks.length === 0) return next();
-    // Only requests with per-endpoint units carry state to the guard (to hand them back if a later
-    // limit rejects); on every other request the guard works path, network and cooldowns out itself,
-    // which is cheaper than adding a property to every request object.
-    const state: RateLimitRequestState = { path, network, cooldowns: this.limiter.matchCooldowns(req.method, path), endpointReservations: [] };
-    setRateLimitState(req, state);
     this.limiter.evaluate(checks).then((decision) => {
       if (decision.allowed) {
         state.endpointReservations = decision.reservations;
@@ -78,10 +76,10 @@ export class RateLimitMiddleware implements OnModuleDestroy {
   };
 
   /** False only when EDGE_LIMITS=on and the network is past its allowance. */
-  private passesEdge(method: string | undefined, path: string, network: string): boolean {
+  private passesEdge(limits: RouteLimits, network: string): boolean {
     const mode = this.options.edgeLimits;
     if (mode === 'off') return true;
-    const check = this.limiter.edgeCheck(method, path, network);
+    const check = this.limiter.edgeCheck(limits, network);
     if (check === null || this.edge.admit(check).allowed) return true;
     this.blocks?.inc({ mode });
     if (mode === 'on') return false;

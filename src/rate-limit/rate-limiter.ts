@@ -1,7 +1,7 @@
 import { principalBucketId, type Principal } from '../auth/principal';
 import type { Clock } from '../common/clock/clock';
 import type { CooldownRule, EndpointLimitRule, RateLimitPolicy } from './rate-limit.policy';
-import { compileRoute, NONE, RouteTable } from './route-matcher';
+import { compileRoute, NONE, RouteTable, type RouteMatch } from './route-matcher';
 import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservation } from './store/rate-limit-store';
 
 // Headers of a decision with no app-budget check; shared, like NONE, so it allocates nothing.
@@ -108,15 +108,39 @@ export interface CooldownMatch {
 }
 
 /**
+ * What the policy table says about one method + path, worked out once per request before routing
+ * (the middleware) and read again after auth (the guard).
+ */
+export interface RouteLimits {
+  /** The edge allowance the request draws on; null for traffic outside the API (health, docs, metrics). */
+  edge: 'scan' | 'api' | null;
+  /** Per-endpoint limits that apply (per source network). */
+  endpoints: readonly RouteMatch<EndpointLimitRule>[];
+  /** Cooldowns whose routes match, evaluated once the principal is known. */
+  cooldowns: readonly CooldownMatch[];
+  /** The app budget a served request is charged to (MCP requests are classed by their handler). */
+  budget: Exclude<AppBudgetClass, 'mcp'>;
+}
+
+/** One row of the per-route policy (per-endpoint limits, cooldowns, the control-plane routes), for one table. */
+type PolicyRoute = { kind: 'endpoint'; rule: EndpointLimitRule } | { kind: 'cooldown'; rule: CooldownRule } | { kind: 'control-plane' };
+
+/** The answer for a path no per-route rule matches (most requests), one shared object per edge allowance. */
+const ROUTE_WITHOUT_RULES = {
+  scan: Object.freeze({ edge: 'scan', endpoints: NONE, cooldowns: NONE, budget: 'api' }),
+  api: Object.freeze({ edge: 'api', endpoints: NONE, cooldowns: NONE, budget: 'api' }),
+  none: Object.freeze({ edge: null, endpoints: NONE, cooldowns: NONE, budget: 'api' }),
+} as const satisfies Record<string, RouteLimits>;
+
+/**
  * Turns the policy table into bucket checks and store answers into client-facing decisions.
  * Plain class (no Nest): the guard, the middleware, the MCP layer and the benchmarks share it.
  */
 export class RateLimiter {
   readonly policy: RateLimitPolicy;
   private readonly apiKeyLimit: number;
-  private readonly endpointTable: RouteTable<EndpointLimitRule>;
-  private readonly cooldownTable: RouteTable<CooldownRule>;
-  private readonly controlPlaneTable: RouteTable<true>;
+  /** Per-endpoint limits, cooldowns and control-plane routes in one table: one match per request. */
+  private readonly routes: RouteTable<PolicyRoute>;
   private readonly cooldownsById: Map<string, CooldownRule>;
   private readonly edgeScanPath: RegExp;
   private readonly edgeApiPath: RegExp;
@@ -130,9 +154,11 @@ export class RateLimiter {
   ) {
     this.policy = options.policy;
     this.apiKeyLimit = options.apiKeyLimitPerMinute ?? options.policy.appBudget.apiKey.limit;
-    this.endpointTable = new RouteTable(options.policy.endpoints.map((r) => ({ route: r.route, value: r })));
-    this.cooldownTable = new RouteTable(options.policy.cooldowns.flatMap((r) => r.routes.map((route) => ({ route, value: r }))));
-    this.controlPlaneTable = new RouteTable(options.policy.appBudget.controlPlane.routes.map((route) => ({ route, value: true as const })));
+    this.routes = new RouteTable<PolicyRoute>([
+      ...options.policy.endpoints.map((rule) => ({ route: rule.route, value: { kind: 'endpoint' as const, rule } })),
+      ...options.policy.cooldowns.flatMap((rule) => rule.routes.map((route) => ({ route, value: { kind: 'cooldown' as const, rule } }))),
+      ...options.policy.appBudget.controlPlane.routes.map((route) => ({ route, value: { kind: 'control-plane' as const } })),
+    ]);
     this.cooldownsById = new Map(options.policy.cooldowns.map((r) => [r.id, r]));
     this.edgeScanPath = compileRoute(options.policy.edge.scan.route, null).regex;
     const prefixes = options.policy.edge.api.pathPrefixes.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
@@ -146,12 +172,35 @@ export class RateLimiter {
     return this.clock.now();
   }
 
-  // ---- building checks -------------------------------------------------------------------------
+  // ---- classifying a request -------------------------------------------------------------------
 
-  /** Which app budget a served request is charged to. */
-  budgetClassOf(method: string | undefined, path: string): AppBudgetClass {
-    return this.controlPlaneTable.match(method === 'HEAD' ? 'GET' : method, path).length > 0 ? 'control-plane' : 'api';
+  /**
+   * Every per-route rule for this method + path, and its edge allowance. Hot path: a request no
+   * rule matches (most) costs one regex test for the rules and one for the edge, and allocates nothing.
+   */
+  classify(method: string | undefined, path: string): RouteLimits {
+    const edge = this.edgeAllowanceOf(method, path);
+    const matches = this.routes.match(method, path);
+    if (matches.length === 0) return ROUTE_WITHOUT_RULES[edge ?? 'none'];
+    let endpoints: RouteMatch<EndpointLimitRule>[] | undefined;
+    let cooldowns: CooldownMatch[] | undefined;
+    let budget: RouteLimits['budget'] = 'api';
+    for (const { value, params } of matches) {
+      if (value.kind === 'endpoint') (endpoints ??= []).push({ value: value.rule, params });
+      else if (value.kind === 'cooldown') (cooldowns ??= []).push({ rule: value.rule, params });
+      else budget = 'control-plane';
+    }
+    return { edge, endpoints: endpoints ?? NONE, cooldowns: cooldowns ?? NONE, budget };
   }
+
+  private edgeAllowanceOf(method: string | undefined, path: string): RouteLimits['edge'] {
+    const scanMethod = this.policy.edge.scan.route.method;
+    // Node's HTTP parser hands methods upper-case; the test is for callers that do not.
+    if ((method === scanMethod || method?.toUpperCase() === scanMethod) && this.edgeScanPath.test(path)) return 'scan';
+    return this.edgeApiPath.test(path) ? 'api' : null;
+  }
+
+  // ---- building checks -------------------------------------------------------------------------
 
   /**
    * The app-budget check for a principal: per API key (tenant-raisable via rateLimitPerMinute),
@@ -216,23 +265,16 @@ export class RateLimiter {
     return [{ key: `mcp:anon:${network}`, limit: anon.limit, windowMs: anon.windowMs, layer: 'app', reason: `${anon.limit} unauthenticated MCP requests per ${windowWords(anon.windowMs)} from one network` }];
   }
 
-  /**
-   * The edge allowance this request draws on: the scan route's own 6,000, or the 2,000 shared by
-   * all other API traffic; null for traffic outside the API (health, docs, metrics).
-   */
-  edgeCheck(method: string | undefined, path: string, network: string): LimitCheck | null {
-    const scanMethod = this.policy.edge.scan.route.method;
-    // Node's HTTP parser hands methods upper-case; the test is for callers that do not.
-    if ((method === scanMethod || method?.toUpperCase() === scanMethod) && this.edgeScanPath.test(path)) return this.edgeScanChecks.get(network);
-    if (this.edgeApiPath.test(path)) return this.edgeApiChecks.get(network);
-    return null;
+  /** The edge allowance's check for this network, or null for traffic outside the API. */
+  edgeCheck(limits: RouteLimits, network: string): LimitCheck | null {
+    if (limits.edge === null) return null;
+    return (limits.edge === 'scan' ? this.edgeScanChecks : this.edgeApiChecks).get(network);
   }
 
-  /** Per-endpoint limits (per source network) that apply to this method + path. */
-  endpointChecks(method: string | undefined, path: string, network: string): readonly LimitCheck[] {
-    const matches = this.endpointTable.match(method, path);
-    if (matches.length === 0) return NONE;
-    return matches.map(({ value: rule, params }) => {
+  /** The per-endpoint limits' checks (per source network). */
+  endpointChecks(limits: RouteLimits, network: string): readonly LimitCheck[] {
+    if (limits.endpoints.length === 0) return NONE;
+    return limits.endpoints.map(({ value: rule, params }) => {
       let bucket = rule.id;
       if (rule.separateBy) {
         const v = (params[rule.separateBy.param] ?? '').toLowerCase();
@@ -247,12 +289,6 @@ export class RateLimiter {
         reason: `${rule.route.method} ${rule.route.path} allows ${rule.limit} requests per ${windowWords(rule.windowMs)} from one address`,
       };
     });
-  }
-
-  /** Cooldown rules whose routes match this method + path (matched before routing). */
-  matchCooldowns(method: string | undefined, path: string): readonly CooldownMatch[] {
-    const matches = this.cooldownTable.match(method, path);
-    return matches.length === 0 ? NONE : matches.map(({ value, params }) => ({ rule: value, params }));
   }
 
   cooldownRule(id: string): CooldownRule {
