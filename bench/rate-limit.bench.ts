@@ -13,7 +13,8 @@
  *     memory, ≤ 15% Redis. Reported three ways: paired requests/s loss, loss from server CPU per
  *     request, and the limiter's share of server CPU in a V8 profile. A second limiter-off server
  *     is paired the same way as an A/A control: its "loss" is the run's noise floor, printed
- *     beside the real losses.
+ *     beside the real losses. A `headers-only` server (no limiter, SPEC.md's three X-RateLimit-*
+ *     headers set per request) is paired too: the part of the loss the contract itself costs.
  *
  *   npx ts-node --transpile-only bench/rate-limit.bench.ts [--seconds 5] [--rounds 6] [--warmup 20] [--connections 32]
  *
@@ -90,12 +91,14 @@ function nsPerLimitedRequest(iterations: number): { with_limiter: number; withou
   const middleware = new RateLimitMiddleware(limiter, new EdgeCounter(null, clock), trusted, { redis: null, edgeLimits: 'on', trustedProxies: [], policy: PROBE_POLICY });
   const guard = new RateLimitGuard(new Reflector(), limiter, trusted);
   const socket = { remoteAddress: '127.0.0.1' };
-  const res = { setHeader: () => undefined, set: () => undefined, once: () => undefined };
+  const setHeader = () => undefined;
   const next = () => undefined;
-  // The request and the execution context are built either way, so the difference is the limiter.
+  // The request, the response (with Express's per-request `locals`, where the middleware leaves its
+  // state for the guard) and the execution context are built either way, so the difference is the limiter.
   let admitted = 0;
   const one = (limited: boolean) => {
     const req = { method: 'GET', url: PROBE_PATH, originalUrl: PROBE_PATH, headers: {}, params: {}, socket } as unknown as Request;
+    const res = { setHeader, locals: Object.create(null) as object };
     if (limited) middleware.handle(req as never, res as never, next);
     req.principal = PROBE_PRINCIPAL;
     const ctx = new ExecutionContextHost([req, res, next], Probe as Type, Probe.prototype.handle);
@@ -219,6 +222,8 @@ interface ThroughputResult {
   limiter_share_of_server_cpu_from_profile: Partial<Record<'memory' | 'redis', CpuShare>>;
   /** The A/A control: a second limiter-off server against the first. */
   noise_floor: Loss;
+  /** SPEC.md's three headers alone, no limiter. */
+  headers_only: Loss;
   memory: Loss;
   redis?: Loss;
   targets_pct: { memory: number; redis: number };
@@ -235,7 +240,9 @@ interface ThroughputOptions {
 async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seconds, rounds, warmup, connections }: ThroughputOptions): Promise<ThroughputResult> {
   // 'off-control' is a second, identical limiter-off server: its "loss" against 'off' is this
   // machine's noise floor for the run (an A/A test), printed beside the real losses.
-  const compared: Mode[] = redisUrl ? ['off-control', 'memory', 'redis'] : ['off-control', 'memory'];
+  // 'headers-only' sends SPEC.md's three X-RateLimit-* headers without a limiter: the part of the
+  // loss that comes with the contract rather than with this implementation.
+  const compared: Mode[] = redisUrl ? ['off-control', 'headers-only', 'memory', 'redis'] : ['off-control', 'headers-only', 'memory'];
   const servers = new Map<Mode, RunningServer>();
   try {
     for (const m of ['off', ...compared] as Mode[]) servers.set(m, await startProbe(m, redisUrl, prefix));
@@ -277,6 +284,7 @@ async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seco
       median_server_cpu_us_per_req: Object.fromEntries([['off', offCpu], ...compared.map((m) => [m, round(median(samples[m].map((s) => s.cpu_us_per_req)))])]),
       limiter_share_of_server_cpu_from_profile: profileShare,
       noise_floor: loss('off-control'),
+      headers_only: loss('headers-only'),
       memory: loss('memory'),
       redis: redisUrl ? loss('redis') : undefined,
       targets_pct: { memory: 5, redis: 15 },
@@ -358,6 +366,11 @@ async function main(report: PartReport): Promise<void> {
   report.add(
     figure('rate_limit.noise_floor_pct', `A/A control: a second limiter-off server vs the first (simultaneous req/s, ${connections} conn each)`, noise.pct, '%', undefined,
       `from server CPU/req ${noise.from_cpu_pct}%; per round ${noise.per_round.join(', ')}: a loss within this spread is not resolved by this run`),
+  );
+  const headers = throughput.headers_only;
+  report.add(
+    figure('rate_limit.headers_only.loss_pct', `the three X-RateLimit-* headers alone, no limiter, vs off (simultaneous req/s, ${connections} conn each)`, headers.pct, '%', undefined,
+      `from server CPU/req ${headers.from_cpu_pct}%; per round ${headers.per_round.join(', ')}: SPEC.md requires them on every evaluated request, so this part of the loss is the contract's`),
   );
   const lossFigure = (m: 'memory' | 'redis', label: string, l: Loss) =>
     figure(`rate_limit.${m}.loss_pct`, `throughput loss, limiter on (${label}) vs off (simultaneous req/s, ${connections} conn each)`, l.pct, '%', atMost(throughput.targets_pct[m]),

@@ -8,6 +8,7 @@ import { CanActivate, Controller, ExecutionContext, Get, Injectable, Module, typ
 import { APP_GUARD, NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Redis from 'ioredis';
 import type { Principal } from '../../src/auth/principal';
 import { ClockModule } from '../../src/common/clock/clock.module';
@@ -17,7 +18,12 @@ import { REDIS_CLIENT_OPTIONS } from '../../src/database/redis.module';
 import { installRateLimiting, RateLimitModule } from '../../src/rate-limit/rate-limit.module';
 import { RATE_LIMIT_POLICY, type RateLimitPolicy } from '../../src/rate-limit/rate-limit.policy';
 
-export type LimiterMode = 'off' | 'memory' | 'redis';
+/**
+ * `headers-only`: the limiter off, but every request gets the three X-RateLimit-* headers SPEC.md
+ * requires, with values like the limiter's, from a raw middleware mounted where the limiter's is:
+ * what the headers cost on their own, which no limiter implementation can avoid.
+ */
+export type LimiterMode = 'off' | 'headers-only' | 'memory' | 'redis';
 
 export const PROBE_TOKEN = `bwk_${'b'.repeat(40)}`;
 export const PROBE_PATH = '/api/bench/ping';
@@ -60,11 +66,30 @@ class ProbeController {
 @Module({ controllers: [ProbeController], providers: [{ provide: APP_GUARD, useClass: ProbeAuthGuard }] })
 class ProbeAuthModule {}
 
+/** The headers of a 60 s fixed window with PROBE_PRINCIPAL's budget, counted down per request. */
+function rateLimitHeadersAlone(): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
+  const limit = PROBE_PRINCIPAL.rateLimitPerMinute!;
+  let windowEnd = 0;
+  let used = 0;
+  return (_req, res, next) => {
+    const now = Date.now();
+    if (now >= windowEnd) {
+      windowEnd = now + 60_000;
+      used = 0;
+    }
+    used++;
+    res.setHeader('X-RateLimit-Limit', String(limit));
+    res.setHeader('X-RateLimit-Remaining', String(limit - used));
+    res.setHeader('X-RateLimit-Reset', String(Math.ceil((windowEnd - now) / 1000)));
+    next();
+  };
+}
+
 /** Builds and listens; `close()` also ends the Redis connection it opened. */
 export async function startLimiterProbe(mode: LimiterMode, redisUrl: string | undefined, keyPrefix: string): Promise<{ port: number; close: () => Promise<void> }> {
   const imports: DynamicModule['imports'] = [ProbeAuthModule];
   let redis: Redis | null = null;
-  if (mode !== 'off') {
+  if (mode === 'memory' || mode === 'redis') {
     if (mode === 'redis') {
       if (!redisUrl) throw new Error('limiter-probe: redis mode needs REDIS_URL');
       // The app's client options (auto-pipelining above all), so the figure is what the service runs.
@@ -76,7 +101,8 @@ export async function startLimiterProbe(mode: LimiterMode, redisUrl: string | un
   @Module({ imports })
   class ProbeAppModule {}
   const app = await NestFactory.create<NestExpressApplication>(ProbeAppModule, createHttpAdapter(), { logger: false, bodyParser: false });
-  if (mode !== 'off') installRateLimiting(app);
+  if (mode === 'memory' || mode === 'redis') installRateLimiting(app);
+  if (mode === 'headers-only') app.use(rateLimitHeadersAlone());
   app.useBodyParser('json');
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
