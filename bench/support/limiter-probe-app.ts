@@ -66,15 +66,16 @@ class ProbeController {
 @Module({ controllers: [ProbeController], providers: [{ provide: APP_GUARD, useClass: ProbeAuthGuard }] })
 class ProbeAuthModule {}
 
-/** The headers of a 60 s fixed window with PROBE_PRINCIPAL's budget, counted down per request. */
+/** The headers of the API-key budget's fixed window with PROBE_PRINCIPAL's limit, counted down per request. */
 function rateLimitHeadersAlone(): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   const limit = PROBE_PRINCIPAL.rateLimitPerMinute!;
+  const windowMs = PROBE_POLICY.appBudget.apiKey.windowMs;
   let windowEnd = 0;
   let used = 0;
   return (_req, res, next) => {
     const now = Date.now();
     if (now >= windowEnd) {
-      windowEnd = now + 60_000;
+      windowEnd = now + windowMs;
       used = 0;
     }
     used++;
@@ -89,7 +90,8 @@ function rateLimitHeadersAlone(): (req: IncomingMessage, res: ServerResponse, ne
 export async function startLimiterProbe(mode: LimiterMode, redisUrl: string | undefined, keyPrefix: string): Promise<{ port: number; close: () => Promise<void> }> {
   const imports: DynamicModule['imports'] = [ProbeAuthModule];
   let redis: Redis | null = null;
-  if (mode === 'memory' || mode === 'redis') {
+  const limited = mode === 'memory' || mode === 'redis';
+  if (limited) {
     if (mode === 'redis') {
       if (!redisUrl) throw new Error('limiter-probe: redis mode needs REDIS_URL');
       // The app's client options (auto-pipelining above all), so the figure is what the service runs.
@@ -101,7 +103,7 @@ export async function startLimiterProbe(mode: LimiterMode, redisUrl: string | un
   @Module({ imports })
   class ProbeAppModule {}
   const app = await NestFactory.create<NestExpressApplication>(ProbeAppModule, createHttpAdapter(), { logger: false, bodyParser: false });
-  if (mode === 'memory' || mode === 'redis') installRateLimiting(app);
+  if (limited) installRateLimiting(app);
   if (mode === 'headers-only') app.use(rateLimitHeadersAlone());
   app.useBodyParser('json');
   await app.listen(0, '127.0.0.1');

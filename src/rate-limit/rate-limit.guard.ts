@@ -79,7 +79,7 @@ export class RateLimitGuard implements CanActivate {
 
   private async reject(decision: LimitDecision, req: Request, res: Response): Promise<boolean> {
     const state = getRateLimitState(res);
-    await this.limiter.release(state?.endpointReservations ?? []);
+    await this.limiter.release(state?.endpointReservations ?? NONE);
     if (state) state.endpointReservations = NONE;
     if (decision.unavailable) throw new ServiceUnavailableError(decision.detail);
     // The headers always describe the app budget; on a cooldown 429 it is simply unchanged.
