@@ -14,7 +14,9 @@
  *     request, and the limiter's share of server CPU in a V8 profile. A second limiter-off server
  *     is paired the same way as an A/A control: its "loss" is the run's noise floor, printed
  *     beside the real losses. A `headers-only` server (no limiter, SPEC.md's three X-RateLimit-*
- *     headers set per request) is paired too: the part of the loss the contract itself costs.
+ *     headers set per request) is paired too: the part of the loss the contract itself costs; and
+ *     a `minimal` one (an edge and an app-budget counter in plain Maps plus the headers, no route
+ *     rules): the floor under any limiter with these layers, a yardstick for ours.
  *
  *   npx ts-node --transpile-only bench/rate-limit.bench.ts [--seconds 5] [--rounds 6] [--warmup 20] [--connections 32]
  *
@@ -224,6 +226,8 @@ interface ThroughputResult {
   noise_floor: Loss;
   /** SPEC.md's three headers alone, no limiter. */
   headers_only: Loss;
+  /** The floor: edge and app-budget counters in plain Maps plus the headers (limiter-probe-app.ts). */
+  minimal: Loss;
   memory: Loss;
   redis?: Loss;
   targets_pct: { memory: number; redis: number };
@@ -241,8 +245,9 @@ async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seco
   // 'off-control' is a second, identical limiter-off server: its "loss" against 'off' is this
   // machine's noise floor for the run (an A/A test), printed beside the real losses.
   // 'headers-only' sends SPEC.md's three X-RateLimit-* headers without a limiter: the part of the
-  // loss that comes with the contract rather than with this implementation.
-  const compared: Mode[] = redisUrl ? ['off-control', 'headers-only', 'memory', 'redis'] : ['off-control', 'headers-only', 'memory'];
+  // loss that comes with the contract rather than with this implementation; 'minimal' what the
+  // least limiter with the same layers costs on this machine.
+  const compared: Mode[] = ['off-control', 'headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])];
   const servers = new Map<Mode, RunningServer>();
   try {
     for (const m of ['off', ...compared] as Mode[]) servers.set(m, await startProbe(m, redisUrl, prefix));
@@ -285,6 +290,7 @@ async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seco
       limiter_share_of_server_cpu_from_profile: profileShare,
       noise_floor: loss('off-control'),
       headers_only: loss('headers-only'),
+      minimal: loss('minimal'),
       memory: loss('memory'),
       redis: redisUrl ? loss('redis') : undefined,
       targets_pct: { memory: 5, redis: 15 },
@@ -371,6 +377,11 @@ async function main(report: PartReport): Promise<void> {
   report.add(
     figure('rate_limit.headers_only.loss_pct', `the three X-RateLimit-* headers alone, no limiter, vs off (simultaneous req/s, ${connections} conn each)`, headers.pct, '%', undefined,
       `from server CPU/req ${headers.from_cpu_pct}%; per round ${headers.per_round.join(', ')}: SPEC.md requires them on every evaluated request, so this part of the loss is the contract's`),
+  );
+  const minimal = throughput.minimal;
+  report.add(
+    figure('rate_limit.minimal_limiter.loss_pct', `a minimal limiter (edge + app-budget counters in Maps, the three headers, no route rules) vs off (simultaneous req/s, ${connections} conn each)`, minimal.pct, '%', undefined,
+      `from server CPU/req ${minimal.from_cpu_pct}%; per round ${minimal.per_round.join(', ')}: the floor under any limiter with these layers; the memory limiter's loss above it is this implementation's`),
   );
   const lossFigure = (m: 'memory' | 'redis', label: string, l: Loss) =>
     figure(`rate_limit.${m}.loss_pct`, `throughput loss, limiter on (${label}) vs off (simultaneous req/s, ${connections} conn each)`, l.pct, '%', atMost(throughput.targets_pct[m]),
