@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '../common/errors';
 import { clientNetwork, TrustedProxies } from './client-address';
 import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
-import { getRateLimitState } from './rate-limit-request-state';
+import { getRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
 import type { CooldownRule } from './rate-limit.policy';
 import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision, type RouteLimits } from './rate-limiter';
 import { NONE, requestPath } from './route-matcher';
@@ -63,13 +63,13 @@ export class RateLimitGuard implements CanActivate {
 
     // Memory store: decided without a promise. Redis: one round trip.
     const decision = this.limiter.evaluateSync(checks);
-    if (decision !== undefined) return this.apply(decision, checks, cooldowns, req, res);
-    return this.limiter.evaluate(checks).then((d) => this.apply(d, checks, cooldowns, req, res));
+    if (decision !== undefined) return this.apply(decision, cooldowns, state, res);
+    return this.limiter.evaluate(checks).then((d) => this.apply(d, cooldowns, state, res));
   }
 
   /** Headers and cooldown settlement on admission; on rejection, hand back earlier units and throw. */
-  private apply(decision: LimitDecision, checks: readonly LimitCheck[], cooldowns: number, req: Request, res: Response): boolean | Promise<boolean> {
-    if (!decision.allowed) return this.reject(decision, req, res);
+  private apply(decision: LimitDecision, cooldowns: number, state: RateLimitRequestState | undefined, res: Response): boolean | Promise<boolean> {
+    if (!decision.allowed) return this.reject(decision, state, res);
     // setHeader directly: Express's res.set() adds content-type handling these headers never need.
     for (const name in decision.headers) res.setHeader(name, decision.headers[name]!);
     // The guard's checks are the app budget and cooldowns, so what can be handed back is the cooldowns'.
@@ -77,8 +77,8 @@ export class RateLimitGuard implements CanActivate {
     return true;
   }
 
-  private async reject(decision: LimitDecision, req: Request, res: Response): Promise<boolean> {
-    const state = getRateLimitState(res);
+  /** `state`: the middleware's, whose per-endpoint units are handed back (none without the middleware). */
+  private async reject(decision: LimitDecision, state: RateLimitRequestState | undefined, res: Response): Promise<boolean> {
     await this.limiter.release(state?.endpointReservations ?? NONE);
     if (state) state.endpointReservations = NONE;
     if (decision.unavailable) throw new ServiceUnavailableError(decision.detail);
