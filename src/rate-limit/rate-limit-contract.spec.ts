@@ -296,6 +296,12 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
       expect(limiter.classify('POST', '/api/agent_files/scan')).toMatchObject({ edge: 'scan', endpoints: [] });
     });
 
+    it('reads the method in any case (callers outside Node\'s parser may not upper-case it)', () => {
+      expect(limiter.classify('post', '/api/agent_files/scan').edge).toBe('scan');
+      expect(limiter.classify('Get', '/api/cli/whoami').budget).toBe('control-plane');
+      expect(limiter.classify(undefined, '/api/agent_files/scan').edge).toBe('api');
+    });
+
     it('sorts the rules one path matches into per-endpoint limits, cooldowns and the control-plane budget', () => {
       const policy = {
         ...RATE_LIMIT_POLICY,

@@ -1,7 +1,7 @@
 import { principalBucketId, type Principal } from '../auth/principal';
 import type { Clock } from '../common/clock/clock';
 import type { CooldownRule, EndpointLimitRule, RateLimitPolicy } from './rate-limit.policy';
-import { compileRoute, NONE, RouteTable, type RouteMatch } from './route-matcher';
+import { compileRoute, NONE, RouteTable, upperCaseMethod, type RouteMatch } from './route-matcher';
 import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservation } from './store/rate-limit-store';
 
 // Headers of a decision with no app-budget check; shared, like NONE, so it allocates nothing.
@@ -194,9 +194,7 @@ export class RateLimiter {
   }
 
   private edgeAllowanceOf(method: string | undefined, path: string): RouteLimits['edge'] {
-    const scanMethod = this.policy.edge.scan.route.method;
-    // Node's HTTP parser hands methods upper-case; the test is for callers that do not.
-    if ((method === scanMethod || method?.toUpperCase() === scanMethod) && this.edgeScanPath.test(path)) return 'scan';
+    if (upperCaseMethod(method) === this.policy.edge.scan.route.method && this.edgeScanPath.test(path)) return 'scan';
     return this.edgeApiPath.test(path) ? 'api' : null;
   }
 

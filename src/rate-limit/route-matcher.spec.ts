@@ -1,4 +1,4 @@
-import { compileRoute, requestPath, RouteTable } from './route-matcher';
+import { compileRoute, requestPath, RouteTable, upperCaseMethod } from './route-matcher';
 
 describe('route matching before routing', () => {
   const table = new RouteTable([
@@ -20,6 +20,14 @@ describe('route matching before routing', () => {
     expect(table.match('post', '/api/upgrade-guidance')).toHaveLength(1);
     expect(table.match('POST', '/API/Upgrade-Guidance/')).toHaveLength(1);
     expect(table.match('POST', '/api/upgrade-guidance/generate')).toEqual([]);
+  });
+
+  it('upper-cases a method only when it is not already (the parser\'s spellings come back as they are)', () => {
+    const get = 'GET';
+    expect(upperCaseMethod(get)).toBe(get);
+    expect(upperCaseMethod('patch')).toBe('PATCH');
+    expect(upperCaseMethod('Propfind')).toBe('PROPFIND');
+    expect(upperCaseMethod(undefined)).toBe('');
   });
 
   it('limits HEAD like GET', () => {

@@ -29,6 +29,18 @@ export function compileRoute<T>(route: RouteSpec, value: T): CompiledRoute<T> {
   return { method: route.method, regex: new RegExp(`^${source}/?$`, 'i'), paramNames, value };
 }
 
+/** The methods as Node's HTTP parser hands them: upper case already. */
+const UPPER_CASE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * The method in upper case ('' when absent). Hot path: toUpperCase allocates a new string on every
+ * call, so the parser's spellings are answered as they are; other callers' get converted.
+ */
+export function upperCaseMethod(method: string | undefined): string {
+  if (method === undefined) return '';
+  return UPPER_CASE_METHODS.has(method) ? method : method.toUpperCase();
+}
+
 /** The path of a raw request URL: query dropped, percent-escapes decoded where valid. */
 export function requestPath(url: string | undefined): string {
   const raw = url ?? '/';
@@ -75,7 +87,7 @@ export class RouteTable<T> {
 
   /** Every matching entry, in table order (a shared empty array when none: most requests). */
   match(method: string | undefined, path: string): readonly RouteMatch<T>[] {
-    const upper = (method ?? '').toUpperCase();
+    const upper = upperCaseMethod(method);
     // Express answers HEAD with the GET handler, so HEAD is limited like GET.
     const m = upper === 'HEAD' ? 'GET' : upper;
     const any = this.anyByMethod.get(m);
