@@ -7,12 +7,12 @@
  *  2. Throughput of a trivial authenticated endpoint with the limiter off vs on (memory, Redis):
  *     a minimal Nest app (bench/support/limiter-probe-app.ts: bearer check → [edge + per-endpoint
  *     middleware → rate-limit guard] → handler), each mode in its own server process, loaded by
- *     autocannon in its own process. Each sample loads the limiter-off server and one other AT THE
- *     SAME TIME, the servers pinned to one CPU and the load generators to the other (see
- *     pairedSample), so both see the same machine; rounds rotate the modes. Targets: loss ≤ 5%
+ *     autocannon in its own process. Each mode has its own limiter-off partner, and each sample
+ *     loads the two AT THE SAME TIME, the servers pinned to one CPU and the load generators to the
+ *     other (see pairedSample), so both see the same machine; rounds rotate the modes. Targets: loss ≤ 5%
  *     memory, ≤ 15% Redis. Reported three ways: paired requests/s loss, loss from server CPU per
- *     request, and the limiter's share of server CPU in a V8 profile. A second limiter-off server
- *     is paired the same way as an A/A control: its "loss" is the run's noise floor, printed
+ *     request, and the limiter's share of server CPU in a V8 profile. A limiter-off server is
+ *     paired the same way as an A/A control: its "loss" is the run's noise floor, printed
  *     beside the real losses. A `headers-only` server (no limiter, SPEC.md's three X-RateLimit-*
  *     headers set per request) is paired too: the part of the loss the contract itself costs; and
  *     a `minimal` one (an edge and an app-budget counter in plain Maps plus the headers, no route
@@ -46,6 +46,7 @@ import { atMost, figure, runPart, type PartReport } from './support/bench-result
 import { CAN_PIN_CPUS, pinProcess } from './support/cpu-pinning';
 import type { CpuShare } from './support/cpu-profile-share';
 import { LIMITER_CODE, OTHER_CODE, PROBE_PATH, PROBE_POLICY, PROBE_PRINCIPAL, PROBE_TOKEN, type LimiterMode } from './support/limiter-probe-app';
+import { YARDSTICK_CODE } from './support/limiter-yardsticks';
 import { assertClean, runLoad, type LoadOptions } from './support/load';
 import { startServer, type RunningServer } from './support/server-process';
 import { arg, median, round } from './support/stats';
@@ -174,7 +175,7 @@ const probeLoad = (server: RunningServer, connections: number, duration: number)
 const cpuMs = (s: { cpu_user_ms: number; cpu_system_ms: number }): number => s.cpu_user_ms + s.cpu_system_ms;
 
 /**
- * One paired sample: the limiter-off server and another loaded at the same time, both servers
+ * One paired sample: a limiter-off server and another loaded at the same time, both servers
  * pinned to one CPU (the load generators to the other). The scheduler gives each half the core, so
  * each serves in proportion to 1 / its CPU per request, and whatever else slows the machine in that
  * window slows both alike. Sequential samples on this shared 2-core VM drifted ±10 % between
@@ -194,14 +195,21 @@ async function pairedSample(off: RunningServer, other: RunningServer, connection
   };
 }
 
-/** The limiter's share of the server's busy CPU in a V8 profile of one load run, the server loaded alone. */
-async function limiterCpuShare(server: RunningServer, connections: number, seconds: number): Promise<CpuShare> {
+type ProfiledMode = 'headers-only' | 'minimal' | 'memory' | 'redis';
+
+/**
+ * The share of the server's busy CPU in a V8 profile of one load run (the server loaded alone)
+ * spent in the limiter's code, or the yardstick's in its place, with the Node internals they call
+ * (the headers' `setHeader` above all). A ratio inside one process: steadier than requests/s, so it
+ * compares our limiter with the minimal one more finely than the paired losses can.
+ */
+async function limiterCpuShare(mode: ProfiledMode, server: RunningServer, connections: number, seconds: number): Promise<CpuShare> {
   await server.startProfile();
   assertClean('profiled run', await runLoad(probeLoad(server, connections, seconds), LOAD_CPU));
-  return server.stopProfile(LIMITER_CODE, OTHER_CODE);
+  return server.stopProfile(mode === 'memory' || mode === 'redis' ? LIMITER_CODE : YARDSTICK_CODE, OTHER_CODE);
 }
 
-/** A mode against the limiter-off server: medians over rounds of the paired figures, and the rounds. */
+/** A mode against its limiter-off partner: medians over rounds of the paired figures, and the rounds. */
 interface Loss {
   /** From requests/s. */
   pct: number;
@@ -221,8 +229,8 @@ interface ThroughputResult {
   load_average_1m: number;
   samples: Partial<Record<Mode, PairedSample[]>>;
   median_server_cpu_us_per_req: Partial<Record<Mode, number>>;
-  limiter_share_of_server_cpu_from_profile: Partial<Record<'memory' | 'redis', CpuShare>>;
-  /** The A/A control: a second limiter-off server against the first. */
+  limiter_share_of_server_cpu_from_profile: Partial<Record<ProfiledMode, CpuShare>>;
+  /** The A/A control: a limiter-off server against its limiter-off partner. */
   noise_floor: Loss;
   /** SPEC.md's three headers alone, no limiter. */
   headers_only: Loss;
@@ -242,30 +250,41 @@ interface ThroughputOptions {
 
 /** Section 2: limiter-off vs memory (and Redis, when `redisUrl` answers) servers, paired samples. */
 async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seconds, rounds, warmup, connections }: ThroughputOptions): Promise<ThroughputResult> {
-  // 'off-control' is a second, identical limiter-off server: its "loss" against 'off' is this
-  // machine's noise floor for the run (an A/A test), printed beside the real losses.
+  // 'off-control' is a limiter-off server like its partner: its "loss" is this machine's noise
+  // floor for the run (an A/A test), printed beside the real losses.
   // 'headers-only' sends SPEC.md's three X-RateLimit-* headers without a limiter: the part of the
   // loss that comes with the contract rather than with this implementation; 'minimal' what the
   // least limiter with the same layers costs on this machine.
   const compared: Mode[] = ['off-control', 'headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])];
-  const servers = new Map<Mode, RunningServer>();
+  // Every mode has its own limiter-off partner, started, warmed, loaded and left idle together
+  // with it, so the two servers of a pair share one history. With one limiter-off server paired
+  // with every mode in turn (loaded in every sample while the others idled), the A/A control read
+  // 2–4 % in most runs; with partners, −2 to 2 % in most but not all (docs/performance.md, "Misses").
+  const pairs = new Map<Mode, { off: RunningServer; other: RunningServer }>();
+  const started: RunningServer[] = [];
   try {
-    for (const m of ['off', ...compared] as Mode[]) servers.set(m, await startProbe(m, redisUrl, prefix));
-    const server = (m: Mode) => servers.get(m)!;
-    // Warm-up, all at once (JIT tiers up over tens of thousands of requests; Redis script load).
-    await Promise.all([...servers.values()].map((s) => runLoad(probeLoad(s, connections, warmup), LOAD_CPU)));
+    for (const m of compared) {
+      const off = await startProbe('off', redisUrl, prefix);
+      started.push(off);
+      const other = await startProbe(m, redisUrl, prefix);
+      started.push(other);
+      pairs.set(m, { off, other });
+    }
+    const pair = (m: Mode) => pairs.get(m)!;
+    // Warm-up, all at once (JIT tiers up over thousands of requests; Redis script load).
+    await Promise.all(started.map((s) => runLoad(probeLoad(s, connections, warmup), LOAD_CPU)));
     const samples = Object.fromEntries(compared.map((m) => [m, [] as PairedSample[]])) as Record<Mode, PairedSample[]>;
     for (let r = 0; r < rounds; r++) {
       // Rotate the order each round so no mode always runs first.
       for (let k = 0; k < compared.length; k++) {
         const m = compared[(k + r) % compared.length]!;
-        samples[m].push(await pairedSample(server('off'), server(m), connections, seconds));
+        samples[m].push(await pairedSample(pair(m).off, pair(m).other, connections, seconds));
       }
     }
     const profileShare: ThroughputResult['limiter_share_of_server_cpu_from_profile'] = {};
-    for (const m of ['memory', 'redis'] as const) if (servers.has(m)) profileShare[m] = await limiterCpuShare(server(m), connections, seconds);
+    for (const m of ['headers-only', 'minimal', 'memory', 'redis'] as const) if (pairs.has(m)) profileShare[m] = await limiterCpuShare(m, pair(m).other, connections, seconds);
 
-    // Per round against the 'off' server loaded at the same time, then the median over rounds.
+    // Per round against the mode's limiter-off partner, loaded at the same time; then the median over rounds.
     const loss = (m: Mode): Loss => {
       const perRound = samples[m].map((s) => (1 - s.rps / s.off_rps) * 100);
       return {
@@ -274,11 +293,11 @@ async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seco
         per_round: perRound.map((x) => round(x)),
       };
     };
-    // The 'off' server is in every pair.
+    // Every pair has a limiter-off server.
     const offCpu = round(median(compared.flatMap((m) => samples[m].map((s) => s.off_cpu_us_per_req))));
     return {
       endpoint: `GET ${PROBE_PATH} (bearer check → principal; limiter: edge + per-endpoint middleware + app-budget guard)`,
-      method: 'paired: the limiter-off server and one other loaded at the same time, each in its own process',
+      method: 'paired: each mode and its own limiter-off partner (same history) loaded at the same time, each in its own process',
       cpu_pinning: CAN_PIN_CPUS ? `servers on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPU}` : 'none (taskset unavailable or one CPU): the throughput ratios are unreliable, the CPU ones still hold',
       connections,
       seconds_per_sample: seconds,
@@ -296,7 +315,7 @@ async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seco
       targets_pct: { memory: 5, redis: 15 },
     };
   } finally {
-    for (const s of servers.values()) await s.close();
+    for (const s of started) await s.close();
   }
 }
 
@@ -368,24 +387,25 @@ async function main(report: PartReport): Promise<void> {
     figure('rate_limit.memory.ns_per_request', "limiter's own code per request, memory store (middleware + guard, in process)", path.limiter, 'ns', undefined,
       `${round((path.limiter / offCpuNs) * 100, 2)}% of the server CPU per request with the limiter off (${round(offCpuNs / 1000)} µs)`),
   );
+  const profiled = (m: ProfiledMode) => `share of server CPU in a V8 profile ${throughput.limiter_share_of_server_cpu_from_profile[m]?.share_pct}%`;
   const noise = throughput.noise_floor;
   report.add(
-    figure('rate_limit.noise_floor_pct', `A/A control: a second limiter-off server vs the first (simultaneous req/s, ${connections} conn each)`, noise.pct, '%', undefined,
+    figure('rate_limit.noise_floor_pct', `A/A control: a limiter-off server vs its limiter-off partner (simultaneous req/s, ${connections} conn each)`, noise.pct, '%', undefined,
       `from server CPU/req ${noise.from_cpu_pct}%; per round ${noise.per_round.join(', ')}: a loss within this spread is not resolved by this run`),
   );
   const headers = throughput.headers_only;
   report.add(
     figure('rate_limit.headers_only.loss_pct', `the three X-RateLimit-* headers alone, no limiter, vs off (simultaneous req/s, ${connections} conn each)`, headers.pct, '%', undefined,
-      `from server CPU/req ${headers.from_cpu_pct}%; per round ${headers.per_round.join(', ')}: SPEC.md requires them on every evaluated request, so this part of the loss is the contract's`),
+      `from server CPU/req ${headers.from_cpu_pct}%; per round ${headers.per_round.join(', ')}; ${profiled('headers-only')}: SPEC.md requires them on every evaluated request, so this part of the loss is the contract's`),
   );
   const minimal = throughput.minimal;
   report.add(
     figure('rate_limit.minimal_limiter.loss_pct', `a minimal limiter (edge + app-budget counters in Maps, the three headers, no route rules) vs off (simultaneous req/s, ${connections} conn each)`, minimal.pct, '%', undefined,
-      `from server CPU/req ${minimal.from_cpu_pct}%; per round ${minimal.per_round.join(', ')}: the floor under any limiter with these layers; the memory limiter's loss above it is this implementation's`),
+      `from server CPU/req ${minimal.from_cpu_pct}%; per round ${minimal.per_round.join(', ')}; ${profiled('minimal')}: the floor under any limiter with these layers; the memory limiter's loss above it is this implementation's`),
   );
   const lossFigure = (m: 'memory' | 'redis', label: string, l: Loss) =>
     figure(`rate_limit.${m}.loss_pct`, `throughput loss, limiter on (${label}) vs off (simultaneous req/s, ${connections} conn each)`, l.pct, '%', atMost(throughput.targets_pct[m]),
-      `from server CPU/req ${l.from_cpu_pct}%; per round ${l.per_round.join(', ')}; limiter share of server CPU in a V8 profile ${throughput.limiter_share_of_server_cpu_from_profile[m]?.share_pct}%`);
+      `from server CPU/req ${l.from_cpu_pct}%; per round ${l.per_round.join(', ')}; limiter ${profiled(m)}`);
   report.add(lossFigure('memory', 'memory', throughput.memory));
   if (throughput.redis) report.add(lossFigure('redis', 'Redis', throughput.redis));
   else report.skip('rate_limit.redis.loss_pct', 'throughput loss, limiter on (Redis) vs off', '%', 'skipped (no Redis)', atMost(throughput.targets_pct.redis));
