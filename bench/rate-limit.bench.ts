@@ -234,7 +234,7 @@ interface ThroughputResult {
   noise_floor: Loss;
   /** SPEC.md's three headers alone, no limiter. */
   headers_only: Loss;
-  /** The floor: edge and app-budget counters in plain Maps plus the headers (limiter-probe-app.ts). */
+  /** The floor: edge and app-budget counters in plain Maps plus the headers (limiter-yardsticks.ts). */
   minimal: Loss;
   memory: Loss;
   redis?: Loss;

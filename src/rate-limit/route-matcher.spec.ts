@@ -22,9 +22,9 @@ describe('route matching before routing', () => {
     expect(table.match('POST', '/api/upgrade-guidance/generate')).toEqual([]);
   });
 
-  it('upper-cases a method only when it is not already (the parser\'s spellings come back as they are)', () => {
-    const get = 'GET';
-    expect(upperCaseMethod(get)).toBe(get);
+  it('upper-cases any spelling of a method; the parser\'s own spellings pass unchanged', () => {
+    expect(upperCaseMethod('GET')).toBe('GET');
+    expect(upperCaseMethod('PROPFIND')).toBe('PROPFIND');
     expect(upperCaseMethod('patch')).toBe('PATCH');
     expect(upperCaseMethod('Propfind')).toBe('PROPFIND');
     expect(upperCaseMethod(undefined)).toBe('');

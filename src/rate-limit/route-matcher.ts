@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http';
 import type { RouteSpec } from './rate-limit.policy';
 
 export interface CompiledRoute<T> {
@@ -29,8 +30,8 @@ export function compileRoute<T>(route: RouteSpec, value: T): CompiledRoute<T> {
   return { method: route.method, regex: new RegExp(`^${source}/?$`, 'i'), paramNames, value };
 }
 
-/** The methods as Node's HTTP parser hands them: upper case already. */
-const UPPER_CASE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** Every method Node's HTTP parser knows, spelled as it hands them: upper case already. */
+const UPPER_CASE_METHODS: ReadonlySet<string> = new Set(METHODS);
 
 /**
  * The method in upper case ('' when absent). Hot path: toUpperCase allocates a new string on every
