@@ -320,6 +320,25 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
       // Express serves HEAD with the GET handler, so HEAD is classified like GET.
       expect(limiter.classify('HEAD', '/api/cli/config').budget).toBe('control-plane');
     });
+
+    it("remembers each path's answer, frozen, and keeps that memo bounded", () => {
+      const recheck = (id: string) => limiter.classify('POST', `/api/secrets/${id}/recheck`);
+      const first = recheck('s-1');
+      expect(recheck('s-1')).toBe(first);
+      // Shared by every request to the path, so nothing in it can be changed.
+      expect([first, first.cooldowns, first.cooldowns[0], first.cooldowns[0]!.params].every((x) => Object.isFrozen(x))).toBe(true);
+      // Each path keeps its own ids.
+      expect(recheck('s-2').cooldowns[0]!.params.secret_id).toBe('s-2');
+      expect(recheck('s-1').cooldowns[0]!.params.secret_id).toBe('s-1');
+      // A long path is answered in full but never kept.
+      const long = 'x'.repeat(300);
+      expect(recheck(long).cooldowns[0]!.params.secret_id).toBe(long);
+      expect(recheck(long)).not.toBe(recheck(long));
+      // A scan of unique paths fills the method's memo, which is then emptied; answers stay right.
+      for (let i = 0; i < 10_001; i++) expect(recheck(`scan-${i}`).cooldowns[0]!.params.secret_id).toBe(`scan-${i}`);
+      expect(recheck('s-1')).not.toBe(first);
+      expect(recheck('s-1')).toEqual(first);
+    });
   });
 
   describe('edge allowances (per source network, 5 minutes)', () => {
