@@ -1,12 +1,14 @@
-import type { RouteLimits } from './rate-limiter';
 import type { Reservation } from './store/rate-limit-store';
 
-/** What the pre-routing middleware learnt about a request, for the guard that runs after auth. */
+/**
+ * What the pre-routing middleware leaves for the rate-limit guard that runs after auth: the
+ * per-endpoint units it counted, handed back if a later limit rejects the request. Set only when a
+ * per-endpoint limit admitted the request (a few routes); the guard reads it only when it rejects.
+ * Everything else the guard needs it works out again for the price of a lookup: the route's rules
+ * (RateLimiter.classify answers repeated paths from a memo) and the source network (cached on the
+ * connection, see clientNetwork()).
+ */
 export interface RateLimitRequestState {
-  /** The policy table's rules for the request's method + path (see RateLimiter.classify). */
-  limits: RouteLimits;
-  /** Source network (IPv4 address or IPv6 /64) after TRUSTED_PROXIES. */
-  network: string;
   /** Per-endpoint units counted before routing; handed back if a later limit rejects. */
   endpointReservations: readonly Reservation[];
 }

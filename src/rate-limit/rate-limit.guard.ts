@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '../common/errors';
 import { clientNetwork, TrustedProxies } from './client-address';
 import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
-import { getRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
+import { getRateLimitState } from './rate-limit-request-state';
 import type { CooldownRule } from './rate-limit.policy';
 import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision, type RouteLimits } from './rate-limiter';
 import { NONE, requestPath } from './route-matcher';
@@ -37,14 +37,13 @@ export class RateLimitGuard implements CanActivate {
     // getArgByIndex, not switchToHttp(): that allocates three closures per call on every request.
     const req = context.getArgByIndex<Request>(0);
     const res = context.getArgByIndex<Response>(1);
-    const state = getRateLimitState(res);
-    // Without the middleware (a test app, a route mounted outside it) the guard classifies the request itself.
-    const limits = state?.limits ?? this.limiter.classify(req.method, requestPath(req.originalUrl));
+    // The middleware classified the same method + path: this is its memo's answer.
+    const limits = this.limiter.classify(req.method, requestPath(req.originalUrl));
     const principal = req.principal;
 
     // The app budget's list is kept per principal (see appBudgetChecks); cooldowns, rarer, extend a copy.
     let checks: readonly LimitCheck[] = NONE;
-    if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, state?.network ?? clientNetwork(req, this.trusted));
+    if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, clientNetwork(req, this.trusted));
     else if (principal) checks = this.limiter.appBudgetChecks(principal, limits.budget);
     let cooldowns = 0;
     const matched = this.cooldowns(req, limits, declared);
@@ -63,13 +62,13 @@ export class RateLimitGuard implements CanActivate {
 
     // Memory store: decided without a promise. Redis: one round trip.
     const decision = this.limiter.evaluateSync(checks);
-    if (decision !== undefined) return this.apply(decision, cooldowns, state, res);
-    return this.limiter.evaluate(checks).then((d) => this.apply(d, cooldowns, state, res));
+    if (decision !== undefined) return this.apply(decision, cooldowns, res);
+    return this.limiter.evaluate(checks).then((d) => this.apply(d, cooldowns, res));
   }
 
   /** Headers and cooldown settlement on admission; on rejection, hand back earlier units and throw. */
-  private apply(decision: LimitDecision, cooldowns: number, state: RateLimitRequestState | undefined, res: Response): boolean | Promise<boolean> {
-    if (!decision.allowed) return this.reject(decision, state, res);
+  private apply(decision: LimitDecision, cooldowns: number, res: Response): boolean | Promise<boolean> {
+    if (!decision.allowed) return this.reject(decision, res);
     // setHeader directly: Express's res.set() adds content-type handling these headers never need.
     for (const name in decision.headers) res.setHeader(name, decision.headers[name]!);
     // The guard's checks are the app budget and cooldowns, so what can be handed back is the cooldowns'.
@@ -77,8 +76,9 @@ export class RateLimitGuard implements CanActivate {
     return true;
   }
 
-  /** `state`: the middleware's, whose per-endpoint units are handed back (none without the middleware). */
-  private async reject(decision: LimitDecision, state: RateLimitRequestState | undefined, res: Response): Promise<boolean> {
+  /** Hands back the per-endpoint units the middleware counted for this request (none without it), then throws. */
+  private async reject(decision: LimitDecision, res: Response): Promise<boolean> {
+    const state = getRateLimitState(res);
     await this.limiter.release(state?.endpointReservations ?? NONE);
     if (state) state.endpointReservations = NONE;
     if (decision.unavailable) throw new ServiceUnavailableError(decision.detail);

@@ -94,27 +94,25 @@ describe('RateLimitMiddleware: edge layer', () => {
 });
 
 describe('RateLimitMiddleware: per-endpoint layer', () => {
-  it('hands every request to the guard with its rules, network and counted units', async () => {
+  it('hands the guard the units a per-endpoint limit counted, and nothing for requests without one', async () => {
     const { mw } = middleware('off');
     const limited = await run(mw, fakeReq('PATCH', '/api/reset_password?x=1', '::ffff:127.0.0.7'));
     expect(limited.passed).toBe(true);
-    const state = getRateLimitState(limited.res)!;
-    expect(state.limits.endpoints.map((m) => m.value.id)).toEqual(['reset-password']);
-    expect(state.network).toBe('127.0.0.7');
-    expect(state.endpointReservations).toHaveLength(1);
+    const reservations = getRateLimitState(limited.res)!.endpointReservations;
+    // Counted per source network: the IPv4-mapped peer counts as its IPv4 address.
+    expect(reservations.map((r) => r.key)).toEqual(['ep:reset-password:127.0.0.7']);
 
     const plain = await run(mw, fakeReq('POST', '/api/secrets/abc/recheck?x=1'));
     expect(plain.passed).toBe(true);
-    expect(getRateLimitState(plain.res)).toMatchObject({ network: '127.0.0.9', endpointReservations: [] });
-    expect(getRateLimitState(plain.res)!.limits.cooldowns.map((m) => m.params)).toEqual([{ secret_id: 'abc' }, { secret_id: 'abc' }]);
+    expect(getRateLimitState(plain.res)).toBeUndefined();
   });
 
   it("keeps the state in Express's res.locals when there is one, not on the request", async () => {
     const { mw } = middleware('off');
-    const req = fakeReq('GET', '/api/x');
+    const req = fakeReq('PATCH', '/api/reset_password');
     const locals = Object.create(null) as object;
     await new Promise<void>((resolve) => mw.handle(req, { locals } as unknown as ServerResponse, () => resolve()));
-    expect(getRateLimitState({ locals })).toMatchObject({ network: '127.0.0.9' });
+    expect(getRateLimitState({ locals })!.endpointReservations).toHaveLength(1);
     expect(Object.getOwnPropertySymbols(req)).toEqual([]);
   });
 

@@ -3,11 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Counter } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
 import { clientNetwork, TrustedProxies } from './client-address';
-import { setRateLimitState, type RateLimitRequestState } from './rate-limit-request-state';
+import { setRateLimitState } from './rate-limit-request-state';
 import { RATE_LIMIT_OPTIONS, type RateLimitModuleOptions } from './rate-limit.options';
 import { RateLimiter, type RouteLimits } from './rate-limiter';
 import { EdgeCounter } from './store/edge-counter';
-import { NONE, requestPath } from './route-matcher';
+import { requestPath } from './route-matcher';
 
 type Next = (err?: unknown) => void;
 
@@ -22,8 +22,8 @@ type Next = (err?: unknown) => void;
  * 2. Per-endpoint limits (per source network), matched by method + path before routing so they hold
  *    for routes this service does not serve itself. A 429 here never touches the app budget.
  *
- * Every request carries what was learnt here (its rules, network and counted units) to the
- * rate-limit guard (RateLimitRequestState).
+ * A request a per-endpoint limit admitted carries its counted units to the rate-limit guard
+ * (RateLimitRequestState).
  */
 @Injectable()
 export class RateLimitMiddleware implements OnModuleDestroy {
@@ -54,14 +54,12 @@ export class RateLimitMiddleware implements OnModuleDestroy {
       res.end();
       return;
     }
-    // The guard reads the classification back instead of matching the path again.
-    const state: RateLimitRequestState = { limits, network, endpointReservations: NONE };
-    setRateLimitState(res, state);
     const checks = this.limiter.endpointChecks(limits, network);
     if (checks.length === 0) return next();
     this.limiter.evaluate(checks).then((decision) => {
       if (decision.allowed) {
-        state.endpointReservations = decision.reservations;
+        // For the guard, which hands them back if the app budget or a cooldown then rejects.
+        setRateLimitState(res, { endpointReservations: decision.reservations });
         return next();
       }
       // Raw middleware runs outside Nest's exception filters: write the DESIGN.md §3 body here.
