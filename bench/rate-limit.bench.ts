@@ -9,7 +9,8 @@
  *     middleware → rate-limit guard] → handler), each mode in its own server process, loaded by
  *     autocannon in its own process. Each mode has its own limiter-off partner, and each sample
  *     loads the two AT THE SAME TIME, the servers pinned to one CPU and the load generators to the
- *     other (see pairedSample), so both see the same machine; rounds rotate the modes. Targets: loss ≤ 5%
+ *     other (see pairedSample), so both see the same machine; rounds rotate the modes, and the
+ *     samples come from several generations of fresh processes (see throughputOnVsOff). Targets: loss ≤ 5%
  *     memory, ≤ 15% Redis. Reported three ways: paired requests/s loss, loss from server CPU per
  *     request, and the limiter's share of server CPU in a V8 profile. A limiter-off server is
  *     paired the same way as an A/A control: its "loss" is the run's noise floor, printed
@@ -17,8 +18,12 @@
  *     headers set per request) is paired too: the part of the loss the contract itself costs; and
  *     a `minimal` one (an edge and an app-budget counter in plain Maps plus the headers, no route
  *     rules): the floor under any limiter with these layers, a yardstick for ours.
+ *     The same pairs then run on the whole service (`service`: the app with PGlite, its trivial
+ *     authenticated endpoint GET /api/internal/application/features; limiter off = pass-throughs in
+ *     its place): the limiter's cost where users meet it, against the same targets. An A/A
+ *     control, memory and Redis there; the yardsticks are the probe's alone.
  *
- *   npx ts-node --transpile-only bench/rate-limit.bench.ts [--seconds 5] [--rounds 6] [--warmup 20] [--connections 32]
+ *   npx ts-node --transpile-only bench/rate-limit.bench.ts [--seconds 5] [--processes 3] [--rounds 2] [--warmup 20] [--connections 32]
  *
  * REDIS_URL (default redis://127.0.0.1:6379) is used when it answers; Redis parts are skipped
  * otherwise. Writes bench/results/rate-limit.json (bench/support/bench-result.ts shape); bench/run.ts runs it.
@@ -48,7 +53,8 @@ import type { CpuShare } from './support/cpu-profile-share';
 import { LIMITER_CODE, OTHER_CODE, PROBE_PATH, PROBE_POLICY, PROBE_PRINCIPAL, PROBE_TOKEN, type LimiterMode } from './support/limiter-probe-app';
 import { YARDSTICK_CODE } from './support/limiter-yardsticks';
 import { assertClean, runLoad, type LoadOptions } from './support/load';
-import { startServer, type RunningServer } from './support/server-process';
+import type { ServerSpec } from './support/bench-server';
+import { startServer, type RunningServer, type ServerEnv } from './support/server-process';
 import { arg, median, round } from './support/stats';
 
 // ---- 1. cost per check ---------------------------------------------------------------------------
@@ -158,19 +164,69 @@ interface PairedSample {
   cpu_us_per_req: number;
 }
 
-async function startProbe(mode: Mode, redisUrl: string | null, prefix: string): Promise<RunningServer> {
-  const limiter = mode === 'off-control' ? 'off' : mode;
-  const server = await startServer({ kind: 'limiter-probe', limiter, keyPrefix: prefix }, limiter === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined);
+/**
+ * What a throughput section loads. `probe`: the bare trivial authenticated endpoint of
+ * limiter-probe-app.ts (~200 µs of server CPU per request, so the limiter's share shows at its
+ * largest). `service`: the whole Bulwark app (createTestApp, PGlite) and its own trivial
+ * authenticated endpoint, GET /api/internal/application/features (API-key auth, no database
+ * read), with its limiter or pass-throughs in its place (bench-server.ts, ServerSpec.limiter).
+ */
+interface Subject {
+  name: 'probe' | 'service';
+  endpoint: string;
+  modes: Mode[];
+  profiled: ProfiledMode[];
+  /** Callers' code in a profile of this server: the walk up from a sample stops there (see cpuShareOf). */
+  otherCode: RegExp;
+  /** Starts `mode`'s server for the pair of `pair` (a limiter-off partner is started as `off`). */
+  start(mode: Mode, pair: Mode): Promise<RunningServer>;
+  load(server: RunningServer, connections: number, duration: number): LoadOptions;
+}
+
+const SERVICE_PATH = '/api/internal/application/features';
+
+function probeSubject(redisUrl: string | null, prefix: string): Subject {
+  return {
+    name: 'probe',
+    endpoint: `GET ${PROBE_PATH} (bearer check → principal; limiter: edge + per-endpoint middleware + app-budget guard)`,
+    // 'off-control' is a limiter-off server like its partner: its "loss" is this machine's noise
+    // floor for the run (an A/A test), printed beside the real losses. 'headers-only' sends
+    // SPEC.md's three X-RateLimit-* headers without a limiter: the part of the loss that comes with
+    // the contract rather than with this implementation; 'minimal' what the least limiter with the
+    // same layers costs on this machine.
+    modes: ['off-control', 'headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])],
+    profiled: ['headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])],
+    otherCode: OTHER_CODE,
+    start: (mode) => {
+      const limiter = mode === 'off-control' ? 'off' : mode;
+      return pinnedServer({ kind: 'limiter-probe', limiter, keyPrefix: prefix }, limiter === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined);
+    },
+    load: (server, connections, duration) => ({ url: `${server.url}${PROBE_PATH}`, connections, duration, headers: { authorization: `Bearer ${PROBE_TOKEN}` } }),
+  };
+}
+
+function serviceSubject(redisUrl: string | null): Subject {
+  return {
+    name: 'service',
+    endpoint: `GET ${SERVICE_PATH} on the whole app (PGlite; API-key auth, logging, every middleware), limiter off = pass-throughs`,
+    modes: ['off-control', 'memory', ...(redisUrl ? (['redis'] as const) : [])],
+    profiled: ['memory', ...(redisUrl ? (['redis'] as const) : [])],
+    // The app's other code (auth, logging, the handler) runs inside the limiter middleware's next().
+    otherCode: /node_modules\/|bench\/|\/src\//,
+    // Both servers of the Redis pair get REDIS_URL, so only the limiter differs between them.
+    start: (mode, pair) => {
+      if (mode !== 'off' && mode !== 'off-control' && mode !== 'memory' && mode !== 'redis') throw new Error(`service: no ${mode} mode`);
+      return pinnedServer({ kind: 'app', limiter: mode === 'off-control' ? 'off' : mode }, pair === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined);
+    },
+    load: (server, connections, duration) => ({ url: `${server.url}${SERVICE_PATH}`, connections, duration, headers: { authorization: `Bearer ${server.token}` } }),
+  };
+}
+
+async function pinnedServer(spec: ServerSpec, env: ServerEnv | undefined): Promise<RunningServer> {
+  const server = await startServer(spec, env);
   if (CAN_PIN_CPUS) await pinProcess(server.pid, SERVER_CPU);
   return server;
 }
-
-const probeLoad = (server: RunningServer, connections: number, duration: number): LoadOptions => ({
-  url: `${server.url}${PROBE_PATH}`,
-  connections,
-  duration,
-  headers: { authorization: `Bearer ${PROBE_TOKEN}` },
-});
 
 const cpuMs = (s: { cpu_user_ms: number; cpu_system_ms: number }): number => s.cpu_user_ms + s.cpu_system_ms;
 
@@ -181,9 +237,9 @@ const cpuMs = (s: { cpu_user_ms: number; cpu_system_ms: number }): number => s.c
  * window slows both alike. Sequential samples on this shared 2-core VM drifted ±10 % between
  * neighbouring 5 s windows (the A/A control showed it); simultaneous ones mostly agree within ±3 %.
  */
-async function pairedSample(off: RunningServer, other: RunningServer, connections: number, seconds: number): Promise<PairedSample> {
+async function pairedSample(subject: Subject, off: RunningServer, other: RunningServer, connections: number, seconds: number): Promise<PairedSample> {
   const before = await Promise.all([off.stats(), other.stats()]);
-  const [a, b] = await Promise.all([runLoad(probeLoad(off, connections, seconds), LOAD_CPU), runLoad(probeLoad(other, connections, seconds), LOAD_CPU)]);
+  const [a, b] = await Promise.all([runLoad(subject.load(off, connections, seconds), LOAD_CPU), runLoad(subject.load(other, connections, seconds), LOAD_CPU)]);
   const after = await Promise.all([off.stats(), other.stats()]);
   assertClean('limiter off', a);
   assertClean('limiter probe', b);
@@ -203,13 +259,13 @@ type ProfiledMode = 'headers-only' | 'minimal' | 'memory' | 'redis';
  * (the headers' `setHeader` above all). A ratio inside one process: steadier than requests/s, so it
  * compares our limiter with the minimal one more finely than the paired losses can.
  */
-async function limiterCpuShare(mode: ProfiledMode, server: RunningServer, connections: number, seconds: number): Promise<CpuShare> {
+async function limiterCpuShare(subject: Subject, mode: ProfiledMode, server: RunningServer, connections: number, seconds: number): Promise<CpuShare> {
   await server.startProfile();
-  assertClean('profiled run', await runLoad(probeLoad(server, connections, seconds), LOAD_CPU));
-  return server.stopProfile(mode === 'memory' || mode === 'redis' ? LIMITER_CODE : YARDSTICK_CODE, OTHER_CODE);
+  assertClean('profiled run', await runLoad(subject.load(server, connections, seconds), LOAD_CPU));
+  return server.stopProfile(mode === 'memory' || mode === 'redis' ? LIMITER_CODE : YARDSTICK_CODE, subject.otherCode);
 }
 
-/** A mode against its limiter-off partner: medians over rounds of the paired figures, and the rounds. */
+/** A mode against its limiter-off partner: medians over samples of the paired figures, and the samples (generation by generation). */
 interface Loss {
   /** From requests/s. */
   pct: number;
@@ -219,104 +275,108 @@ interface Loss {
 }
 
 interface ThroughputResult {
+  subject: Subject['name'];
   endpoint: string;
   method: string;
   cpu_pinning: string;
   connections: number;
   seconds_per_sample: number;
   warmup_s: number;
+  processes: number;
   rounds: number;
   load_average_1m: number;
   samples: Partial<Record<Mode, PairedSample[]>>;
   median_server_cpu_us_per_req: Partial<Record<Mode, number>>;
   limiter_share_of_server_cpu_from_profile: Partial<Record<ProfiledMode, CpuShare>>;
-  /** The A/A control: a limiter-off server against its limiter-off partner. */
-  noise_floor: Loss;
-  /** SPEC.md's three headers alone, no limiter. */
-  headers_only: Loss;
-  /** The floor: edge and app-budget counters in plain Maps plus the headers (limiter-yardsticks.ts). */
-  minimal: Loss;
-  memory: Loss;
-  redis?: Loss;
+  /**
+   * Each mode against its limiter-off partner. `off-control` is the A/A control (a limiter-off
+   * server against its identical partner); `headers-only` SPEC.md's three headers alone, no
+   * limiter; `minimal` the floor: edge and app-budget counters in plain Maps plus the headers
+   * (limiter-yardsticks.ts); `memory` and `redis` the limiter.
+   */
+  loss: Partial<Record<Mode, Loss>>;
   targets_pct: { memory: number; redis: number };
 }
 
 interface ThroughputOptions {
   seconds: number;
+  /** Samples per mode from each generation of processes. */
   rounds: number;
+  /** Generations of fresh server processes. */
+  processes: number;
   warmup: number;
   connections: number;
 }
 
-/** Section 2: limiter-off vs memory (and Redis, when `redisUrl` answers) servers, paired samples. */
-async function throughputOnVsOff(redisUrl: string | null, prefix: string, { seconds, rounds, warmup, connections }: ThroughputOptions): Promise<ThroughputResult> {
-  // 'off-control' is a limiter-off server like its partner: its "loss" is this machine's noise
-  // floor for the run (an A/A test), printed beside the real losses.
-  // 'headers-only' sends SPEC.md's three X-RateLimit-* headers without a limiter: the part of the
-  // loss that comes with the contract rather than with this implementation; 'minimal' what the
-  // least limiter with the same layers costs on this machine.
-  const compared: Mode[] = ['off-control', 'headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])];
-  // Every mode has its own limiter-off partner, started, warmed, loaded and left idle together
-  // with it, so the two servers of a pair share one history. With one limiter-off server paired
-  // with every mode in turn (loaded in every sample while the others idled), the A/A control read
-  // 2–4 % in most runs; with partners, −2 to 2 % in most but not all (docs/performance.md, "Misses").
-  const pairs = new Map<Mode, { off: RunningServer; other: RunningServer }>();
-  const started: RunningServer[] = [];
-  try {
-    for (const m of compared) {
-      const off = await startProbe('off', redisUrl, prefix);
-      started.push(off);
-      const other = await startProbe(m, redisUrl, prefix);
-      started.push(other);
-      pairs.set(m, { off, other });
-    }
-    const pair = (m: Mode) => pairs.get(m)!;
-    // Warm-up, all at once (JIT tiers up over thousands of requests; Redis script load).
-    await Promise.all(started.map((s) => runLoad(probeLoad(s, connections, warmup), LOAD_CPU)));
-    const samples = Object.fromEntries(compared.map((m) => [m, [] as PairedSample[]])) as Record<Mode, PairedSample[]>;
-    for (let r = 0; r < rounds; r++) {
-      // Rotate the order each round so no mode always runs first.
-      for (let k = 0; k < compared.length; k++) {
-        const m = compared[(k + r) % compared.length]!;
-        samples[m].push(await pairedSample(pair(m).off, pair(m).other, connections, seconds));
+/** Section 2: the subject's modes, each paired with its own limiter-off server, in fresh processes `processes` times. */
+async function throughputOnVsOff(subject: Subject, { seconds, rounds, processes, warmup, connections }: ThroughputOptions): Promise<ThroughputResult> {
+  const compared = subject.modes;
+  const samples = Object.fromEntries(compared.map((m) => [m, [] as PairedSample[]])) as Record<Mode, PairedSample[]>;
+  const profileShare: ThroughputResult['limiter_share_of_server_cpu_from_profile'] = {};
+  // Each process starts with its own offset: identical limiter-off servers differed by up to ±6 %
+  // over a whole run, steady across its rounds (docs/performance.md, "Misses"). A run's samples
+  // therefore come from `processes` generations of servers, so a generation's offsets are spread
+  // that the median absorbs instead of a bias that it keeps.
+  for (let generation = 0; generation < processes; generation++) {
+    // Every mode has its own limiter-off partner, started, warmed, loaded and left idle together
+    // with it, so the two servers of a pair share one history.
+    const started: RunningServer[] = [];
+    try {
+      const pairs = new Map<Mode, { off: RunningServer; other: RunningServer }>();
+      await Promise.all(
+        compared.map(async (m) => {
+          const [off, other] = await Promise.all([subject.start('off', m), subject.start(m, m)]);
+          started.push(off, other);
+          pairs.set(m, { off, other });
+        }),
+      );
+      const pair = (m: Mode) => pairs.get(m)!;
+      // Warm-up, all at once (JIT tiers up over thousands of requests; Redis script load).
+      await Promise.all(started.map((s) => runLoad(subject.load(s, connections, warmup), LOAD_CPU)));
+      for (let r = 0; r < rounds; r++) {
+        // Rotate the order each round so no mode always runs first.
+        const turn = generation * rounds + r;
+        for (let k = 0; k < compared.length; k++) {
+          const m = compared[(k + turn) % compared.length]!;
+          samples[m].push(await pairedSample(subject, pair(m).off, pair(m).other, connections, seconds));
+        }
       }
+      if (generation === processes - 1) {
+        for (const m of subject.profiled) profileShare[m] = await limiterCpuShare(subject, m, pair(m).other, connections, seconds);
+      }
+    } finally {
+      await Promise.all(started.map((s) => s.close()));
     }
-    const profileShare: ThroughputResult['limiter_share_of_server_cpu_from_profile'] = {};
-    for (const m of ['headers-only', 'minimal', 'memory', 'redis'] as const) if (pairs.has(m)) profileShare[m] = await limiterCpuShare(m, pair(m).other, connections, seconds);
-
-    // Per round against the mode's limiter-off partner, loaded at the same time; then the median over rounds.
-    const loss = (m: Mode): Loss => {
-      const perRound = samples[m].map((s) => (1 - s.rps / s.off_rps) * 100);
-      return {
-        pct: round(median(perRound)),
-        from_cpu_pct: round(median(samples[m].map((s) => (1 - s.off_cpu_us_per_req / s.cpu_us_per_req) * 100))),
-        per_round: perRound.map((x) => round(x)),
-      };
-    };
-    // Every pair has a limiter-off server.
-    const offCpu = round(median(compared.flatMap((m) => samples[m].map((s) => s.off_cpu_us_per_req))));
-    return {
-      endpoint: `GET ${PROBE_PATH} (bearer check → principal; limiter: edge + per-endpoint middleware + app-budget guard)`,
-      method: 'paired: each mode and its own limiter-off partner (same history) loaded at the same time, each in its own process',
-      cpu_pinning: CAN_PIN_CPUS ? `servers on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPU}` : 'none (taskset unavailable or one CPU): the throughput ratios are unreliable, the CPU ones still hold',
-      connections,
-      seconds_per_sample: seconds,
-      warmup_s: warmup,
-      rounds,
-      load_average_1m: round(loadavg()[0]!, 2),
-      samples,
-      median_server_cpu_us_per_req: Object.fromEntries([['off', offCpu], ...compared.map((m) => [m, round(median(samples[m].map((s) => s.cpu_us_per_req)))])]),
-      limiter_share_of_server_cpu_from_profile: profileShare,
-      noise_floor: loss('off-control'),
-      headers_only: loss('headers-only'),
-      minimal: loss('minimal'),
-      memory: loss('memory'),
-      redis: redisUrl ? loss('redis') : undefined,
-      targets_pct: { memory: 5, redis: 15 },
-    };
-  } finally {
-    for (const s of started) await s.close();
   }
+
+  // Per sample against the mode's limiter-off partner, loaded at the same time; then the median over samples.
+  const loss = (m: Mode): Loss => {
+    const perRound = samples[m].map((s) => (1 - s.rps / s.off_rps) * 100);
+    return {
+      pct: round(median(perRound)),
+      from_cpu_pct: round(median(samples[m].map((s) => (1 - s.off_cpu_us_per_req / s.cpu_us_per_req) * 100))),
+      per_round: perRound.map((x) => round(x)),
+    };
+  };
+  // Every pair has a limiter-off server.
+  const offCpu = round(median(compared.flatMap((m) => samples[m].map((s) => s.off_cpu_us_per_req))));
+  return {
+    subject: subject.name,
+    endpoint: subject.endpoint,
+    method: `paired: each mode and its own limiter-off partner (same history) loaded at the same time, each in its own process; ${processes} generations of fresh processes × ${rounds} rounds`,
+    cpu_pinning: CAN_PIN_CPUS ? `servers on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPU}` : 'none (taskset unavailable or one CPU): the throughput ratios are unreliable, the CPU ones still hold',
+    connections,
+    seconds_per_sample: seconds,
+    warmup_s: warmup,
+    processes,
+    rounds,
+    load_average_1m: round(loadavg()[0]!, 2),
+    samples,
+    median_server_cpu_us_per_req: Object.fromEntries([['off', offCpu], ...compared.map((m) => [m, round(median(samples[m].map((s) => s.cpu_us_per_req)))])]),
+    limiter_share_of_server_cpu_from_profile: profileShare,
+    loss: Object.fromEntries(compared.map((m) => [m, loss(m)])),
+    targets_pct: { memory: 5, redis: 15 },
+  };
 }
 
 async function redisAvailable(url: string): Promise<Redis | null> {
@@ -345,7 +405,8 @@ async function cleanup(redis: Redis, prefix: string): Promise<void> {
 
 async function main(report: PartReport): Promise<void> {
   const seconds = arg('seconds', 5);
-  const rounds = arg('rounds', 6);
+  const rounds = arg('rounds', 2);
+  const processes = arg('processes', 3);
   const connections = arg('connections', 32);
   const iterations = arg('iterations', 1_000_000);
   const warmup = arg('warmup', 20);
@@ -367,13 +428,14 @@ async function main(report: PartReport): Promise<void> {
     };
   }
 
-  const throughput = await throughputOnVsOff(redis ? redisUrl : null, prefix, { seconds, rounds, warmup, connections });
+  const throughput = await throughputOnVsOff(probeSubject(redis ? redisUrl : null, prefix), { seconds, rounds, processes, warmup, connections });
+  const service = await throughputOnVsOff(serviceSubject(redis ? redisUrl : null), { seconds, rounds, processes, warmup, connections });
   if (redis) {
     await cleanup(redis, prefix);
     redis.disconnect();
   }
 
-  Object.assign(report.details, { redis: redis ? redisUrl : null, per_check: perCheck, throughput });
+  Object.assign(report.details, { redis: redis ? redisUrl : null, per_check: perCheck, throughput, service_throughput: service });
   const ns = perCheck.memory_store_ns as { limit_60: number; limit_200000: number };
   report.add(figure('rate_limit.memory.ns_limit_60', 'rate limiter memory store, per check at limit 60', ns.limit_60, 'ns', atMost(2000)));
   report.add(figure('rate_limit.memory.ns_limit_200000', 'rate limiter memory store, per check at limit 200,000', ns.limit_200000, 'ns', atMost(2000)));
@@ -387,28 +449,42 @@ async function main(report: PartReport): Promise<void> {
     figure('rate_limit.memory.ns_per_request', "limiter's own code per request, memory store (middleware + guard, in process)", path.limiter, 'ns', undefined,
       `${round((path.limiter / offCpuNs) * 100, 2)}% of the server CPU per request with the limiter off (${round(offCpuNs / 1000)} µs)`),
   );
-  const profiled = (m: ProfiledMode) => `share of server CPU in a V8 profile ${throughput.limiter_share_of_server_cpu_from_profile[m]?.share_pct}%`;
-  const noise = throughput.noise_floor;
+  for (const t of [throughput, service]) addLossFigures(report, t, connections);
+}
+
+/** The subject's losses as report figures: the A/A control and the yardsticks untargeted, the limiter against its targets. */
+function addLossFigures(report: PartReport, t: ThroughputResult, connections: number): void {
+  // The probe's figures keep their original ids; the service's are prefixed.
+  const id = (name: string) => `rate_limit.${t.subject === 'service' ? 'service.' : ''}${name}`;
+  const on = t.subject === 'service' ? ` on the whole service (${SERVICE_PATH})` : '';
+  const vs = `(simultaneous req/s, ${connections} conn each)`;
+  const profiled = (m: ProfiledMode) => `share of server CPU in a V8 profile ${t.limiter_share_of_server_cpu_from_profile[m]?.share_pct}%`;
+  const detail = (l: Loss) => `from server CPU/req ${l.from_cpu_pct}%; per round ${l.per_round.join(', ')}`;
+  const noise = t.loss['off-control']!;
   report.add(
-    figure('rate_limit.noise_floor_pct', `A/A control: a limiter-off server vs its limiter-off partner (simultaneous req/s, ${connections} conn each)`, noise.pct, '%', undefined,
-      `from server CPU/req ${noise.from_cpu_pct}%; per round ${noise.per_round.join(', ')}: a loss within this spread is not resolved by this run`),
+    figure(id('noise_floor_pct'), `A/A control${on}: a limiter-off server vs its limiter-off partner ${vs}`, noise.pct, '%', undefined,
+      `${detail(noise)}: a loss within this spread is not resolved by this run`),
   );
-  const headers = throughput.headers_only;
-  report.add(
-    figure('rate_limit.headers_only.loss_pct', `the three X-RateLimit-* headers alone, no limiter, vs off (simultaneous req/s, ${connections} conn each)`, headers.pct, '%', undefined,
-      `from server CPU/req ${headers.from_cpu_pct}%; per round ${headers.per_round.join(', ')}; ${profiled('headers-only')}: SPEC.md requires them on every evaluated request, so this part of the loss is the contract's`),
-  );
-  const minimal = throughput.minimal;
-  report.add(
-    figure('rate_limit.minimal_limiter.loss_pct', `a minimal limiter (edge + app-budget counters in Maps, the three headers, no route rules) vs off (simultaneous req/s, ${connections} conn each)`, minimal.pct, '%', undefined,
-      `from server CPU/req ${minimal.from_cpu_pct}%; per round ${minimal.per_round.join(', ')}; ${profiled('minimal')}: the floor under any limiter with these layers; the memory limiter's loss above it is this implementation's`),
-  );
-  const lossFigure = (m: 'memory' | 'redis', label: string, l: Loss) =>
-    figure(`rate_limit.${m}.loss_pct`, `throughput loss, limiter on (${label}) vs off (simultaneous req/s, ${connections} conn each)`, l.pct, '%', atMost(throughput.targets_pct[m]),
-      `from server CPU/req ${l.from_cpu_pct}%; per round ${l.per_round.join(', ')}; limiter ${profiled(m)}`);
-  report.add(lossFigure('memory', 'memory', throughput.memory));
-  if (throughput.redis) report.add(lossFigure('redis', 'Redis', throughput.redis));
-  else report.skip('rate_limit.redis.loss_pct', 'throughput loss, limiter on (Redis) vs off', '%', 'skipped (no Redis)', atMost(throughput.targets_pct.redis));
+  const headers = t.loss['headers-only'];
+  if (headers) {
+    report.add(
+      figure(id('headers_only.loss_pct'), `the three X-RateLimit-* headers alone, no limiter, vs off ${vs}`, headers.pct, '%', undefined,
+        `${detail(headers)}; ${profiled('headers-only')}: SPEC.md requires them on every evaluated request, so this part of the loss is the contract's`),
+    );
+  }
+  const minimal = t.loss.minimal;
+  if (minimal) {
+    report.add(
+      figure(id('minimal_limiter.loss_pct'), `a minimal limiter (edge + app-budget counters in Maps, the three headers, no route rules) vs off ${vs}`, minimal.pct, '%', undefined,
+        `${detail(minimal)}; ${profiled('minimal')}: the floor under any limiter with these layers; the memory limiter's loss above it is this implementation's`),
+    );
+  }
+  for (const [m, label] of [['memory', 'memory'], ['redis', 'Redis']] as const) {
+    const l = t.loss[m];
+    const name = `throughput loss${on}, limiter on (${label}) vs off`;
+    if (l) report.add(figure(id(`${m}.loss_pct`), `${name} ${vs}`, l.pct, '%', atMost(t.targets_pct[m]), `${detail(l)}; limiter ${profiled(m)}`));
+    else report.skip(id(`${m}.loss_pct`), name, '%', 'skipped (no Redis)', atMost(t.targets_pct[m]));
+  }
 }
 
 runPart('rate-limit', main);
