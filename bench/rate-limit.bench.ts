@@ -52,6 +52,7 @@ import { CAN_PIN_CPUS, pinProcess } from './support/cpu-pinning';
 import type { CpuShare } from './support/cpu-profile-share';
 import { LIMITER_CODE, OTHER_CODE, PROBE_PATH, PROBE_POLICY, PROBE_PRINCIPAL, PROBE_TOKEN, type LimiterMode } from './support/limiter-probe-app';
 import { YARDSTICK_CODE } from './support/limiter-yardsticks';
+import { SERVICE_PATH } from './support/service-limiter';
 import { assertClean, runLoad, type LoadOptions } from './support/load';
 import type { ServerSpec } from './support/bench-server';
 import { startServer, type RunningServer, type ServerEnv } from './support/server-process';
@@ -182,8 +183,6 @@ interface Subject {
   start(mode: Mode, pair: Mode): Promise<RunningServer>;
   load(server: RunningServer, connections: number, duration: number): LoadOptions;
 }
-
-const SERVICE_PATH = '/api/internal/application/features';
 
 function probeSubject(redisUrl: string | null, prefix: string): Subject {
   return {

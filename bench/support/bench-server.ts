@@ -13,21 +13,14 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CanActivate } from '@nestjs/common';
-import type { TestingModuleBuilder } from '@nestjs/testing';
 import express from 'express';
 import type { Scope } from '../../src/auth/principal';
-import type { AppConfig } from '../../src/config/app-config';
-import { APP_CONFIG } from '../../src/config/config.module';
-import { REDIS_CLIENT, type RedisClient } from '../../src/database/redis.module';
-import { RateLimitGuard } from '../../src/rate-limit/rate-limit.guard';
-import { RateLimitMiddleware } from '../../src/rate-limit/rate-limit.middleware';
-import { RATE_LIMIT_OPTIONS, rateLimitOptionsFromConfig } from '../../src/rate-limit/rate-limit.options';
 import { InventoryImportService } from '../../src/inventory-import/inventory-import.service';
 import { createTestApp, type TestApp } from '../../test/support/create-test-app';
 import { cpuShareOf, CpuProfiler } from './cpu-profile-share';
 import { largeInventory } from './fixtures';
-import { PROBE_POLICY, startLimiterProbe, type LimiterMode } from './limiter-probe-app';
+import { startLimiterProbe, type LimiterMode } from './limiter-probe-app';
+import { serviceLimiter } from './service-limiter';
 
 export interface ServerSpec {
   kind: 'hello' | 'app' | 'limiter-probe';
@@ -78,29 +71,10 @@ async function startHello(): Promise<{ port: number; close: () => Promise<void> 
   return { port: (server.address() as AddressInfo).port, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/**
- * The app's rate limiting for bench:rate-limit's service pairs (see ServerSpec.limiter). `off`
- * leaves a no-op middleware and guard where the limiter's were (Nest calls each once per request),
- * so the off server keeps that much of the limiter's cost: the loss it yields errs low by it.
- */
-function limiterOverride(mode: LimiterMode): (builder: TestingModuleBuilder) => TestingModuleBuilder {
-  if (mode === 'off') {
-    const passThrough: Pick<RateLimitMiddleware, 'handle' | 'onModuleDestroy'> = { handle: (_req, _res, next) => next(), onModuleDestroy: () => undefined };
-    const admitAll: CanActivate = { canActivate: () => true };
-    return (builder) => builder.overrideProvider(RateLimitMiddleware).useValue(passThrough).overrideProvider(RateLimitGuard).useValue(admitAll);
-  }
-  if (mode !== 'memory' && mode !== 'redis') throw new Error(`app: limiter ${mode} is a probe yardstick, not the app's`);
-  return (builder) =>
-    builder.overrideProvider(RATE_LIMIT_OPTIONS).useFactory({
-      inject: [APP_CONFIG, REDIS_CLIENT],
-      factory: (config: AppConfig, redis: RedisClient) => ({ ...rateLimitOptionsFromConfig(config, redis), policy: PROBE_POLICY }),
-    });
-}
-
 async function startApp(spec: ServerSpec): Promise<{ ready: ServerMessage; close: () => Promise<void> }> {
   const t: TestApp = await createTestApp({
     env: { EDGE_LIMITS: spec.limiter === undefined ? 'shadow' : 'on', ...(spec.env ?? {}) },
-    override: spec.limiter === undefined ? undefined : limiterOverride(spec.limiter),
+    override: spec.limiter === undefined ? undefined : serviceLimiter(spec.limiter),
   });
   let tenantId = spec.tenantId;
   let seedMs: number | undefined;
