@@ -179,8 +179,8 @@ interface Subject {
   profiled: ProfiledMode[];
   /** Callers' code in a profile of this server: the walk up from a sample stops there (see cpuShareOf). */
   otherCode: RegExp;
-  /** Starts `mode`'s server for the pair of `pair` (a limiter-off partner is started as `off`). */
-  start(mode: Mode, pair: Mode): Promise<RunningServer>;
+  /** Starts a server with the limiter `limiter` for the pair of mode `pair` (its partner is `off`). */
+  start(limiter: LimiterMode, pair: Mode): Promise<RunningServer>;
   load(server: RunningServer, connections: number, duration: number): LoadOptions;
 }
 
@@ -196,10 +196,7 @@ function probeSubject(redisUrl: string | null, prefix: string): Subject {
     modes: ['off-control', 'headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])],
     profiled: ['headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])],
     otherCode: OTHER_CODE,
-    start: (mode) => {
-      const limiter = mode === 'off-control' ? 'off' : mode;
-      return pinnedServer({ kind: 'limiter-probe', limiter, keyPrefix: prefix }, limiter === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined);
-    },
+    start: (limiter) => pinnedServer({ kind: 'limiter-probe', limiter, keyPrefix: prefix }, limiter === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined),
     load: (server, connections, duration) => ({ url: `${server.url}${PROBE_PATH}`, connections, duration, headers: { authorization: `Bearer ${PROBE_TOKEN}` } }),
   };
 }
@@ -213,10 +210,8 @@ function serviceSubject(redisUrl: string | null): Subject {
     // The app's other code (auth, logging, the handler) runs inside the limiter middleware's next().
     otherCode: /node_modules\/|bench\/|\/src\//,
     // Both servers of the Redis pair get REDIS_URL, so only the limiter differs between them.
-    start: (mode, pair) => {
-      if (mode !== 'off' && mode !== 'off-control' && mode !== 'memory' && mode !== 'redis') throw new Error(`service: no ${mode} mode`);
-      return pinnedServer({ kind: 'app', limiter: mode === 'off-control' ? 'off' : mode }, pair === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined);
-    },
+    // serviceLimiter refuses the probe's yardsticks.
+    start: (limiter, pair) => pinnedServer({ kind: 'app', limiter }, pair === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined),
     load: (server, connections, duration) => ({ url: `${server.url}${SERVICE_PATH}`, connections, duration, headers: { authorization: `Bearer ${server.token}` } }),
   };
 }
@@ -324,7 +319,8 @@ async function throughputOnVsOff(subject: Subject, { seconds, rounds, processes,
       const pairs = new Map<Mode, { off: RunningServer; other: RunningServer }>();
       await Promise.all(
         compared.map(async (m) => {
-          const [off, other] = await Promise.all([subject.start('off', m), subject.start(m, m)]);
+          // The A/A control's "other" is a limiter-off server like its partner.
+          const [off, other] = await Promise.all([subject.start('off', m), subject.start(m === 'off-control' ? 'off' : m, m)]);
           started.push(off, other);
           pairs.set(m, { off, other });
         }),
