@@ -33,7 +33,7 @@ export interface PartSpec {
 /** Order: cheap and self-contained first, so a late failure still leaves most of the table. */
 export const PARTS: readonly PartSpec[] = [
   { name: 'scanner-static', file: 'scanner-static.bench.ts', what: 'static engine MB/s over the corpus, p50/p99 per sample, 250 KB adversarial worst case, peak RSS', timeoutS: 180 },
-  { name: 'rate-limit', file: 'rate-limit.bench.ts', args: ['--seconds', '3', '--processes', '2', '--rounds', '2', '--warmup', '15'], what: 'ns per check (memory, Redis); throughput loss limiter on vs off (paired, simultaneous, 2 generations of processes), on the bare probe and on the whole service', timeoutS: 720 },
+  { name: 'rate-limit', file: 'rate-limit.bench.ts', args: ['--seconds', '3', '--processes', '2', '--rounds', '2', '--warmup', '15'], what: 'ns per check (memory, Redis); throughput loss limiter on vs off (paired, simultaneous, 2 generations of processes), judged on the whole service, with the bare probe and its yardsticks as diagnostics', timeoutS: 720 },
   { name: 'sbom', file: 'sbom.bench.ts', args: ['--rounds', '2'], what: 'SBOM of 50 services / 10,000 packages: generation, validation, endpoint', timeoutS: 300 },
   { name: 'api', file: 'api.bench.ts', args: ['--seconds', '3', '--rounds', '3'], what: 'hello-world ceiling vs GET by id, list page, Redis store; PostgreSQL and PGlite', timeoutS: 420 },
   { name: 'scan-endpoint', file: 'scan-endpoint.bench.ts', what: 'POST /api/agent_files/scan p50/p99 (3×250 KB zip), req/s at 32 concurrent uploads, peak RSS', timeoutS: 240 },
