@@ -4,6 +4,7 @@ import { bearerToken } from '../auth/auth.guard';
 import { TenantEntity } from '../auth/persistence/tenant.entity';
 import type { OAuthPrincipal, Principal } from '../auth/principal';
 import { UnauthorizedError } from '../common/errors';
+import { ClearingMap } from '../common/clearing-map';
 import type { OAuthTokenVerifier } from './oauth-token.verifier';
 
 /**
@@ -21,7 +22,7 @@ const TENANT_CACHE_MS = 30_000;
 
 /** Tenant slug → id lookups for OAuth principals; cached briefly (tenants are never renamed here). */
 export class TenantDirectory {
-  private readonly cache = new Map<string, { id: string | null; until: number }>();
+  private readonly cache = new ClearingMap<string, { id: string | null; until: number }>(1000);
 
   constructor(
     private readonly dataSource: DataSource,
@@ -33,7 +34,6 @@ export class TenantDirectory {
     if (hit && hit.until > this.now()) return hit.id;
     const tenant = await this.dataSource.getRepository(TenantEntity).findOne({ where: { slug }, select: { id: true } });
     const id = tenant?.id ?? null;
-    if (this.cache.size > 1000) this.cache.clear();
     // Unknown slugs are cached too, so a flood of tokens naming one cannot hammer the database.
     this.cache.set(slug, { id, until: this.now() + TENANT_CACHE_MS });
     return id;

@@ -1,5 +1,6 @@
 import { principalBucketId, type Principal } from '../auth/principal';
 import type { Clock } from '../common/clock/clock';
+import { ClearingMap } from '../common/clearing-map';
 import type { CooldownRule, EndpointLimitRule, RateLimitPolicy } from './rate-limit.policy';
 import { compileRoute, NONE, RouteTable, upperCaseMethod, type RouteMatch } from './route-matcher';
 import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservation } from './store/rate-limit-store';
@@ -60,8 +61,7 @@ function windowWords(ms: number): string {
  * when full, so a spread of addresses cannot grow it without bound.
  */
 class EdgeCheckMemo {
-  private static readonly MAX = 10_000;
-  private readonly checks = new Map<string, LimitCheck>();
+  private readonly checks = new ClearingMap<string, LimitCheck>(10_000);
 
   constructor(
     private readonly allowance: 'scan' | 'api',
@@ -72,7 +72,6 @@ class EdgeCheckMemo {
   get(network: string): LimitCheck {
     let check = this.checks.get(network);
     if (check === undefined) {
-      if (this.checks.size >= EdgeCheckMemo.MAX) this.checks.clear();
       check = { key: `edge:${this.allowance}:${network}`, limit: this.limit, windowMs: this.windowMs, layer: 'edge', reason: 'edge' };
       this.checks.set(network, check);
     }
@@ -188,17 +187,9 @@ export class RateLimiter {
     if (path.length > MEMO_PATH_MAX) return this.classifyUncached(method, path);
     const m = method ?? '';
     let byPath = this.classified.get(m);
-    if (byPath === undefined) {
-      if (this.classified.size >= MEMO_METHODS_MAX) this.classified.clear();
-      byPath = new Map();
-      this.classified.set(m, byPath);
-    }
+    if (byPath === undefined) this.classified.set(m, (byPath = new ClearingMap(MEMO_PATHS_MAX)));
     let limits = byPath.get(path);
-    if (limits === undefined) {
-      if (byPath.size >= MEMO_PATHS_MAX) byPath.clear();
-      limits = this.classifyUncached(method, path);
-      byPath.set(path, limits);
-    }
+    if (limits === undefined) byPath.set(path, (limits = this.classifyUncached(method, path)));
     return limits;
   }
 
@@ -210,7 +201,7 @@ export class RateLimiter {
    * never kept, so a scan of unique or huge paths costs what it would without the memo, plus a
    * Map insert, and at most MEMO_PATHS_MAX × MEMO_PATH_MAX characters per method.
    */
-  private readonly classified = new Map<string, Map<string, RouteLimits>>();
+  private readonly classified = new ClearingMap<string, ClearingMap<string, RouteLimits>>(MEMO_METHODS_MAX);
 
   private classifyUncached(method: string | undefined, path: string): RouteLimits {
     const edge = this.edgeAllowanceOf(method, path);
