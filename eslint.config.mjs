@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import regexp from 'eslint-plugin-regexp';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bench/results/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
@@ -18,6 +19,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-control-regex': 'off',
+    },
+  },
+  {
+    // Regexes that can meet untrusted text must not re-scan a run from each start position
+    // (super-linear move) or split one run between two quantifiers (super-linear backtracking):
+    // docs/decisions/0001-linear-time-scanning.md. Patterns built at run time are checked by
+    // src/scanner/rules/redos.spec.ts with the same analyser.
+    files: ['src/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-move': ['error', { ignorePartial: false }],
+      'regexp/no-super-linear-backtracking': 'error',
     },
   },
   {

@@ -70,7 +70,7 @@ export function normaliseServer(raw: string, source: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${source} must be an http(s) URL; got "${raw}"`);
   if (url.username || url.password) throw new UsageError(`${source} must not carry credentials; use BULWARK_API_KEY`);
-  return url.toString().replace(/\/+$/, '');
+  return url.toString().replace(/(?<!\/)\/+$/, '');
 }
 
 export function resolveRemoteSettings(io: Pick<CliIo, 'env' | 'homedir'>, serverFlag: string | undefined): RemoteSettings {

@@ -192,7 +192,7 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
     },
     jsonBodyLimitBytes: int(env, 'JSON_BODY_LIMIT_BYTES', 5 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     corsOrigins: list(env, 'CORS_ORIGINS'),
-    publicUrl: publicUrl.replace(/\/+$/, ''),
+    publicUrl: publicUrl.replace(/(?<!\/)\/+$/, ''),
     oauth: {
       issuer: url(env, 'OAUTH_ISSUER', ['http:', 'https:']),
       jwksUrl: url(env, 'OAUTH_JWKS_URL', ['http:', 'https:']),

@@ -16,7 +16,7 @@ export interface RouteMatch<T> {
 /** `/api/secrets/:secret_id/recheck` → case-insensitive regex with an optional trailing slash. */
 export function compileRoute<T>(route: RouteSpec, value: T): CompiledRoute<T> {
   const paramNames: string[] = [];
-  const trimmed = route.path.replace(/\/+$/, '');
+  const trimmed = route.path.replace(/(?<!\/)\/+$/, '');
   const source = trimmed
     .split('/')
     .map((segment) => {

@@ -86,7 +86,7 @@ export class ApiClient {
   }
 
   url(path: string): string {
-    return `${this.o.baseUrl.replace(/\/+$/, '')}${path}`;
+    return `${this.o.baseUrl.replace(/(?<!\/)\/+$/, '')}${path}`;
   }
 
   async request(spec: RequestSpec): Promise<ApiResponse> {

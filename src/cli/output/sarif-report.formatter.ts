@@ -44,7 +44,7 @@ interface SarifRule {
 
 const RULE_META = new Map<string, RuleMeta>(ALL_RULES.map((r) => [r.meta.id, r.meta]));
 
-const pascal = (s: string): string => s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep: string, c: string) => c.toUpperCase());
+const pascal = (s: string): string => s.replace(/(^|(?<![^A-Za-z0-9])[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep: string, c: string) => c.toUpperCase());
 
 function ruleFor(id: string, fallback: { message: string; category: RiskCategory; severity: Severity; confidence: string }): SarifRule {
   const meta = RULE_META.get(id);

@@ -22,7 +22,7 @@ const SECRET_PATTERNS: { label: string; re: RegExp }[] = [
   { label: 'npm-token', re: /\bnpm_[A-Za-z0-9]{30,}\b/g },
   { label: 'jwt', re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
   { label: 'url-credentials', re: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]{1,64}:)[^\s@/]{3,}(?=@)/gi },
-  { label: 'bearer-token', re: /(?<=\bBearer\s+)[A-Za-z0-9._~+/-]{16,}=*/g },
+  { label: 'bearer-token', re: /(?<=\bBearer[ \t]{1,8})[A-Za-z0-9._~+/-]{16,}=*/g },
 ];
 
 /** Values assigned to secret-looking keys: `password = "hunter22"` keeps the key, hides the value. */

@@ -12,7 +12,7 @@ interface MessagesReply {
 
 /** `https://api.anthropic.com` or `…/v1` → `…/v1/messages`; a full endpoint URL is used as given. */
 export function messagesUrl(baseUrl: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = baseUrl.replace(/(?<!\/)\/+$/, '');
   if (base.endsWith('/messages')) return base;
   return base.endsWith('/v1') ? `${base}/messages` : `${base}/v1/messages`;
 }

@@ -9,7 +9,7 @@ interface ChatCompletion {
 
 /** `…/v1` → `…/v1/chat/completions`; a full endpoint URL is used as given. */
 export function chatCompletionsUrl(baseUrl: string): string {
-  const base = baseUrl.replace(/\/+$/, '');
+  const base = baseUrl.replace(/(?<!\/)\/+$/, '');
   return base.endsWith('/chat/completions') ? base : `${base}/chat/completions`;
 }
 

@@ -29,7 +29,7 @@ function validatorFor(schema: Record<string, unknown>): ValidateFunction {
 /** Pulls the JSON object out of a reply, tolerating Markdown fences and stray prose around it. */
 function extractJson(text: string): unknown {
   let t = text.trim();
-  const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/i.exec(t);
+  const fenced = /^```(?:json)?[ \t]*\n([\s\S]*?)\n?```$/i.exec(t);
   if (fenced) t = fenced[1].trim();
   if (!t.startsWith('{') && !t.startsWith('[')) {
     const first = t.indexOf('{');

@@ -16,7 +16,7 @@ export function parseJsonLoose(text: string): unknown {
     // JSONC (comments, trailing commas) is common in editor configs.
     try {
       const stripped = trimmed
-        .replace(/^\s*\/\/[^\n]*$/gm, '')
+        .replace(/^[ \t]*\/\/[^\n]*$/gm, '')
         .replace(/\/\*[\s\S]{0,20000}?\*\//g, '')
         .replace(/,(\s*[}\]])/g, '$1');
       return JSON.parse(stripped) as unknown;

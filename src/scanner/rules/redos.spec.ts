@@ -1,4 +1,6 @@
+import { RegExpParser } from '@eslint-community/regexpp';
 import { check } from 'recheck';
+import { analyse } from 'scslre';
 import { MARKDOWN_REGEXES } from '../parsers/markdown-structure.parser';
 import { DECODER_REGEXES } from '../views/decoders';
 import { HIDDEN_TEXT_REGEXES } from '../views/hidden-text';
@@ -8,7 +10,11 @@ import { EVIDENCE_REGEXES } from './evidence';
 import { ALL_RULES } from './presets';
 
 /**
- * Every regex the engine runs goes through recheck. Patterns are line-bounded with bounded
+ * Every regex the engine runs goes through two checks. scslre (the analyser behind ESLint's
+ * regexp/no-super-linear-* rules, which check the literal regexes of src/) proves that no run is
+ * re-scanned from each start position and that no two quantifiers share a run: the polynomial
+ * cases, such as the padding pattern that made 256 KB of tabs take 76 s. recheck looks for
+ * exponential backtracking. Patterns are line-bounded with bounded
  * quantifiers, so recheck's fuzzer may report a *polynomial* degree in those bounds (work per
  * start position is capped by the bounds, linear in input length; bench/scanner-static.bench.ts
  * measures the adversarial worst case). What must never appear is an *exponential* pattern.
@@ -33,7 +39,7 @@ async function backtracksExponentially(source: string, flags: string): Promise<b
   return !(exact.status === 'safe' || (exact.status === 'vulnerable' && exact.complexity.type !== 'exponential'));
 }
 
-describe('ReDoS check (recheck)', () => {
+describe('ReDoS and super-linear checks (recheck, scslre)', () => {
   it('collects every rule and engine regex', () => {
     expect(ALL.length).toBeGreaterThan(200);
     for (const r of ALL_RULES) expect(Array.isArray(r.regexes)).toBe(true);
@@ -51,6 +57,25 @@ describe('ReDoS check (recheck)', () => {
     await Promise.all([worker(), worker()]);
     expect(exponential).toEqual([]);
   }, 900_000);
+
+  it('finds no super-linear move or backtracking (scslre), rule patterns built at run time included', () => {
+    const parser = new RegExpParser({ ecmaVersion: 2025 });
+    const superLinear: string[] = [];
+    for (const { owner, re } of ALL) {
+      // Patterns run on their own, so no rejecting suffix follows them.
+      const { reports } = analyse(parser.parseLiteral(`/${re.source}/${re.flags}`), { assumeRejectingSuffix: false });
+      for (const r of reports) superLinear.push(`${owner}: ${r.type} in /${re.source.slice(0, 80)}/`);
+    }
+    expect(superLinear).toEqual([]);
+  });
+
+  it('scslre flags the quadratic padding pattern and accepts its rewrite (the check is live)', () => {
+    const parser = new RegExpParser({ ecmaVersion: 2025 });
+    const reportsOf = (src: string): string[] => analyse(parser.parseLiteral(src), { assumeRejectingSuffix: false }).reports.map((r) => r.type);
+    expect(reportsOf(String.raw`/[ \t\u00A0]{60,}(\S[^\n]{0,2000})$/`)).toEqual(['Move']);
+    expect(reportsOf(String.raw`/(?<![ \t\u00A0])[ \t\u00A0]{60,}(\S[^\n]{0,2000})$/`)).toEqual([]);
+    expect(reportsOf(String.raw`/^\s+[\w\s]+=/`)).toEqual(['Trade']);
+  });
 
   it('flags a known catastrophic pattern (the check is live)', async () => {
     const d = await check('^(a+)+$', '');

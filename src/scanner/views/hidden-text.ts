@@ -14,12 +14,15 @@ const TAG_RUN_RE = /(?:\uDB40[\uDC00-\uDC7F]){2,}/g;
 const VS_RUN_RE = /(?:[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]){4,}/g;
 // eslint-disable-next-line no-misleading-character-class -- zero-width characters are matched on purpose
 const ZW_RUN_RE = /[\u200B\u200C\u200D\u2060\uFEFF]{16,}/g;
-const ALT_RE = /!\[([^\]\n]{3,500})\]\(/g;
+// Alt text stops at a `[`, so a run of `![` openers is not re-read from each of them.
+const ALT_RE = /!\[([^[\]\n]{3,500})\]\(/g;
 const TITLE_RE = /\]\(\s{0,5}[^\s)]{1,2000}\s{1,5}"([^"\n]{3,500})"\s{0,5}\)/g;
 const HTML_ATTR_TEXT_RE = /\b(?:alt|title|aria-label|data-[a-z-]{1,30})\s{0,3}=\s{0,3}"([^"\n]{12,500})"/gi;
 const HIDDEN_ELEMENT_RE =
   /<([a-z][a-z0-9]{0,10})\b[^>\n]{0,300}?(?:display\s{0,3}:\s{0,3}none|visibility\s{0,3}:\s{0,3}hidden|font-size\s{0,3}:\s{0,3}0(?![.\d])|opacity\s{0,3}:\s{0,3}0(?![.\d])|\shidden(?=[\s>]))[^>\n]{0,300}>([^<\n]{3,2000})/gi;
-const PADDING_RE = /[ \t\u00A0]{60,}(\S[^\n]{0,2000})$/;
+// The lookbehind starts a match only where a blank run begins, so no run is re-scanned from
+// each of its positions (that re-scan made 256 KB of tabs quadratic).
+const PADDING_RE = /(?<![ \t\u00A0])[ \t\u00A0]{60,}(\S[^\n]{0,2000})$/;
 
 /** Decode a run of Unicode tag characters (U+E0000 block) to ASCII. */
 export function decodeTagChars(run: string): string {

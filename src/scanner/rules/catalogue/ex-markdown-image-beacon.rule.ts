@@ -29,8 +29,8 @@ export const exMarkdownImageBeaconRule = defineRegexRule({
   },
   triggers: ['![', '<img'],
   patterns: [
-    new RegExp(String.raw`!\[[^\]\n]{0,200}\]\(\s{0,3}https?://[^)\s]{1,300}[?&#/=][^)\s]{0,200}${DATA_SLOT}`, 'i'),
-    new RegExp(String.raw`<img\b[^>\n]{0,200}\bsrc\s{0,3}=\s{0,3}["']?https?://[^"'\s>]{1,300}[?&=/][^"'\s>]{0,200}${DATA_SLOT}`, 'i'),
+    new RegExp(String.raw`!\[[^[\]\n]{0,200}\]\(\s{0,3}https?://[^)\s]{1,300}[?&#/=][^)\s]{0,200}${DATA_SLOT}`, 'i'),
+    new RegExp(String.raw`<img\b[^<>\n]{0,200}\bsrc\s{0,3}=\s{0,3}["']?https?://[^"'\s>]{1,300}[?&=/][^"'\s>]{0,200}${DATA_SLOT}`, 'i'),
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
 });

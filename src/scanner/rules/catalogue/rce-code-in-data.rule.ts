@@ -27,7 +27,7 @@ export const rceCodeInDataRule = defineRegexRule({
   triggers: ['child_process', '{{', 'jndi', '__import__'],
   patterns: [
     /["'`]\s{0,3}(?:return\s{1,3})?(?:process\.mainModule\.)?require\(\s{0,3}\\?["']child_process\\?["']\s{0,3}\)\s{0,3}\.\s{0,3}(?:exec|execSync|spawn|spawnSync)\(/,
-    /\{\{[^}\n]{0,120}(?:__globals__|__builtins__|__subclasses__|__import__|\.popen\(|\bos\.system)/,
+    /\{\{[^{}\n]{0,120}(?:__globals__|__builtins__|__subclasses__|__import__|\.popen\(|\bos\.system)/,
     /\$\{jndi:(?:ldap|rmi|dns|http)s?:\/\//i,
     /["']\s{0,3}__import__\(\s{0,3}\\?["']os\\?["']\s{0,3}\)\s{0,3}\.\s{0,3}(?:system|popen)\(/,
   ],
