@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { validateScanReport } from '../../src/scanner/engine/scan-report.validator';
 import { HOSTILE_CASES, noiseText } from '../fixtures/zip/hostile-zips';
+import { appleDouble } from '../fixtures/zip/os-metadata-files';
 import { zipOf } from '../fixtures/zip/zip-writer';
 import { createTestApp, type TestApp } from '../support/create-test-app';
 
@@ -43,7 +44,7 @@ describe('POST /api/agent_files/scan', () => {
   });
 
   it('200: scans a zip bundle decided by content, with skipped entries listed', async () => {
-    const bundle = zipOf({ 'SKILL.md': SKILL, 'scripts/run.sh': '#!/bin/sh\necho ok\n', 'inner.zip': zipOf({ 'x.md': 'x' }), '__MACOSX/._SKILL.md': Buffer.from([0, 5, 22, 7]) });
+    const bundle = zipOf({ 'SKILL.md': SKILL, 'scripts/run.sh': '#!/bin/sh\necho ok\n', 'inner.zip': zipOf({ 'x.md': 'x' }), '__MACOSX/._SKILL.md': appleDouble() });
     const res = await scan(bundle, 'skill-upload').expect(200);
     expect(validateScanReport(res.body)).toEqual([]);
     const byPath = Object.fromEntries(res.body.files.map((f: { relative_path: string }) => [f.relative_path, f]));

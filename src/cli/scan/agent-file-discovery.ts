@@ -1,5 +1,7 @@
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { hasOsMetadataName, osMetadataVerdict } from '../../scanner/archive/os-metadata';
+import { DEFAULT_SCAN_LIMITS } from '../../scanner/archive/scan-limits';
 import { detectTextKind } from '../../scanner/engine/kind-detector';
 import type { FileKind } from '../../scanner/engine/scan-report.types';
 import { UsageError } from '../cli-io';
@@ -28,9 +30,6 @@ export const IGNORED_DIRS: ReadonlySet<string> = new Set([
   '.next',
   '.turbo',
 ]);
-
-/** OS litter that is never worth a file slot. */
-const OS_METADATA = new Set(['.ds_store', 'thumbs.db', 'desktop.ini']);
 
 /** Kinds picked up outside skill folders. */
 const AGENT_KINDS: ReadonlySet<FileKind> = new Set(['agent_file', 'mcp_config', 'agent_settings', 'tool_manifest']);
@@ -85,6 +84,22 @@ interface WalkedFile {
   symlink: boolean;
 }
 
+/**
+ * OS litter is never worth a file slot, but only when its bytes are what its name claims (the
+ * server's rule): a script named `._setup.sh` or `desktop.ini` is sent and analysed. Files over
+ * the per-file limit are sent too; the server answers for them.
+ */
+async function isOsMetadataFile(abs: string, root: string): Promise<boolean> {
+  const path = toPosix(relative(root, abs));
+  if (!hasOsMetadataName(path)) return false;
+  try {
+    if ((await lstat(abs)).size > DEFAULT_SCAN_LIMITS.maxFileBytes) return false;
+    return osMetadataVerdict(path, await readFile(abs)) === 'metadata';
+  } catch {
+    return false; // unreadable: keep it, so the read error is reported where files are read
+  }
+}
+
 async function walk(root: string, budget: { left: number }): Promise<WalkedFile[]> {
   const out: WalkedFile[] = [];
   const stack: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
@@ -103,7 +118,7 @@ async function walk(root: string, budget: { left: number }): Promise<WalkedFile[
       if (e.isDirectory()) {
         if (!IGNORED_DIRS.has(e.name) && depth < MAX_DEPTH) stack.push({ dir: abs, depth: depth + 1 });
       } else if (e.isFile()) {
-        if (!OS_METADATA.has(e.name.toLowerCase())) out.push({ abs, symlink: false });
+        if (!(await isOsMetadataFile(abs, root))) out.push({ abs, symlink: false });
       } else if (e.isSymbolicLink()) {
         out.push({ abs, symlink: true });
       }

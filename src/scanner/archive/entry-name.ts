@@ -63,13 +63,3 @@ export function baseName(path: string): string {
   const i = trimmed.lastIndexOf('/');
   return i === -1 ? trimmed : trimmed.slice(i + 1);
 }
-
-/** macOS / Windows droppings: listed as skipped, never counted or analysed. */
-export function isOsMetadataPath(path: string): boolean {
-  const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/');
-  if (segments.some((s) => s === '__MACOSX' || s === '.Spotlight-V100' || s === '.Trashes' || s === '.fseventsd')) {
-    return true;
-  }
-  const base = segments[segments.length - 1] ?? '';
-  return base === '.DS_Store' || base.startsWith('._') || base === 'Thumbs.db' || base === 'desktop.ini';
-}

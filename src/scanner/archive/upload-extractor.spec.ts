@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { DomainError } from '../../common/errors';
 import { HOSTILE_CASES } from '../../../test/fixtures/zip/hostile-zips';
+import { appleDouble, dsStore } from '../../../test/fixtures/zip/os-metadata-files';
 import { buildZip, zipOf } from '../../../test/fixtures/zip/zip-writer';
 import { extractUpload, looksLikeZip } from './upload-extractor';
 import { DEFAULT_SCAN_LIMITS } from './scan-limits';
@@ -40,10 +41,10 @@ describe('extractUpload: accepted uploads', () => {
     expect(extractUpload({ filename: 'x.zip.md', bytes: Buffer.from('# text') }).container).toBe('file');
   });
 
-  it('lists directories and OS metadata without counting them against the 3-file limit', () => {
+  it('lists directories and (genuine) OS metadata without counting them against the 3-file limit', () => {
     const { entries } = extractUpload({
       filename: 'b.zip',
-      bytes: zipOf({ 'd/': '', 'd/a.md': 'a', 'd/b.md': 'b', 'd/c.md': 'c', '__MACOSX/d/._a.md': 'x', 'd/.DS_Store': 'x' }),
+      bytes: zipOf({ 'd/': '', 'd/a.md': 'a', 'd/b.md': 'b', 'd/c.md': 'c', '__MACOSX/d/._a.md': appleDouble(), 'd/.DS_Store': dsStore() }),
     });
     expect(entries.map((e) => e.type).sort()).toEqual(['directory', 'file', 'file', 'file', 'os_metadata', 'os_metadata']);
   });

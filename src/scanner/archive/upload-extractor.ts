@@ -1,8 +1,9 @@
 import { crc32, inflateRawSync } from 'node:zlib';
 import { BadRequestError, PayloadTooLargeError } from '../../common/errors';
-import { isOsMetadataPath, normaliseUploadName, quoteName } from './entry-name';
+import { foldName, normaliseUploadName, quoteName } from './entry-name';
+import { hasOsMetadataName, osMetadataVerdict } from './os-metadata';
 import { DEFAULT_SCAN_LIMITS, formatBytes, type ScanLimits } from './scan-limits';
-import { METHOD_STORED, readZipDirectory, type ZipEntryRecord } from './zip-reader';
+import { findEmbeddedZip, METHOD_STORED, readZipDirectory, type EmbeddedZip, type ZipEntryRecord } from './zip-reader';
 
 export type UploadEntryType = 'file' | 'directory' | 'os_metadata';
 
@@ -11,11 +12,15 @@ export interface UploadEntry {
   relativePath: string;
   type: UploadEntryType;
   bytes: Buffer;
+  /** The name is an OS-metadata name (`._x`, `.DS_Store`, …) but the bytes are not that format: a disguise. */
+  metadataName?: true;
 }
 
 export interface ExtractedUpload {
   container: 'zip' | 'file';
   entries: UploadEntry[];
+  /** Set when the zip sat behind this many bytes of something else (stub, polyglot); they are the first entry. */
+  prefixBytes?: number;
 }
 
 /** Top-level formats we recognise but do not open: a clear 400 beats scanning compressed bytes. */
@@ -81,22 +86,54 @@ function inflateEntry(buf: Buffer, r: ZipEntryRecord, limits: ScanLimits, usedTo
   return out;
 }
 
-function extractZip(bytes: Buffer, limits: ScanLimits): UploadEntry[] {
-  const records = readZipDirectory(bytes, limits);
-  const typed = records.map((r) => ({
-    r,
-    type: (isOsMetadataPath(r.name) ? 'os_metadata' : r.isDirectory ? 'directory' : 'file') as UploadEntryType,
-  }));
+/** A file's entry: OS metadata only when the bytes are what the name claims. */
+function fileEntry(relativePath: string, bytes: Buffer): UploadEntry {
+  const verdict = osMetadataVerdict(relativePath, bytes);
+  if (verdict === 'metadata') return { relativePath, type: 'os_metadata', bytes };
+  return verdict === 'disguised' ? { relativePath, type: 'file', bytes, metadataName: true } : { relativePath, type: 'file', bytes };
+}
 
-  const files = typed.filter((t) => t.type === 'file');
-  if (files.length === 0) throw new BadRequestError('Upload could not be extracted: the zip archive contains no files.');
-  if (files.length > limits.maxFiles) {
-    tooLarge(`the zip archive holds ${files.length} files; the limit is ${limits.maxFiles} files per upload`);
+function checkFileCount(files: number, limits: ScanLimits): void {
+  if (files > limits.maxFiles) tooLarge(`the zip archive holds ${files} files; the limit is ${limits.maxFiles} files per upload`);
+}
+
+/** The bytes in front of an embedded zip, as an entry named after the upload (unless a zip entry has that path). */
+interface PrefixEntrySource {
+  uploadName: string;
+  bytes: Buffer;
+}
+
+function prefixEntryName(uploadName: string, records: ZipEntryRecord[]): string {
+  const taken = new Set<string>();
+  for (const r of records) {
+    const parts = foldName(r.isDirectory ? r.name.slice(0, -1) : r.name).split('/');
+    for (let i = 1; i <= parts.length; i++) taken.add(parts.slice(0, i).join('/'));
   }
+  let name = uploadName;
+  while (taken.has(foldName(name))) name = `${name}.prefix`;
+  return name;
+}
+
+/**
+ * Reads, inflates and types every entry. Metadata is told from files by its bytes, so the file
+ * limit is checked twice: cheaply on names that cannot be metadata, then on the final types.
+ */
+function extractZip(archive: Buffer, limits: ScanLimits, firstEntryOffset = 0, prefix?: PrefixEntrySource): UploadEntry[] {
+  const records = readZipDirectory(archive, limits, firstEntryOffset);
+  const leading = prefix ? [{ name: prefixEntryName(prefix.uploadName, records), bytes: Buffer.from(prefix.bytes) }] : [];
+  const candidateNames = [...leading.map((l) => l.name), ...records.filter((r) => !r.isDirectory).map((r) => r.name)];
+  if (candidateNames.length === 0) throw new BadRequestError('Upload could not be extracted: the zip archive contains no files.');
+  checkFileCount(candidateNames.filter((n) => !hasOsMetadataName(n)).length, limits);
 
   // Early rejections from declared sizes (cheap, before any inflation). Inflation re-checks all of it.
   let declaredTotal = 0;
-  for (const { r } of typed) {
+  for (const l of leading) {
+    if (l.bytes.length > limits.maxFileBytes) {
+      tooLarge(`the prefix before the zip archive (entry ${quoteName(l.name)}) is ${l.bytes.length} bytes; the limit is ${formatBytes(limits.maxFileBytes)} per file`);
+    }
+    declaredTotal += l.bytes.length;
+  }
+  for (const r of records) {
     const label = quoteName(r.name);
     if (r.uncompressedSize > limits.maxFileBytes) {
       tooLarge(`entry ${label} is ${r.uncompressedSize} bytes uncompressed; the limit is ${formatBytes(limits.maxFileBytes)} per file`);
@@ -110,19 +147,37 @@ function extractZip(bytes: Buffer, limits: ScanLimits): UploadEntry[] {
     }
   }
 
-  let used = 0;
-  return typed.map(({ r, type }) => {
-    const path = r.isDirectory ? r.name.slice(0, -1) : r.name;
-    if (r.isDirectory) return { relativePath: path, type, bytes: Buffer.alloc(0) };
-    const out = inflateEntry(bytes, r, limits, used);
+  const entries = leading.map((l) => fileEntry(l.name, l.bytes));
+  let used = entries.reduce((sum, e) => sum + e.bytes.length, 0);
+  for (const r of records) {
+    if (r.isDirectory) {
+      entries.push({ relativePath: r.name.slice(0, -1), type: 'directory', bytes: Buffer.alloc(0) });
+      continue;
+    }
+    const out = inflateEntry(archive, r, limits, used);
     used += out.length;
-    return { relativePath: path, type, bytes: out };
-  });
+    entries.push(fileEntry(r.name, out));
+  }
+
+  const files = entries.filter((e) => e.type === 'file').length;
+  if (files === 0) throw new BadRequestError('Upload could not be extracted: the zip archive contains no files.');
+  checkFileCount(files, limits);
+  return entries;
+}
+
+/** A zip behind a prefix: the same strict reader and limits, with the prefix as the first entry. */
+function extractEmbeddedZip(bytes: Buffer, embedded: EmbeddedZip, uploadName: string, limits: ScanLimits): ExtractedUpload {
+  const prefix = { uploadName, bytes: bytes.subarray(0, embedded.prefix) };
+  const entries = embedded.absoluteOffsets
+    ? extractZip(bytes, limits, embedded.prefix, prefix)
+    : extractZip(bytes.subarray(embedded.prefix), limits, 0, prefix);
+  return { container: 'zip', entries, prefixBytes: embedded.prefix };
 }
 
 /**
- * Turns an upload into entries, in memory: a zip (decided by magic bytes) is read strictly; any
- * other content is one file named after the upload. Throws 400 / 413 domain errors.
+ * Turns an upload into entries, in memory: a zip (decided by magic bytes, or by a valid zip at the
+ * end of the bytes) is read strictly; any other content is one file named after the upload.
+ * Throws 400 / 413 domain errors.
  */
 export function extractUpload(
   upload: { filename?: string | null; bytes: Uint8Array },
@@ -143,11 +198,14 @@ export function extractUpload(
   if (other) {
     throw new BadRequestError(`Upload could not be extracted: ${other.name} archives are not supported; upload one file or a .zip bundle.`);
   }
+  // `unzip` opens a zip behind any prefix (self-extractor stub, polyglot), so we must too.
+  const embedded = findEmbeddedZip(bytes);
+  if (embedded) return extractEmbeddedZip(bytes, embedded, name, limits);
   if (/\.zip$/i.test(name)) {
     throw new BadRequestError(`Upload could not be extracted: ${quoteName(name)} is named .zip but is not a zip archive.`);
   }
   if (bytes.length > limits.maxFileBytes) {
     tooLarge(`file ${quoteName(name)} is ${bytes.length} bytes; the limit is ${formatBytes(limits.maxFileBytes)} per file`);
   }
-  return { container: 'file', entries: [{ relativePath: name, type: isOsMetadataPath(name) ? 'os_metadata' : 'file', bytes }] };
+  return { container: 'file', entries: [fileEntry(name, bytes)] };
 }

@@ -10,9 +10,11 @@ import type { ScanLimits } from './scan-limits';
  */
 
 const SIG_LOCAL = 0x04034b50;
+const SIG_LOCAL_BYTES = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const SIG_CENTRAL = 0x02014b50;
 const SIG_EOCD = 0x06054b50;
 const SIG_ZIP64_LOCATOR = 0x07064b50;
+const SIG_ZIP64_EOCD = 0x06064b50;
 const SIG_DESCRIPTOR = 0x08074b50;
 
 const EOCD_SIZE = 22;
@@ -53,14 +55,70 @@ function fail(detail: string): never {
   throw new BadRequestError(`Upload could not be extracted: ${detail}.`);
 }
 
-function findEocd(buf: Buffer): number {
-  if (buf.length < EOCD_SIZE) fail('the zip archive is truncated (no end of central directory)');
+/** Offset of the end record whose comment ends exactly at the end of the buffer, or -1. */
+function locateEocd(buf: Buffer): number {
+  if (buf.length < EOCD_SIZE) return -1;
   const lowest = Math.max(0, buf.length - EOCD_SIZE - MAX_COMMENT);
   // The comment length must land exactly on the end of the buffer: trailing bytes are not allowed.
   for (let i = buf.length - EOCD_SIZE; i >= lowest; i--) {
     if (buf.readUInt32LE(i) === SIG_EOCD && i + EOCD_SIZE + buf.readUInt16LE(i + 20) === buf.length) return i;
   }
-  return fail('the zip archive is truncated or corrupt (no valid end of central directory record)');
+  return -1;
+}
+
+function findEocd(buf: Buffer): number {
+  if (buf.length < EOCD_SIZE) fail('the zip archive is truncated (no end of central directory)');
+  const eocd = locateEocd(buf);
+  return eocd >= 0 ? eocd : fail('the zip archive is truncated or corrupt (no valid end of central directory record)');
+}
+
+const hasZip64Locator = (buf: Buffer, eocd: number): boolean => eocd >= 20 && buf.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR;
+
+/** Where a zip sits inside a buffer that does not start with it (self-extractor stub, polyglot). */
+export interface EmbeddedZip {
+  /** Bytes before the archive's first local header. */
+  prefix: number;
+  /** true when offsets count from the buffer start (`zip -A`), false when from the archive start (`cat stub a.zip`). */
+  absoluteOffsets: boolean;
+}
+
+/**
+ * Finds a zip at the end of `buf` the way `unzip` and Python's zipfile do: a strict end record
+ * and, right before it, exactly the central records it declares. Only that structure is checked;
+ * everything else is left to readZipDirectory so an embedded zip gets the same 400/413 answers.
+ * Returns null for a file whose tail merely contains the signature. Linear: the end-record scan is
+ * bounded and the walk stays inside the declared central directory.
+ */
+export function findEmbeddedZip(buf: Buffer): EmbeddedZip | null {
+  const eocd = locateEocd(buf);
+  if (eocd < 0) return null;
+  // ZIP64 end record (56 bytes) + locator (20 bytes) right before the end record: a zip we refuse.
+  if (hasZip64Locator(buf, eocd) && eocd >= 76 && buf.readUInt32LE(eocd - 76) === SIG_ZIP64_EOCD) {
+    fail('ZIP64 archives are not supported (uploads are at most 1 MB)');
+  }
+  const totalEntries = buf.readUInt16LE(eocd + 10);
+  const cdSize = buf.readUInt32LE(eocd + 12);
+  const cdOffset = buf.readUInt32LE(eocd + 16);
+  const cdStart = eocd - cdSize;
+  if (totalEntries === 0 || cdStart < 0) return null;
+
+  let firstLocal = Infinity;
+  let p = cdStart;
+  for (let i = 0; i < totalEntries; i++) {
+    if (p + CENTRAL_SIZE > eocd || buf.readUInt32LE(p) !== SIG_CENTRAL) return null;
+    firstLocal = Math.min(firstLocal, buf.readUInt32LE(p + 42));
+    p += CENTRAL_SIZE + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  if (p !== eocd) return null;
+
+  // A real central directory whose offsets fit neither layout: refuse rather than guess.
+  if (cdOffset > cdStart) fail('the central directory size or offset is inconsistent with the archive');
+  const embedded = cdOffset < cdStart ? { prefix: cdStart - cdOffset, absoluteOffsets: false } : { prefix: firstLocal, absoluteOffsets: true };
+  // A streaming extractor reads from the front and would unpack an entry hidden in the prefix.
+  if (buf.subarray(0, embedded.prefix).includes(SIG_LOCAL_BYTES)) {
+    fail(`the ${embedded.prefix}-byte prefix before the zip archive holds a local header signature (a hidden entry)`);
+  }
+  return embedded;
 }
 
 function decodeName(bytes: Buffer, flags: number): string {
@@ -132,9 +190,7 @@ function readCentralDirectory(buf: Buffer, eocd: number, limits: ScanLimits): { 
   const cdSize = buf.readUInt32LE(eocd + 12);
   const cdOffset = buf.readUInt32LE(eocd + 16);
 
-  if (eocd >= 20 && buf.readUInt32LE(eocd - 20) === SIG_ZIP64_LOCATOR) {
-    fail('ZIP64 archives are not supported (uploads are at most 1 MB)');
-  }
+  if (hasZip64Locator(buf, eocd)) fail('ZIP64 archives are not supported (uploads are at most 1 MB)');
   if (diskNumber !== 0 || cdDisk !== 0) fail('multi-volume (spanned) zip archives are not supported');
   if (entriesOnDisk !== totalEntries) fail('the entry counts in the end of central directory record disagree');
   if (totalEntries > limits.maxEntries) {
@@ -279,9 +335,10 @@ function verifyLocal(buf: Buffer, r: CentralRecord, cdOffset: number): { start: 
 /**
  * Parses and validates the structure of a zip held in memory. Throws BadRequestError (400) with a
  * reason for anything unsafe or inconsistent, PayloadTooLargeError (413) for too many records.
- * Nothing is inflated here.
+ * Nothing is inflated here. `firstEntryOffset` is where entries must begin: 0 for a plain zip, the
+ * prefix length for one whose offsets count from the start of a longer buffer (`zip -A`).
  */
-export function readZipDirectory(buf: Buffer, limits: ScanLimits): ZipEntryRecord[] {
+export function readZipDirectory(buf: Buffer, limits: ScanLimits, firstEntryOffset = 0): ZipEntryRecord[] {
   const eocd = findEocd(buf);
   const { records, cdOffset } = readCentralDirectory(buf, eocd, limits);
 
@@ -295,7 +352,7 @@ export function readZipDirectory(buf: Buffer, limits: ScanLimits): ZipEntryRecor
   }
   // Entries must tile the bytes before the central directory: a gap could hide a local header
   // that a streaming extractor would unpack but this reader would never scan.
-  let cursor = 0;
+  let cursor = firstEntryOffset;
   for (const s of spans) {
     if (s.start !== cursor) break;
     cursor = s.end;
