@@ -36,7 +36,16 @@ const entry = (path: string, score: number | null, band: ScanFileEntry['band'], 
 });
 
 const report = (...files: ScanFileEntry[]): ScanReport => ({
-  summary: { file_count: files.length, scored_count: 0, judged_count: 0, worst_score: null, worst_band: null, aggregate_assessed_intent: null },
+  summary: {
+    file_count: files.length,
+    scored_count: 0,
+    judged_count: 0,
+    worst_score: null,
+    worst_band: null,
+    aggregate_assessed_intent: null,
+    decision: 'allow',
+    coverage: { files_analysed: files.length, files_not_analysed: 0, bytes_analysed: 0, bytes_total: 0 },
+  },
   files,
 });
 

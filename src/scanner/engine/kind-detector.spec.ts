@@ -1,4 +1,4 @@
-import { classifyOpaque, detectTextKind } from './kind-detector';
+import { classifyOpaque, detectTextKind, isExecutableContent, nameClaimsText, nameLooksExecutable } from './kind-detector';
 
 describe('detectTextKind', () => {
   it.each([
@@ -49,5 +49,32 @@ describe('classifyOpaque', () => {
     expect(classifyOpaque('A.class', Buffer.from([0xca, 0xfe, 0xba, 0xbe]))).toEqual({ kind: 'binary', skipReason: 'bytecode' });
     expect(classifyOpaque('m.wasm', Buffer.from([0x00, 0x61, 0x73, 0x6d]))).toEqual({ kind: 'binary', skipReason: 'bytecode' });
     expect(classifyOpaque('SKILL.md', Buffer.from('# hello'))).toBeNull();
+  });
+});
+
+describe('binary formats by signature', () => {
+  const pe = Buffer.alloc(0x90);
+  pe.write('MZ', 0, 'latin1');
+  pe.writeUInt32LE(0x80, 0x3c);
+  pe.write('PE\0\0', 0x80, 'latin1');
+
+  it('classifies executables, images, documents and databases as binary, whatever the name', () => {
+    for (const bytes of [Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2]), pe, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('%PDF-1.7\n'), Buffer.from('SQLite format 3\0')]) {
+      expect(classifyOpaque('SKILL.md', bytes)).toEqual({ kind: 'binary', skipReason: 'binary' });
+    }
+    // "MZ" at the start of text is not a PE header.
+    expect(classifyOpaque('notes.md', Buffer.from('MZ is the author of these notes.\n'.repeat(4)))).toBeNull();
+  });
+
+  it('tells executable content and executable or text names apart', () => {
+    expect(isExecutableContent(pe)).toBe(true);
+    expect(isExecutableContent(Buffer.from('#!/bin/sh\necho\n'))).toBe(true);
+    expect(isExecutableContent(Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe(false);
+    expect(nameLooksExecutable('scripts/setup.sh')).toBe(true);
+    expect(nameLooksExecutable('tool.exe')).toBe(true);
+    expect(nameLooksExecutable('assets/logo.png')).toBe(false);
+    expect(nameClaimsText('SKILL.md')).toBe(true);
+    expect(nameClaimsText('notes.txt')).toBe(true);
+    expect(nameClaimsText('logo.png')).toBe(false);
   });
 });

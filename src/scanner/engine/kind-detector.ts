@@ -34,9 +34,39 @@ const BYTECODE_MAGIC: { sig: number[]; at?: number }[] = [
   { sig: ascii('dex\n') }, // Android DEX
   { sig: [0x1b, 0x4c, 0x75, 0x61] }, // Lua bytecode
 ];
+
+/** Native executables (ELF, Mach-O; PE is checked by its header): what the system runs as a program. */
+const EXECUTABLE_MAGIC: readonly number[][] = [
+  [0x7f, 0x45, 0x4c, 0x46],
+  [0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe],
+];
+
+/** Signatures of binary formats: executables, images, documents, databases. */
+const BINARY_MAGIC: readonly number[][] = [
+  ...EXECUTABLE_MAGIC,
+  [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
+  [0xff, 0xd8, 0xff], // JPEG
+  ascii('GIF87a'), ascii('GIF89a'),
+  [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], // OLE compound file
+  ascii('SQLite format 3\0'),
+  ascii('%PDF-'),
+];
+
+/** A PE executable: `MZ`, then the 32-bit offset at 0x3C points to `PE\0\0`. */
+function isPortableExecutable(b: Uint8Array): boolean {
+  if (b.length < 0x40 || b[0] !== 0x4d || b[1] !== 0x5a) return false;
+  const pe = b[0x3c]! | (b[0x3d]! << 8) | (b[0x3e]! << 16) | (b[0x3f]! << 24);
+  return pe > 0 && startsWith(b, [0x50, 0x45, 0, 0], pe);
+}
+
+/** True when the bytes carry the signature of a known binary format. */
+function hasBinarySignature(bytes: Uint8Array): boolean {
+  return BINARY_MAGIC.some((m) => startsWith(bytes, m)) || isPortableExecutable(bytes);
+}
+
 const BYTECODE_EXT = /\.(pyc|pyo|class|wasm|dex|luac|elc|beam|jsc)$/i;
 
-/** Archives, compiled bytecode and other binaries, by magic bytes then by extension. */
+/** Archives, compiled bytecode and binary formats, by magic bytes; archives and bytecode also by extension. */
 export function classifyOpaque(path: string, bytes: Uint8Array): BinaryClass | null {
   if (ARCHIVE_MAGIC.some((m) => startsWith(bytes, m)) || startsWith(bytes, ascii('ustar'), 257)) {
     return { kind: 'archive', skipReason: 'nested_archive' };
@@ -44,6 +74,7 @@ export function classifyOpaque(path: string, bytes: Uint8Array): BinaryClass | n
   // .pyc: 2-byte version magic followed by "\r\n".
   const pyc = bytes.length >= 4 && bytes[2] === 0x0d && bytes[3] === 0x0a && /\.py[co]$/i.test(path);
   if (pyc || BYTECODE_MAGIC.some((m) => startsWith(bytes, m.sig, m.at ?? 0))) return { kind: 'binary', skipReason: 'bytecode' };
+  if (hasBinarySignature(bytes)) return { kind: 'binary', skipReason: 'binary' };
   if (ARCHIVE_EXT.test(path)) return { kind: 'archive', skipReason: 'nested_archive' };
   if (BYTECODE_EXT.test(path)) return { kind: 'binary', skipReason: 'bytecode' };
   return null;
@@ -178,4 +209,22 @@ export function detectTextKind(path: string, text: string): FileKind {
   if (SCRIPT_EXT.test(b) || SCRIPT_NAMES.has(b)) return 'script';
   if (hasAgentFrontmatter(text)) return 'agent_file';
   return 'document';
+}
+
+const TEXT_EXT = /\.(md|markdown|mdx|txt|rst|adoc|json|jsonc|json5|ya?ml|toml|ini|cfg|conf|env|xml|html?|csv)$/i;
+
+/** The name says text or code (an agent file, script, config or document format), whatever the bytes are. */
+export function nameClaimsText(path: string): boolean {
+  return detectTextKind(path, '') !== 'document' || TEXT_EXT.test(base(path));
+}
+
+/** Bytes the system would run: a native executable, or a script with a shebang. */
+export function isExecutableContent(bytes: Uint8Array): boolean {
+  return EXECUTABLE_MAGIC.some((m) => startsWith(bytes, m)) || isPortableExecutable(bytes) || startsWith(bytes, ascii('#!'));
+}
+
+/** A name that runs as code when invoked: a script extension or a well-known build/run file. */
+export function nameLooksExecutable(path: string): boolean {
+  const b = lower(base(path));
+  return SCRIPT_EXT.test(b) || SCRIPT_NAMES.has(b) || /\.(exe|dll|so|dylib|bin|app|msi|com|scr|jar|pyc|pyo|class|wasm)$/i.test(b);
 }

@@ -1,12 +1,14 @@
-import { INTENTS, type AssessedIntent, type ScanFileEntry, type ScanSummary } from './scan-report.types';
+import { DECISIONS, INTENTS, type AssessedIntent, type Decision, type ScanFileEntry, type ScanSummary } from './scan-report.types';
 
 /**
  * Upload-wide rollup (DESIGN.md §9): `file_count` counts the files the limits count (directories
  * and OS metadata are listed but not counted); `worst_score` is the minimum over scored files and
  * `worst_band` that file's band; `aggregate_assessed_intent` the most severe intent over judged
- * files (benign < suspicious < malicious), null when nothing was judged.
+ * files (benign < suspicious < malicious), null when nothing was judged. `decision` is the strictest
+ * file decision, and `coverage` says how much of the upload was analysed; `byteLengths` gives each
+ * file's size by path.
  */
-export function buildSummary(files: ScanFileEntry[]): ScanSummary {
+export function buildSummary(files: ScanFileEntry[], byteLengths: ReadonlyMap<string, number>): ScanSummary {
   const counted = files.filter((f) => f.skip_reason !== 'directory' && f.skip_reason !== 'os_metadata');
   const scored = files.filter((f) => f.score !== null);
   const judged = files.filter((f) => f.assessed_intent !== null);
@@ -20,6 +22,11 @@ export function buildSummary(files: ScanFileEntry[]): ScanSummary {
     if (intent === null || INTENTS.indexOf(i) > INTENTS.indexOf(intent)) intent = i;
   }
 
+  let decision: Decision = 'allow';
+  for (const f of counted) if (DECISIONS.indexOf(f.verdict.decision) > DECISIONS.indexOf(decision)) decision = f.verdict.decision;
+  const analysed = counted.filter((f) => !f.content_skipped);
+  const bytes = (list: ScanFileEntry[]): number => list.reduce((n, f) => n + (byteLengths.get(f.relative_path) ?? 0), 0);
+
   return {
     file_count: counted.length,
     scored_count: scored.length,
@@ -27,5 +34,12 @@ export function buildSummary(files: ScanFileEntry[]): ScanSummary {
     worst_score: worst ? worst.score : null,
     worst_band: worst ? worst.band : null,
     aggregate_assessed_intent: intent,
+    decision,
+    coverage: {
+      files_analysed: analysed.length,
+      files_not_analysed: counted.length - analysed.length,
+      bytes_analysed: bytes(analysed),
+      bytes_total: bytes(counted),
+    },
   };
 }

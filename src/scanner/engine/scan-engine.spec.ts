@@ -1,5 +1,6 @@
 import { BadRequestError, PayloadTooLargeError, ScannerFailedError } from '../../common/errors';
 import { HOSTILE_CASES } from '../../../test/fixtures/zip/hostile-zips';
+import { appleDouble } from '../../../test/fixtures/zip/os-metadata-files';
 import { zipOf } from '../../../test/fixtures/zip/zip-writer';
 import { fakeAnalyzer, fakeScoreFile, tableJudge } from '../../../test/fixtures/scan/fake-scan-deps';
 import { prepareScan, scanUpload, type ScanDeps } from './scan-engine';
@@ -24,7 +25,16 @@ describe('scanUpload: single files', () => {
     expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(f.static_findings.map((s) => s.locator)).toEqual(['SKILL.md:7']);
     expect(f.score_breakdown?.coverage.judge_status).toBe('disabled');
-    expect(r.summary).toEqual({ file_count: 1, scored_count: 1, judged_count: 0, worst_score: 70, worst_band: 'low', aggregate_assessed_intent: null });
+    expect(r.summary).toEqual({
+      file_count: 1,
+      scored_count: 1,
+      judged_count: 0,
+      worst_score: 70,
+      worst_band: 'low',
+      aggregate_assessed_intent: null,
+      decision: 'allow',
+      coverage: { files_analysed: 1, files_not_analysed: 0, bytes_analysed: 79, bytes_total: 79 },
+    });
   });
 
   it('hashes the original bytes', async () => {
@@ -32,10 +42,19 @@ describe('scanUpload: single files', () => {
     expect(r.files[0].sha256).toBe('2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
   });
 
-  it('reports a binary upload as skipped, unscored', async () => {
-    const r = await scan('tool', Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3]));
-    expect(r.files[0]).toMatchObject({ kind: 'binary', content_skipped: true, skip_reason: 'binary', score: null, band: 'info' });
-    expect(r.summary).toMatchObject({ file_count: 1, scored_count: 0, worst_score: null, worst_band: null });
+  it('scores a binary uploaded alone from its not-analysed finding (nothing else can carry it)', async () => {
+    const elf = Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1, 2, 3]);
+    const r = await scan('tool', elf);
+    expect(r.files[0]).toMatchObject({ kind: 'binary', content_skipped: true, skip_reason: 'binary', score: 70 });
+    expect(r.files[0].static_findings).toEqual([expect.objectContaining({ rule_id: 'bundle.opaque-binary', severity: 'high', locator: 'tool:1' })]);
+    expect(r.files[0].score_breakdown?.coverage).toMatchObject({ bytes_analysed: 0, bytes_total: elf.length });
+    expect(r.summary).toMatchObject({ file_count: 1, scored_count: 1, decision: 'review', coverage: { files_analysed: 0, files_not_analysed: 1, bytes_analysed: 0, bytes_total: elf.length } });
+  });
+
+  it('leaves an empty upload of a harmless skip unscored', async () => {
+    const r = await scan('b.zip', zipOf({ 'empty.md': '' }));
+    expect(r.files[0]).toMatchObject({ content_skipped: true, skip_reason: 'empty', score: null, band: 'info' });
+    expect(r.summary).toMatchObject({ worst_band: null, decision: 'allow' });
   });
 
   it('throws the typed errors for empty and oversized uploads', async () => {
@@ -70,7 +89,7 @@ describe('scanUpload: bundles', () => {
   });
 
   it('lists directories, OS metadata and empty files as skipped; counts only real files', async () => {
-    const r = await scan('b.zip', zipOf({ 'd/': '', 'd/SKILL.md': SKILL, 'd/empty.md': '', '__MACOSX/d/._SKILL.md': Buffer.from([0, 5, 22, 7]) }));
+    const r = await scan('b.zip', zipOf({ 'd/': '', 'd/SKILL.md': SKILL, 'd/empty.md': '', '__MACOSX/d/._SKILL.md': appleDouble() }));
     const reasons = Object.fromEntries(r.files.map((f) => [f.relative_path, f.skip_reason ?? null]));
     expect(reasons).toEqual({ d: 'directory', 'd/SKILL.md': null, 'd/empty.md': 'empty', '__MACOSX/d/._SKILL.md': 'os_metadata' });
     expect(r.summary.file_count).toBe(2);

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { DomainError, ScannerFailedError } from '../../common/errors';
 import { extractUpload, type UploadEntry } from '../archive/upload-extractor';
 import { DEFAULT_SCAN_LIMITS, type ScanLimits } from '../archive/scan-limits';
+import { disguisedMetadataFinding, encodingFindings, prefixedArchiveFinding, skippedFileFindings, type SkippedEntry } from './coverage-findings';
 import { boundEvidence, boundText } from './evidence';
-import { classifyOpaque, detectTextKind } from './kind-detector';
+import { classifyOpaque, detectTextKind, nameClaimsText } from './kind-detector';
 import { buildSummary } from './report-summary';
 import {
   BANDS,
@@ -52,29 +53,25 @@ export interface ScanDeps {
 /** Findings kept per file in the report, worst first (bounds the response size). */
 export const MAX_REPORTED_FINDINGS = 200;
 
-const DISABLED_JUDGE: Judge = {
-  provider: 'none',
-  judge: () =>
-    Promise.resolve({ status: 'disabled', assessed_intent: null, confidence: null, findings: [], demoted_rule_ids: [] }),
-};
+const DISABLED_RESULT: JudgeResult = { status: 'disabled', assessed_intent: null, confidence: null, findings: [], demoted_rule_ids: [] };
+const DISABLED_JUDGE: Judge = { provider: 'none', judge: () => Promise.resolve(DISABLED_RESULT) };
 
 interface AnalysableEntry {
   entry: UploadEntry;
   file: AnalysisFile;
   invalidSequences: number;
+  controlChars: number;
 }
 
-interface SkippedEntry {
-  entry: UploadEntry;
+interface ClassifiedSkip extends SkippedEntry {
   kind: FileKind;
-  reason: SkipReason;
 }
 
 const sha256 = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
-function classify(entries: UploadEntry[]): { analysable: AnalysableEntry[]; skipped: SkippedEntry[] } {
+function classify(entries: UploadEntry[]): { analysable: AnalysableEntry[]; skipped: ClassifiedSkip[] } {
   const analysable: AnalysableEntry[] = [];
-  const skipped: SkippedEntry[] = [];
+  const skipped: ClassifiedSkip[] = [];
   for (const entry of entries) {
     const path = entry.relativePath;
     if (entry.type === 'directory') {
@@ -94,7 +91,7 @@ function classify(entries: UploadEntry[]): { analysable: AnalysableEntry[]; skip
       skipped.push({ entry, kind: opaque.kind, reason: opaque.skipReason });
       continue;
     }
-    const decoded = decodeText(entry.bytes);
+    const decoded = decodeText(entry.bytes, { claimsText: nameClaimsText(path) });
     if (!decoded.ok) {
       const kind = decoded.reason === 'binary' ? 'binary' : detectTextKind(path, '');
       skipped.push({ entry, kind, reason: decoded.reason });
@@ -104,6 +101,7 @@ function classify(entries: UploadEntry[]): { analysable: AnalysableEntry[]; skip
       entry,
       file: { relativePath: path, kind: detectTextKind(path, decoded.text), text: decoded.text, byteLength: entry.bytes.length },
       invalidSequences: decoded.invalidSequences,
+      controlChars: decoded.controlChars,
     });
   }
   return { analysable, skipped };
@@ -122,53 +120,6 @@ function choosePrimary(files: AnalysisFile[]): string | null {
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** What could not be analysed is itself a risk signal, reported on the primary file. */
-const SKIP_FINDING: Partial<Record<SkipReason, Pick<StaticFinding, 'rule_id' | 'severity' | 'asset_type' | 'category'> & { what: string }>> = {
-  nested_archive: { rule_id: 'bundle.nested-archive', severity: 'medium', asset_type: 'hidden_text', category: 'obfuscation', what: 'a nested archive' },
-  bytecode: { rule_id: 'bundle.bytecode', severity: 'medium', asset_type: 'script', category: 'obfuscation', what: 'compiled bytecode' },
-  binary: { rule_id: 'bundle.opaque-binary', severity: 'low', asset_type: 'script', category: 'obfuscation', what: 'a binary file' },
-  undecodable: { rule_id: 'bundle.undecodable-file', severity: 'low', asset_type: 'hidden_text', category: 'obfuscation', what: 'a file that is not decodable text' },
-};
-
-function skippedFileFindings(primary: string, skipped: SkippedEntry[]): StaticFinding[] {
-  const out: StaticFinding[] = [];
-  for (const s of skipped) {
-    const spec = SKIP_FINDING[s.reason];
-    if (!spec) continue;
-    out.push({
-      rule_id: spec.rule_id,
-      asset_type: spec.asset_type,
-      severity: spec.severity,
-      confidence: 'high',
-      locator: `${primary}:1`,
-      evidence: boundEvidence(`${s.entry.relativePath} (${s.entry.bytes.length} bytes, not analysed: ${s.reason})`),
-      category: spec.category,
-      message: `The upload ships ${spec.what} whose content could not be analysed.`,
-      hard_block: false,
-    });
-  }
-  return out;
-}
-
-function encodingFindings(a: AnalysableEntry): StaticFinding[] {
-  if (a.invalidSequences === 0) return [];
-  const idx = a.file.text.indexOf('\uFFFD');
-  const line = idx < 0 ? 1 : a.file.text.slice(0, idx).split('\n').length;
-  return [
-    {
-      rule_id: 'encoding.invalid-sequences',
-      asset_type: 'hidden_text',
-      severity: 'low',
-      confidence: 'medium',
-      locator: `${a.file.relativePath}:${line}`,
-      evidence: boundEvidence(`${a.invalidSequences} invalid byte sequence(s) replaced with U+FFFD`),
-      category: 'obfuscation',
-      message: 'The file contains byte sequences that are not valid text in its encoding.',
-      hard_block: false,
-    },
-  ];
-}
 
 const severityRank = (s: string): number => SEVERITIES.indexOf(s as (typeof SEVERITIES)[number]);
 
@@ -198,8 +149,11 @@ function checkDeadline(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ScannerFailedError('The scan did not finish within its internal deadline.');
 }
 
-function skippedEntry(s: SkippedEntry, primary: string | null): ScanFileEntry {
-  const harmless = s.reason === 'directory' || s.reason === 'os_metadata' || s.reason === 'empty';
+const HARMLESS_SKIPS: ReadonlySet<SkipReason> = new Set<SkipReason>(['directory', 'os_metadata', 'empty']);
+
+/** The entry of a file that was not analysed; its risk, if any, is carried by findings elsewhere. */
+function skippedEntry(s: ClassifiedSkip, primary: string | null, risky: boolean): ScanFileEntry {
+  const harmless = HARMLESS_SKIPS.has(s.reason) && !risky;
   const verdict: Verdict = {
     decision: harmless ? 'allow' : 'review',
     reasons: [
@@ -241,7 +195,17 @@ export interface PreparedFile {
 export interface PreparedScan {
   bundle: AnalysisBundle;
   files: PreparedFile[];
-  skipped: ScanFileEntry[];
+  skipped: PreparedSkip[];
+}
+
+/**
+ * A file that was not analysed. When nothing in the upload was analysed, its risk findings are
+ * its own and it is scored from them alone (no primary file can carry them).
+ */
+export interface PreparedSkip {
+  entry: ScanFileEntry;
+  byteLength: number;
+  findings: StaticFinding[];
 }
 
 export interface PrepareDeps {
@@ -272,33 +236,77 @@ function guarded<T>(fn: () => T): T {
 /** CPU-bound half: upload → entries → kinds → text → static findings. Throws 400/413/502. */
 export function prepareScan(input: ScanUploadInput, deps: PrepareDeps): PreparedScan {
   const limits: ScanLimits = { ...DEFAULT_SCAN_LIMITS, ...deps.limits };
-  const { entries } = extractUpload(input, limits);
+  const { entries, prefixBytes } = extractUpload(input, limits);
   checkDeadline(deps.signal);
 
   const { analysable, skipped } = classify(entries);
   const files = analysable.map((a) => a.file);
   const primaryPath = choosePrimary(files);
   const skippedFiles: SkippedFile[] = skipped
-    .filter((s) => s.reason !== 'directory' && s.reason !== 'os_metadata')
+    .filter((s) => !HARMLESS_SKIPS.has(s.reason))
     .map((s) => ({ relativePath: s.entry.relativePath, kind: s.kind, skipReason: s.reason, byteLength: s.entry.bytes.length }));
   const bundle: AnalysisBundle = { files, skipped: skippedFiles, primaryPath };
-  const bundleFindings = primaryPath ? skippedFileFindings(primaryPath, skipped) : [];
+  // What was not analysed is reported on the primary file, or on itself when nothing was analysed.
+  const skipFindings = skippedFileFindings(skipped, files, (s) => primaryPath ?? s.entry.relativePath);
+  const bundleFindings = primaryPath ? [...skipFindings.values(), ...(prefixBytes ? [prefixedArchiveFinding(primaryPath, prefixBytes)] : [])] : [];
 
   const prepared = analysable.map((a): PreparedFile => {
     const found = guarded(() => deps.analyzer.analyze(a.file, bundle));
     checkDeadline(deps.signal);
     const extra = a.file.relativePath === primaryPath ? bundleFindings : [];
-    return { file: a.file, sha256: sha256(a.entry.bytes), staticFindings: [...found, ...encodingFindings(a), ...extra] };
+    const disguise = a.entry.metadataName ? [disguisedMetadataFinding(a.file, a.entry.bytes)] : [];
+    return {
+      file: a.file,
+      sha256: sha256(a.entry.bytes),
+      staticFindings: [...found, ...encodingFindings(a.file, a.invalidSequences, a.controlChars), ...disguise, ...extra],
+    };
   });
-  return { bundle, files: prepared, skipped: skipped.map((s) => skippedEntry(s, primaryPath)) };
+  const ownFindings = (path: string): StaticFinding[] => {
+    const own = primaryPath ? undefined : skipFindings.get(path);
+    if (!own) return [];
+    return prefixBytes ? [own, prefixedArchiveFinding(path, prefixBytes)] : [own];
+  };
+  return {
+    bundle,
+    files: prepared,
+    skipped: skipped.map((s) => ({
+      entry: skippedEntry(s, primaryPath, skipFindings.has(s.entry.relativePath)),
+      byteLength: s.entry.bytes.length,
+      findings: ownFindings(s.entry.relativePath),
+    })),
+  };
+}
+
+function checkedScore(scored: ReturnType<ScoreFileFn>): ReturnType<ScoreFileFn> {
+  if (!Number.isInteger(scored.score) || scored.score < 0 || scored.score > 100 || !BANDS.includes(scored.band)) {
+    throw new ScannerFailedError('The scanner produced an invalid score.');
+  }
+  return scored;
+}
+
+/** A skipped file that carries its own risk findings: scored from them, content still marked skipped. */
+function completeSkip(s: PreparedSkip, deps: CompleteDeps): ScanFileEntry {
+  if (s.findings.length === 0) return s.entry;
+  const file: AnalysisFile = { relativePath: s.entry.relative_path, kind: s.entry.kind, text: '', byteLength: s.byteLength };
+  const scored = checkedScore(guarded(() => deps.scoreFile({ file, staticFindings: s.findings, judge: DISABLED_RESULT })));
+  return {
+    ...s.entry,
+    score: scored.score,
+    band: scored.band,
+    static_findings: boundStatic(scored.staticFindings),
+    verdict: {
+      ...scored.verdict,
+      // Content that was not analysed is never allowed on its score alone.
+      decision: scored.verdict.decision === 'allow' ? 'review' : scored.verdict.decision,
+      reasons: [...s.entry.verdict.reasons, ...scored.verdict.reasons].map((r) => boundText(r, 300)),
+    },
+    score_breakdown: { ...scored.breakdown, coverage: { ...scored.breakdown.coverage, bytes_analysed: 0 } },
+  };
 }
 
 async function completeFile(p: PreparedFile, bundle: AnalysisBundle, deps: CompleteDeps, judge: Judge): Promise<ScanFileEntry> {
   const judged = await runJudge(judge, { file: p.file, bundle, staticFindings: p.staticFindings, signal: deps.signal });
-  const scored = guarded(() => deps.scoreFile({ file: p.file, staticFindings: p.staticFindings, judge: judged }));
-  if (!Number.isInteger(scored.score) || scored.score < 0 || scored.score > 100 || !BANDS.includes(scored.band)) {
-    throw new ScannerFailedError('The scanner produced an invalid score.');
-  }
+  const scored = checkedScore(guarded(() => deps.scoreFile({ file: p.file, staticFindings: p.staticFindings, judge: judged })));
   return {
     relative_path: p.file.relativePath,
     kind: p.file.kind,
@@ -318,8 +326,13 @@ async function completeFile(p: PreparedFile, bundle: AnalysisBundle, deps: Compl
 export async function completeScan(prepared: PreparedScan, deps: CompleteDeps): Promise<ScanReport> {
   const judge = deps.judge ?? DISABLED_JUDGE;
   const analysed = await Promise.all(prepared.files.map((p) => completeFile(p, prepared.bundle, deps, judge)));
-  const files = [...analysed, ...prepared.skipped].sort((x, y) => cmp(x.relative_path, y.relative_path));
-  return { summary: buildSummary(files), files };
+  const skipped = prepared.skipped.map((s) => completeSkip(s, deps));
+  const files = [...analysed, ...skipped].sort((x, y) => cmp(x.relative_path, y.relative_path));
+  const byteLengths = new Map<string, number>([
+    ...prepared.files.map((p): [string, number] => [p.file.relativePath, p.file.byteLength]),
+    ...prepared.skipped.map((s): [string, number] => [s.entry.relative_path, s.byteLength]),
+  ]);
+  return { summary: buildSummary(files, byteLengths), files };
 }
 
 /**

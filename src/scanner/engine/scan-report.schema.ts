@@ -2,6 +2,7 @@ import {
   ASSET_TYPES,
   BANDS,
   CONFIDENCES,
+  DECISIONS,
   FILE_KINDS,
   FINDING_CONTEXTS,
   INTENTS,
@@ -69,7 +70,7 @@ const verdictSchema = {
   additionalProperties: false,
   required: ['decision', 'reasons', 'hard_block_rule_ids', 'judge_used'],
   properties: {
-    decision: { type: 'string', enum: ['allow', 'review', 'block'] },
+    decision: { type: 'string', enum: [...DECISIONS] },
     reasons: { type: 'array', items: { type: 'string' } },
     hard_block_rule_ids: { type: 'array', items: { type: 'string' } },
     judge_used: { type: 'boolean' },
@@ -159,7 +160,7 @@ export const scanReportSchema = {
     summary: {
       type: 'object',
       additionalProperties: false,
-      required: ['file_count', 'scored_count', 'judged_count', 'worst_score', 'worst_band', 'aggregate_assessed_intent'],
+      required: ['file_count', 'scored_count', 'judged_count', 'worst_score', 'worst_band', 'aggregate_assessed_intent', 'decision', 'coverage'],
       properties: {
         file_count: { type: 'integer', minimum: 0 },
         scored_count: { type: 'integer', minimum: 0 },
@@ -167,6 +168,18 @@ export const scanReportSchema = {
         worst_score: { type: 'integer', nullable: true, minimum: 0, maximum: 100 },
         worst_band: nullableEnum(BANDS),
         aggregate_assessed_intent: nullableEnum(INTENTS),
+        decision: { type: 'string', enum: [...DECISIONS] },
+        coverage: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['files_analysed', 'files_not_analysed', 'bytes_analysed', 'bytes_total'],
+          properties: {
+            files_analysed: { type: 'integer', minimum: 0 },
+            files_not_analysed: { type: 'integer', minimum: 0 },
+            bytes_analysed: { type: 'integer', minimum: 0 },
+            bytes_total: { type: 'integer', minimum: 0 },
+          },
+        },
       },
     },
     files: { type: 'array', minItems: 1, items: scanFileEntrySchema },

@@ -114,7 +114,9 @@ export interface JudgeFinding {
   evidence: string;
 }
 
-export type Decision = 'allow' | 'review' | 'block';
+/** Ordered least → most strict. */
+export const DECISIONS = ['allow', 'review', 'block'] as const;
+export type Decision = (typeof DECISIONS)[number];
 
 export interface Verdict {
   decision: Decision;
@@ -175,6 +177,15 @@ export interface ScanSummary {
   worst_score: number | null;
   worst_band: Band | null;
   aggregate_assessed_intent: AssessedIntent | null;
+  /** The upload's verdict: the strictest decision of its counted files. */
+  decision: Decision;
+  /** How much of the upload was analysed (counted files only: directories and OS metadata are not). */
+  coverage: {
+    files_analysed: number;
+    files_not_analysed: number;
+    bytes_analysed: number;
+    bytes_total: number;
+  };
 }
 
 export interface ScanReport {

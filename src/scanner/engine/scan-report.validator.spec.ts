@@ -2,7 +2,16 @@ import { validateScanReport } from './scan-report.validator';
 import type { ScanReport } from './scan-report.types';
 
 const valid = (): ScanReport => ({
-  summary: { file_count: 1, scored_count: 1, judged_count: 0, worst_score: 80, worst_band: 'low', aggregate_assessed_intent: null },
+  summary: {
+    file_count: 1,
+    scored_count: 1,
+    judged_count: 0,
+    worst_score: 80,
+    worst_band: 'low',
+    aggregate_assessed_intent: null,
+    decision: 'allow',
+    coverage: { files_analysed: 1, files_not_analysed: 0, bytes_analysed: 120, bytes_total: 120 },
+  },
   files: [
     {
       relative_path: 'SKILL.md',

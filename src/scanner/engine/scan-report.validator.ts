@@ -25,8 +25,12 @@ export function validateScanReport(report: unknown): string[] {
   r.files.forEach((f, i) => {
     const at = `/files/${i}`;
     if (f.content_skipped !== (f.skip_reason !== undefined)) errors.push(`${at} skip_reason must be present exactly when content_skipped`);
-    if (f.content_skipped && (f.score !== null || f.score_breakdown !== null || f.band !== 'info')) {
-      errors.push(`${at} a skipped file has score null, band info and no breakdown`);
+    // A skipped file is unscored, unless nothing else in the upload could carry its risk: then it
+    // is scored from its own not-analysed finding alone (docs/decisions/0002-unanalysed-content.md).
+    const unscored = f.score === null && f.score_breakdown === null && f.band === 'info';
+    const scoredFromSkip = f.score !== null && f.score_breakdown?.coverage.bytes_analysed === 0 && f.static_findings.length > 0 && f.static_findings.every((s) => s.rule_id.startsWith('bundle.'));
+    if (f.content_skipped && !unscored && !scoredFromSkip) {
+      errors.push(`${at} a skipped file has score null, band info and no breakdown, or a score from its not-analysed findings alone`);
     }
     if (!f.content_skipped && (f.score === null || f.score_breakdown === null)) errors.push(`${at} an analysed file has a score and a breakdown`);
     for (const s of f.static_findings) if (!s.locator.startsWith(`${f.relative_path}:`)) errors.push(`${at} locator ${s.locator} points outside the file`);

@@ -2,7 +2,7 @@ import { decodeText } from './text-decoder';
 
 describe('decodeText', () => {
   it('decodes UTF-8 and strips its BOM', () => {
-    expect(decodeText(Buffer.from('\ufeffhé\n'))).toEqual({ ok: true, text: 'hé\n', encoding: 'utf-8', bom: true, invalidSequences: 0 });
+    expect(decodeText(Buffer.from('\ufeffhé\n'))).toEqual({ ok: true, text: 'hé\n', encoding: 'utf-8', bom: true, invalidSequences: 0, controlChars: 0 });
     expect(decodeText(Buffer.from('plain'))).toMatchObject({ ok: true, text: 'plain', bom: false });
   });
 
@@ -27,9 +27,14 @@ describe('decodeText', () => {
     expect(r).toMatchObject({ ok: true, text: 'abc', invalidSequences: 1 });
   });
 
-  it('classifies NUL-bearing and control-heavy content as binary, noise as undecodable', () => {
-    expect(decodeText(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]))).toEqual({ ok: false, reason: 'binary' });
+  it('keeps text with a few control bytes as text, counting them (one NUL no longer makes a file binary)', () => {
+    expect(decodeText(Buffer.from('run this\0 now\n'))).toMatchObject({ ok: true, text: 'run this\0 now\n', controlChars: 1 });
+    expect(decodeText(Buffer.from('plain\ttext\r\n\f'))).toMatchObject({ ok: true, controlChars: 0 });
+  });
+
+  it('classifies control-heavy content as binary unless its name says text, noise as undecodable', () => {
     expect(decodeText(Buffer.from('\x01\x02\x03\x04\x05abc'))).toEqual({ ok: false, reason: 'binary' });
+    expect(decodeText(Buffer.from('\x01\x02\x03\x04\x05abc'), { claimsText: true })).toMatchObject({ ok: true, controlChars: 5 });
     expect(decodeText(Buffer.from(Array.from({ length: 200 }, (_, i) => 0x80 + (i % 64))))).toEqual({ ok: false, reason: 'undecodable' });
   });
 

@@ -1,7 +1,10 @@
 /**
  * Bytes → text for the analysers, never throwing: UTF-8 (BOM stripped), UTF-16 LE/BE (with BOM,
  * or detected from the NUL pattern of ASCII-heavy text), invalid sequences replaced and counted.
- * Content that is not text at all is classified so the pipeline can skip it with a reason.
+ * Content that is not text at all is classified so the pipeline can skip it with a reason. Binary
+ * is decided by the share of control bytes, never by one NUL (signatures of binary formats are
+ * kind-detector.ts's): stray control bytes are counted and left in the text, where the normalised
+ * view removes them.
  */
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -14,14 +17,21 @@ export type DecodeResult =
       bom: boolean;
       /** Byte sequences that were not valid in the detected encoding (replaced by U+FFFD). */
       invalidSequences: number;
+      /** C0 control characters other than tab, line feed, carriage return, form feed; and DEL. */
+      controlChars: number;
     }
   | { ok: false; reason: 'binary' | 'undecodable' };
 
 /** Share of replacement characters above which the "text" is noise rather than a readable file. */
 const MAX_INVALID_RATIO = 0.1;
 const MIN_INVALID_FOR_UNDECODABLE = 8;
-/** Share of non-whitespace C0 controls above which content is binary. */
-const MAX_CONTROL_RATIO = 0.1;
+/** Share of non-whitespace C0 controls above which content is binary (unless its name says text). */
+const MAX_CONTROL_RATIO = 0.3;
+
+export interface DecodeOptions {
+  /** The file's name says text (a Markdown, script or config name): control bytes never make it binary. */
+  claimsText?: boolean;
+}
 
 function countInvalid(bytes: Uint8Array, encoding: TextEncodingName): { text: string; invalid: number } {
   try {
@@ -58,16 +68,16 @@ function sniffUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
   return null;
 }
 
-function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be', bom: boolean): DecodeResult {
+function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be', bom: boolean, opts: DecodeOptions): DecodeResult {
   const body = bom ? bytes.subarray(2) : bytes;
   const oddTail = body.length % 2;
   // TextDecoder has no fatal UTF-16BE on every runtime; swapping to LE keeps one code path.
   const le = encoding === 'utf-16be' ? swap16(body) : body.subarray(0, body.length - oddTail);
   const { text, invalid } = countInvalid(le, 'utf-16le');
-  return finish(text, encoding, bom, invalid + oddTail);
+  return finish(text, encoding, bom, invalid + oddTail, opts);
 }
 
-function finish(text: string, encoding: TextEncodingName, bom: boolean, invalid: number): DecodeResult {
+function finish(text: string, encoding: TextEncodingName, bom: boolean, invalid: number, opts: DecodeOptions): DecodeResult {
   // A few bad bytes in a short file are reported, not skipped; only noise is undecodable.
   if (invalid >= MIN_INVALID_FOR_UNDECODABLE && invalid / text.length > MAX_INVALID_RATIO) return { ok: false, reason: 'undecodable' };
   let controls = 0;
@@ -75,21 +85,19 @@ function finish(text: string, encoding: TextEncodingName, bom: boolean, invalid:
     const c = text.charCodeAt(i);
     if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) || c === 0x7f) controls++;
   }
-  if (text.length > 0 && controls / text.length > MAX_CONTROL_RATIO) return { ok: false, reason: 'binary' };
-  return { ok: true, text, encoding, bom, invalidSequences: invalid };
+  if (!opts.claimsText && text.length > 0 && controls / text.length > MAX_CONTROL_RATIO) return { ok: false, reason: 'binary' };
+  return { ok: true, text, encoding, bom, invalidSequences: invalid, controlChars: controls };
 }
 
-export function decodeText(bytes: Uint8Array): DecodeResult {
+export function decodeText(bytes: Uint8Array, opts: DecodeOptions = {}): DecodeResult {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     const { text, invalid } = countInvalid(bytes.subarray(3), 'utf-8');
-    return finish(text, 'utf-8', true, invalid);
+    return finish(text, 'utf-8', true, invalid, opts);
   }
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return decodeUtf16(bytes, 'utf-16le', true);
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return decodeUtf16(bytes, 'utf-16be', true);
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return decodeUtf16(bytes, 'utf-16le', true, opts);
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return decodeUtf16(bytes, 'utf-16be', true, opts);
   const sniffed = sniffUtf16(bytes);
-  if (sniffed) return decodeUtf16(bytes, sniffed, false);
-  // NUL bytes never occur in UTF-8 text; a file that has them (and is not UTF-16) is binary.
-  if (bytes.subarray(0, 8192).includes(0)) return { ok: false, reason: 'binary' };
+  if (sniffed) return decodeUtf16(bytes, sniffed, false, opts);
   const { text, invalid } = countInvalid(bytes, 'utf-8');
-  return finish(text, 'utf-8', false, invalid);
+  return finish(text, 'utf-8', false, invalid, opts);
 }

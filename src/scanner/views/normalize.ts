@@ -4,9 +4,12 @@
  * zero-width spaces reads as `ignore`. Line count is preserved.
  */
 
-/** Zero-width, bidi controls, soft hyphen, word joiners, BOM, variation selectors, tag characters. */
+/**
+ * C0 controls other than tab and line breaks (a NUL must not split `cu\0rl` past the rules), DEL,
+ * zero-width, bidi controls, soft hyphen, word joiners, BOM, variation selectors, tag characters.
+ */
 // eslint-disable-next-line no-misleading-character-class
-export const FORMAT_CHARS_RE = /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
+export const FORMAT_CHARS_RE = /[\x00-\x08\x0E-\x1F\x7F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
 
 export const BIDI_CONTROL_RE = /[\u202A-\u202E\u2066-\u2069]/;
 export const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF]/;
@@ -28,7 +31,8 @@ const CONFUSABLES: Record<string, string> = {
 };
 
 const CONFUSABLE_RE = new RegExp(`[${Object.keys(CONFUSABLES).join('')}]`, 'g');
-const NON_ASCII_RE = /[^\x00-\x7F]/;
+/** Anything but printable ASCII, tab and line breaks: the lines normalisation can change. */
+const NON_ASCII_RE = /[^\t\n\v\f\r\x20-\x7E]/;
 
 export function skeleton(text: string): string {
   return text.replace(CONFUSABLE_RE, (ch) => CONFUSABLES[ch] ?? ch);
