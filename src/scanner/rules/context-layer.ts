@@ -21,27 +21,52 @@ export function isEducationalFile(ctx: ScanContext): boolean {
   return (hits?.length ?? 0) >= 3;
 }
 
-/** Is the line inside a JSON array value of a deny/ask-style key? Scans upwards a bounded distance. */
-export function inDenyList(ctx: ScanContext, line: number): boolean {
-  if (ctx.language !== 'json' && ctx.language !== 'yaml' && ctx.language !== 'toml') return false;
-  let depth = 0;
-  for (let i = line - 1, steps = 0; i >= 0 && steps < 400; i--, steps++) {
+const YAML_DENY_KEY = /^\s*(?:deny|disallow(?:ed)?_?tools?|blocked)\s{0,3}[:=]/i;
+/** How far above a line its deny-list key or opening bracket may be. */
+const DENY_REACH = 400;
+const DENY_LINES = new WeakMap<ScanContext, Uint8Array>();
+
+/**
+ * Lines inside a deny/ask-style list of a config, computed for the whole file in one forward pass
+ * (a per-hit upward scan cost lines × hits): a line is in one when the innermost array open at
+ * its end was opened by a deny-style key, or when a deny-style key line above it sits at the same
+ * bracket depth with nothing opened or closed in between, within DENY_REACH lines.
+ */
+function denyListLines(ctx: ScanContext): Uint8Array {
+  let out = DENY_LINES.get(ctx);
+  if (out) return out;
+  out = new Uint8Array(ctx.lines.length);
+  const open: { line: number; deny: boolean }[] = [];
+  // keyLineAt[h]: the latest deny-key line whose end left the bracket stack at height h.
+  const keyLineAt: number[] = [];
+  for (let i = 0; i < ctx.lines.length; i++) {
     const text = ctx.lines[i];
-    if (DENY_KEY.test(text) && depth === 0) return true;
-    if (/^\s*(?:deny|disallow(?:ed)?_?tools?|blocked)\s{0,3}[:=]/i.test(text) && depth === 0) return true;
-    for (let j = text.length - 1; j >= 0; j--) {
-      const c = text[j];
-      if (c === ']') depth++;
-      else if (c === '[') {
-        if (depth === 0) {
-          // Opened the array that holds our line: is it a deny list?
-          return DENY_KEY.test(text.slice(Math.max(0, j - 60), j + 1));
-        }
-        depth--;
+    const keyLine = DENY_KEY.test(text) || YAML_DENY_KEY.test(text);
+    for (let j = 0; j < text.length; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 0x5b /* [ */) {
+        open.push({ line: i, deny: DENY_KEY.test(text.slice(Math.max(0, j - 60), j + 1)) });
+        keyLineAt.length = open.length; // a new level starts without a key line
+      } else if (c === 0x5d /* ] */ && open.length > 0) {
+        open.pop();
+        keyLineAt.length = open.length + 1;
+        keyLineAt[open.length] = -Infinity; // the level's structure changed: earlier key lines no longer apply
       }
     }
+    // A key line counts for its own line whatever brackets it holds, and for the lines below it at its final depth.
+    if (keyLine) keyLineAt[open.length] = i;
+    const top = open[open.length - 1];
+    const keyAbove = keyLineAt[open.length] ?? -Infinity;
+    out[i] = keyLine || (top !== undefined && top.deny && i - top.line < DENY_REACH) || i - keyAbove < DENY_REACH ? 1 : 0;
   }
-  return false;
+  DENY_LINES.set(ctx, out);
+  return out;
+}
+
+/** Is the line inside a JSON array value (or YAML/TOML list) of a deny/ask-style key? */
+export function inDenyList(ctx: ScanContext, line: number): boolean {
+  if (ctx.language !== 'json' && ctx.language !== 'yaml' && ctx.language !== 'toml') return false;
+  return denyListLines(ctx)[line - 1] === 1;
 }
 
 export function isNegatedAt(lineText: string, evidence: string): boolean {
@@ -108,4 +133,4 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CONTEXT_REGEXES: readonly RegExp[] = [NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, EDUCATIONAL_FILE];
+export const CONTEXT_REGEXES: readonly RegExp[] = [NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE];

@@ -8,7 +8,13 @@ import { TriggerIndex } from './trigger-index';
 import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
 
-export const MAX_HITS_PER_PATTERN = 25;
+/**
+ * Matches of one pattern kept per line. There is no cap per file: a cap there let decoy matches
+ * early in a file (quoted, negated, vetoed) crowd out the real one further down. Per line, the
+ * rule engine keeps one finding per rule anyway, and skipping the rest of a line keeps the work
+ * after each match linear in the input.
+ */
+const MAX_HITS_PER_LINE = 3;
 
 const INVISIBLE_IN_RAW: ReadonlySet<SegmentSource> = new Set<SegmentSource>(['tag_chars', 'variation_selectors', 'zero_width']);
 
@@ -69,6 +75,11 @@ function lowerOf(view: TextView): string {
 const REGISTERED_TRIGGERS = new Set<string>();
 let triggerIndex: TriggerIndex | null = null;
 const VIEW_TRIGGERS = new WeakMap<TextView, { index: TriggerIndex; lines: Map<string, number[] | null> }>();
+
+/** Every trigger literal the catalogue has registered (the worst-case harness repeats them). */
+export function registeredTriggers(): ReadonlySet<string> {
+  return REGISTERED_TRIGGERS;
+}
 
 export function registerTriggers(triggers: readonly string[]): void {
   for (const t of triggers) {
@@ -145,14 +156,19 @@ export function scanPatterns(
     }
     for (const pattern of patterns) {
       const re = globalOf(pattern);
-      let count = 0;
       for (const { from, text: slice } of blocks) {
         re.lastIndex = 0;
         let m: RegExpExecArray | null;
+        let lastLine = 0;
+        let onLine = 0;
         while ((m = re.exec(slice)) !== null) {
           if (m[0].length === 0) re.lastIndex++;
           m.index += from;
           const line = lineOfOffset(view.lineStarts, m.index);
+          if (line !== lastLine) {
+            lastLine = line;
+            onLine = 0;
+          }
           if (view.boundaries) {
             // Joined view: only matches that cross into the continuation line are new.
             const start = m.index - view.lineStarts[line - 1];
@@ -160,9 +176,13 @@ export function scanPatterns(
             if (!(start < cut && start + m[0].length > cut + 1)) continue;
           }
           onMatch(m, line, view);
-          if (++count >= MAX_HITS_PER_PATTERN) break;
+          if (++onLine >= MAX_HITS_PER_LINE) {
+            const nextLine = view.lineStarts[line];
+            if (nextLine === undefined) break;
+            re.lastIndex = Math.max(re.lastIndex, nextLine - from);
+          }
         }
-        if (count >= MAX_HITS_PER_PATTERN || performance.now() > ctx.deadline) break;
+        if (performance.now() > ctx.deadline) break;
       }
     }
   }
@@ -195,6 +215,18 @@ export function defineRegexRule(spec: RegexRuleSpec): Rule {
       }, spec.triggers);
       return hits;
     },
+  };
+}
+
+/**
+ * A whole-file fact for per-hit refinement, computed once per file: a refine that reads the whole
+ * text on every hit makes the rule quadratic in the number of hits.
+ */
+export function perFile<T>(compute: (ctx: ScanContext) => T): (ctx: ScanContext) => T {
+  const cache = new WeakMap<ScanContext, T>();
+  return (ctx) => {
+    if (!cache.has(ctx)) cache.set(ctx, compute(ctx));
+    return cache.get(ctx) as T;
   };
 }
 

@@ -3,7 +3,7 @@
  * runs every rule of the preset in isolation (a rule that throws is skipped, never propagated),
  * and turns hits into bounded, redacted, context-tagged StaticFindings. Time-bounded per file.
  */
-import { CONFIDENCES, SEVERITIES, type AssetType, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
+import { CONFIDENCES, SEVERITIES, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
 import { determineContext, inDenyList, isEducationalFile } from './context-layer';
@@ -12,8 +12,10 @@ import { DEFAULT_PRESET } from './presets';
 import type { Rule, RuleHit } from './rule.types';
 
 /**
- * Soft wall-clock budget per file. Steady-state analysis of a 250 KB adversarial file is far below
- * this (see bench/scanner-static.bench.ts); the budget only bounds pathological cases.
+ * Wall-clock budget per file, the last line of defence: analysis is linear in the input
+ * (docs/decisions/0001-linear-time-scanning.md; bench/scanner-worst-case.bench.ts measures the worst
+ * case far below this). If it is ever spent, the rules left are skipped and the file carries a
+ * high `scanner.analysis-incomplete` finding, so a gap is never silent.
  */
 export const DEFAULT_FILE_BUDGET_MS = 1000;
 
@@ -24,7 +26,7 @@ const MAX_FINDINGS_PER_FILE = 300;
 
 export interface StaticAnalyzerOptions {
   rules?: readonly Rule[];
-  /** Soft wall-clock budget per file; remaining rules are skipped once it is spent. */
+  /** Wall-clock budget per file; past it the remaining rules are skipped and the gap is reported. */
   budgetMs?: number;
 }
 
@@ -50,27 +52,55 @@ function hitRank(rule: Rule, hit: RuleHit): number {
   return sev * 10 + conf + ((hit.hard_block ?? rule.meta.hard_block) ? 100 : 0);
 }
 
+const CONTEXT_RANK: Partial<Record<FindingContext, number>> = { direct: 1 };
+
+/** Strongest first: hard block, severity, confidence, then a direct finding before a quoted or negated one. */
+function findingRank(f: StaticFinding): number {
+  return (f.hard_block ? 1000 : 0) + SEVERITIES.indexOf(f.severity) * 100 + CONFIDENCES.indexOf(f.confidence) * 10 + (CONTEXT_RANK[f.context ?? 'direct'] ?? 0);
+}
+
+/** A finding that says the file was not fully analysed: never a silent gap. */
+function incompleteFinding(path: string, why: string): StaticFinding {
+  return {
+    rule_id: 'scanner.analysis-incomplete',
+    asset_type: 'hidden_text',
+    severity: 'high',
+    confidence: 'high',
+    locator: `${path}:1`,
+    evidence: boundEvidence(why),
+    category: 'obfuscation',
+    message: 'Analysis of this file did not complete; treat it as unreviewed.',
+    hard_block: false,
+    context: 'direct',
+  };
+}
+
 export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFinding[] {
   const findings: StaticFinding[] = [];
+  const failed: string[] = [];
   const educationalFile = isEducationalFile(ctx);
   const ordered = [...rules.filter((r) => !r.compound), ...rules.filter((r) => r.compound)];
+  let skipped = 0;
   for (const rule of ordered) {
-    if (performance.now() > ctx.deadline || findings.length >= MAX_FINDINGS_PER_FILE) break;
+    if (performance.now() > ctx.deadline) {
+      skipped = ordered.length - ordered.indexOf(rule);
+      break;
+    }
     let hits: RuleHit[];
     try {
       hits = rule.match(ctx, findings);
     } catch {
-      // A broken rule must never take the scan down; the other rules still run.
+      // A broken rule must never take the scan down; the other rules still run, and the gap is reported.
+      failed.push(rule.meta.id);
       continue;
     }
     // One finding per rule and line: the strongest hit on that line wins.
     const byLine = new Map<number, RuleHit>();
-    for (const hit of hits.slice(0, MAX_FINDINGS_PER_RULE * 4)) {
+    for (const hit of hits) {
       const prev = byLine.get(hit.line);
-      if (!prev) {
-        if (byLine.size < MAX_FINDINGS_PER_RULE) byLine.set(hit.line, hit);
-      } else if (hitRank(rule, hit) > hitRank(rule, prev)) byLine.set(hit.line, hit);
+      if (!prev || hitRank(rule, hit) > hitRank(rule, prev)) byLine.set(hit.line, hit);
     }
+    const ruleFindings: StaticFinding[] = [];
     for (const hit of byLine.values()) {
       try {
         // An entry of a deny list is a prohibition written as config, not an instance of the
@@ -81,7 +111,7 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
         const context = denied
           ? 'deny_list'
           : (hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile, inherentNegation: rule.meta.inherent_negation }));
-        findings.push({
+        ruleFindings.push({
           rule_id: rule.meta.id,
           asset_type: assetTypeFor(rule, hit, ctx),
           severity: hit.severity ?? rule.meta.severity,
@@ -94,11 +124,16 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
           context,
         });
       } catch {
-        continue;
+        failed.push(rule.meta.id);
       }
     }
+    // The strongest findings of the rule are kept, wherever they are in the file (stable: by line within a rank).
+    findings.push(...(ruleFindings.length > MAX_FINDINGS_PER_RULE ? ruleFindings.sort((a, b) => findingRank(b) - findingRank(a)).slice(0, MAX_FINDINGS_PER_RULE) : ruleFindings));
   }
-  return findings;
+  if (ctx.views.decodeBudgetSpent) findings.push(incompleteFinding(ctx.path, 'decoding stopped at its output budget; later encoded text was not decoded'));
+  if (skipped > 0) findings.push(incompleteFinding(ctx.path, `${skipped} rule(s) not run: the file's analysis time budget ran out`));
+  if (failed.length > 0) findings.push(incompleteFinding(ctx.path, `rule(s) failed on this file: ${[...new Set(failed)].join(', ')}`));
+  return findings.length > MAX_FINDINGS_PER_FILE ? findings.sort((a, b) => findingRank(b) - findingRank(a)).slice(0, MAX_FINDINGS_PER_FILE) : findings;
 }
 
 export function createStaticAnalyzer(options: StaticAnalyzerOptions = {}): StaticAnalyzer {
@@ -117,8 +152,8 @@ export function createStaticAnalyzer(options: StaticAnalyzerOptions = {}): Stati
         const ctx = buildScanContext(file, bundle, performance.now() + budget);
         return runRules(ctx, rules);
       } catch {
-        // Building views failed on a pathological input: report nothing rather than crash the scan.
-        return [];
+        // Building views failed on a pathological input: the file is reported as unanalysed, never as clean.
+        return [incompleteFinding(file.relativePath, 'the file could not be prepared for analysis')];
       }
     },
   };

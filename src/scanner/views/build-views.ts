@@ -1,7 +1,8 @@
 /**
- * Builds the four line-preserving views of a file. Budgets keep the work linear and bounded:
- * decoding stops after MAX_DECODED_CHARS of output and recursion goes MAX_DEPTH levels deep
- * (e.g. base64 inside URL-encoding inside an HTML comment).
+ * Builds the four line-preserving views of a file. Decoding recurses MAX_DEPTH levels deep (e.g.
+ * base64 inside URL-encoding inside an HTML comment). Every decoder's output is no longer than its
+ * input, so decoding is linear; its budget, a multiple of the input, only bounds a decoder bug and
+ * is never a way for a file to push a payload past the decoded view.
  */
 import { decodeLine, mentionsRot13 } from './decoders';
 import { extractHiddenPieces, type HiddenScanState } from './hidden-text';
@@ -9,10 +10,9 @@ import { computeLineStarts } from './line-index';
 import { normalizeLine } from './normalize';
 import type { SegmentSource, TextView, ViewName } from './view.types';
 
-const MAX_DECODED_CHARS = 256 * 1024;
 const MAX_DEPTH = 3;
-/** Lines longer than this are decoded only in their first part (the rest is still matched raw). */
-const MAX_DECODE_LINE = 64 * 1024;
+/** Decoded output allowed per character of input: a full decode per depth level, line breaks shown as ` ⏎ `. */
+const DECODED_PER_INPUT_CHAR = 3 * MAX_DEPTH;
 
 function makeView(name: ViewName, lines: string[], sources: Map<number, SegmentSource>): TextView {
   const text = lines.join('\n');
@@ -29,6 +29,8 @@ export interface FileViews {
   decoded: TextView | null;
   /** Per decoded line, the encoded text it came from (for evidence). */
   decodedFrom: Map<number, string>;
+  /** Decoding stopped at its budget: the analyzer reports the file as not fully analysed. */
+  decodeBudgetSpent: boolean;
 }
 
 export interface BuildViewOptions {
@@ -100,12 +102,12 @@ export function buildViews(text: string, rawLines: string[], opts: BuildViewOpti
   const decodedLines: string[] = new Array<string>(rawLines.length).fill('');
   const decodedSources = new Map<number, SegmentSource>();
   const decodedFrom = new Map<number, string>();
-  let budget = MAX_DECODED_CHARS;
+  let budget = DECODED_PER_INPUT_CHAR * (text.length + hiddenLines.reduce((n, l) => n + l.length, 0)) + 1024;
   let anyDecoded = false;
   for (let i = 0; i < rawLines.length && budget > 0; i++) {
     // Nothing shorter than 4 characters decodes to text (fast path for blank-line floods).
     if (rawLines[i].length < 4 && !hiddenLines[i]) continue;
-    const inputs = [rawLines[i].slice(0, MAX_DECODE_LINE)];
+    const inputs = [rawLines[i]];
     if (hiddenLines[i]) inputs.push(hiddenLines[i]);
     const parts: string[] = [];
     let firstSource: SegmentSource | null = null;
@@ -142,5 +144,6 @@ export function buildViews(text: string, rawLines: string[], opts: BuildViewOpti
     hidden: anyHidden ? makeView('hidden', hiddenLines, hiddenSources) : null,
     decoded: anyDecoded ? makeView('decoded', decodedLines, decodedSources) : null,
     decodedFrom,
+    decodeBudgetSpent: budget <= 0,
   };
 }

@@ -2,7 +2,8 @@
  * Bounded decoders for the decoded view: base64/base32/hex/URL/HTML-entity/`\u`/`\x` escapes,
  * char-code construction, string concatenation and ROT13 (only where the file names ROT13).
  * A decoded piece is kept only when it reads as text (mostly printable), so random blobs and
- * hashes do not produce noise. Callers bound recursion depth and total output.
+ * hashes do not produce noise. Each decoder's output is no longer than its input; callers bound
+ * the recursion depth.
  */
 import type { SegmentSource } from './view.types';
 
@@ -12,8 +13,6 @@ export interface DecodedPiece {
   /** The encoded text the piece came from (evidence). */
   encoded: string;
 }
-
-const MAX_PIECE = 8192;
 
 const BASE64_RE = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
 const HEX_RE = /\b(?:[0-9a-fA-F]{2}){12,}\b/g;
@@ -42,8 +41,9 @@ export function looksLikeText(text: string): boolean {
   return printable / text.length >= 0.9 && letters / text.length >= 0.3;
 }
 
+/** A decoded piece on one line. Never truncated: a payload padded past a cut would go unread. */
 function flatten(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ⏎ ').slice(0, MAX_PIECE);
+  return text.replace(/[\r\n]+/g, ' ⏎ ');
 }
 
 function tryBase64(s: string): string | null {
@@ -51,7 +51,7 @@ function tryBase64(s: string): string | null {
   // Plain identifiers, paths and hex are not base64 payloads: require case/digit mix.
   if (!/[a-z]/.test(clean) || !/[A-Z]/.test(clean)) return null;
   if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(clean)) return null;
-  const body = clean.replace(/=+$/, '');
+  const body = clean.replace(/(?<!=)=+$/, '');
   if (body.length % 4 === 1) return null;
   const out = Buffer.from(body, 'base64').toString('utf8');
   return looksLikeText(out) ? out : null;
@@ -62,7 +62,7 @@ function tryBase32(s: string): string | null {
   let bits = 0;
   let value = 0;
   const bytes: number[] = [];
-  for (const ch of s.replace(/=+$/, '')) {
+  for (const ch of s.replace(/(?<!=)=+$/, '')) {
     const idx = alphabet.indexOf(ch);
     if (idx === -1) return null;
     value = (value << 5) | idx;

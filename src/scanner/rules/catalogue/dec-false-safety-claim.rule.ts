@@ -34,8 +34,8 @@ export const decFalseSafetyClaimRule: Rule = {
   match(ctx) {
     const hits: RuleHit[] = [];
     let claimLine = 0;
-    for (let i = 0; i < ctx.lines.length && i < 20000; i++) {
-      if (ctx.lines[i].length < 4000 && CLAIM_RE.test(ctx.lines[i])) {
+    for (let i = 0; i < ctx.lines.length; i++) {
+      if (CLAIM_RE.test(ctx.lines[i])) {
         claimLine = i + 1;
         break;
       }
@@ -44,8 +44,7 @@ export const decFalseSafetyClaimRule: Rule = {
     const claim = ctx.lines[claimLine - 1];
     const networkClaim = /network|internet|offline|local|send|transmit|upload|share|collect|leaves|sent/i.test(claim);
     const contradicting = [ctx.file, ...ctx.bundle.files.filter((f) => f.relativePath !== ctx.path)].find((f) => {
-      const text = f.text.length > 512 * 1024 ? f.text.slice(0, 512 * 1024) : f.text;
-      const body = f === ctx.file ? text.split('\n').filter((_l, i) => i !== claimLine - 1).join('\n') : text;
+      const body = f === ctx.file ? f.text.split('\n').filter((_l, i) => i !== claimLine - 1).join('\n') : f.text;
       return (networkClaim && NETWORK_RE.test(body)) || (/read-only|harmless|sandboxed/i.test(claim) && (WRITE_RE.test(body) || NETWORK_RE.test(body)));
     });
     if (contradicting) {

@@ -12,16 +12,16 @@ const SAME_LINE = [SOURCE_RE];
 const SOURCE_TRIGGERS = ['.ssh', '.aws', '.gnupg', '.netrc', '.git-credentials', '.docker', '.kube', '.npmrc', '.pypirc', 'gcloud', '.azure', 'history', '.env', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'authorized_keys', 'known_hosts', '/etc/', 'login data', 'cookies', 'keychain', 'wallet', 'env'];
 
 /** Import/require lines name a library; they are not a network call. */
-const IMPORT_LINE = /^\s*(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+[\w{}\s,]+=\s*require\(|#|\/\/|\*)/;
+const IMPORT_LINE = /^\s*(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+[\w{},][\w{}\s,]*=\s*require\(|#|\/\/|\*)/;
 /** Harvesting secrets from the environment by name. */
 const HARVEST_RE = /\b(?:os\.environ\.items\(\)|Object\.(?:entries|keys)\(\s{0,2}process\.env\s{0,2}\))|\b(?:KEY|SECRET|TOKEN|PASSWORD)['"]\s{0,3}in\s{1,3}(?:key|k|name)\b/i;
 
 function scanScript(lines: readonly string[]): { sources: number[]; sinks: number[] } {
   const sources: number[] = [];
   const sinks: number[] = [];
-  for (let i = 0; i < lines.length && i < 20000; i++) {
+  for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    if (l.length > 4000 || IMPORT_LINE.test(l)) continue;
+    if (IMPORT_LINE.test(l)) continue;
     if (SOURCE_RE.test(l) || HARVEST_RE.test(l)) sources.push(i + 1);
     if (SINK_RE.test(l) && !/^\s*(?:except|catch)\b/.test(l)) sinks.push(i + 1);
   }
@@ -29,6 +29,8 @@ function scanScript(lines: readonly string[]): { sources: number[]; sinks: numbe
 }
 
 const SECRET_VAR_RE = /\b(\w{1,40})\s{0,3}=\s{0,3}(?:os\.(?:getenv|environ\.get)\(|os\.environ\[|process\.env\.?\[?)\s{0,3}["']?[A-Z0-9_]{0,40}(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/;
+/** A name in value position: after `:`, `=`, `,`, `(`, `{` or `[`. */
+const VALUE_NAME_RE = /[:=,({[]\s{0,3}(\w{1,40})\b/g;
 const BODY_SEND_RE = /\b(?:requests|httpx|session|client)\.(?:post|put|patch)\([^\n]{0,300}\b(?:json|data)\s{0,3}=|\bfetch\([^\n]{0,200}\bbody\s{0,3}:|\baxios\.(?:post|put)\(/;
 
 /**
@@ -38,16 +40,16 @@ const BODY_SEND_RE = /\b(?:requests|httpx|session|client)\.(?:post|put|patch)\([
 function secretInBody(ctx: ScanContext): RuleHit[] {
   const vars = new Map<string, number>();
   const hits: RuleHit[] = [];
-  for (let i = 0; i < ctx.lines.length && i < 20000; i++) {
+  for (let i = 0; i < ctx.lines.length; i++) {
     const l = ctx.lines[i];
-    if (l.length > 4000) continue;
     const v = SECRET_VAR_RE.exec(l);
     if (v) vars.set(v[1], i + 1);
     if (vars.size === 0 || !BODY_SEND_RE.test(l)) continue;
     const body = l.replace(/headers\s{0,3}=\s{0,3}\{[^}]{0,300}\}/, '').replace(/headers\s{0,3}:\s{0,3}\{[^}]{0,300}\}/, '');
-    for (const [name] of vars) {
-      if (new RegExp(`[:=,({\\[]\\s{0,3}${name.replace(/[^\w]/g, '')}\\b`).test(body)) {
-        hits.push({ line: i + 1, evidence: l.trim(), hard_block: false, message: `Secret ${name} from the environment sent in a request body` });
+    // One pass over the body's value positions, looked up in the secret variables (not one regex per variable).
+    for (const m of body.matchAll(VALUE_NAME_RE)) {
+      if (vars.has(m[1])) {
+        hits.push({ line: i + 1, evidence: l.trim(), hard_block: false, message: `Secret ${m[1]} from the environment sent in a request body` });
         break;
       }
     }
@@ -64,8 +66,11 @@ function scriptFlows(ctx: ScanContext): RuleHit[] {
   const { sources, sinks } = scanScript(ctx.lines);
   const hits: RuleHit[] = [];
   if (sources.length > 0 && sinks.length > 0) {
-    for (const s of sources.slice(0, 10)) {
-      const nearest = sinks.reduce((a, b) => (Math.abs(b - s) < Math.abs(a - s) ? b : a));
+    // Sources and sinks are in line order: one merge pass finds each source's nearest sink.
+    let k = 0;
+    for (const s of sources) {
+      while (k + 1 < sinks.length && Math.abs(sinks[k + 1] - s) <= Math.abs(sinks[k] - s)) k++;
+      const nearest = sinks[k];
       hits.push({
         line: s,
         evidence: `${ctx.lines[s - 1].trim()} … ${ctx.lines[nearest - 1].trim()}`,
@@ -79,7 +84,7 @@ function scriptFlows(ctx: ScanContext): RuleHit[] {
   if (hits.length > 0) return hits;
   if (sources.length > 0) {
     const other = ctx.bundle.files.find(
-      (f) => f.relativePath !== ctx.path && f.kind === 'script' && f.text.length < 512 * 1024 && scanScript(f.text.split('\n')).sinks.length > 0,
+      (f) => f.relativePath !== ctx.path && f.kind === 'script' && scanScript(f.text.split('\n')).sinks.length > 0,
     );
     if (other) {
       hits.push({

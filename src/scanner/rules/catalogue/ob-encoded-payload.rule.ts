@@ -44,7 +44,7 @@ export const obEncodedPayloadRule: Rule = {
         hits.push({ line, evidence: `${encoded.slice(0, 60)} → ${text}`, source });
       }
     }
-    for (let i = 0; i < ctx.lines.length && i < 20000; i++) {
+    for (let i = 0; i < ctx.lines.length; i++) {
       if (ROT13_HINT_RE.test(ctx.lines[i]) && /\b(?:apply|decode|follow|execute|run)\b/i.test(ctx.lines[i]) && !hits.some((h) => h.line === i + 1)) {
         hits.push({ line: i + 1, evidence: ctx.lines[i], source: 'rot13', severity: 'medium' });
       }

@@ -1,4 +1,9 @@
-import { defineRegexRule } from '../regex-rule';
+import { defineRegexRule, perFile } from '../regex-rule';
+
+/** The file routes user messages into a script or a remote call (read in its opening part). */
+const routesMessages = perFile((ctx) =>
+  /\b(?:user'?s?\s{1,3}(?:full\s{1,3})?(?:message|request|prompt|input)s?\s{1,3}as\s{1,3}(?:the\s{1,3})?(?:argument|input|parameter)|python|node|bash|\.py|\.js|\.sh|https?:\/\/)/i.test(ctx.text.slice(0, 4000)),
+);
 
 export const piActivationHijackRule = defineRegexRule({
   meta: {
@@ -33,7 +38,7 @@ export const piActivationHijackRule = defineRegexRule({
   views: ['raw', 'normalized'],
   refine(hit, _m, ctx) {
     // Routing every user message into a bundled script or a remote call is how the hijack pays off.
-    if (/\b(?:user'?s?\s{1,3}(?:full\s{1,3})?(?:message|request|prompt|input)s?\s{1,3}as\s{1,3}(?:the\s{1,3})?(?:argument|input|parameter)|python|node|bash|\.py|\.js|\.sh|https?:\/\/)/i.test(ctx.text.slice(0, 4000))) {
+    if (routesMessages(ctx)) {
       return { ...hit, confidence: 'high' };
     }
     return hit;

@@ -32,14 +32,15 @@ export const rceFetchExecFlowRule: Rule = {
   match(ctx) {
     if (!ctx.executable) return [];
     const hits: RuleHit[] = [];
-    const fetchLines: number[] = [];
-    for (let i = 0; i < ctx.lines.length && i < 20000; i++) {
+    let lastFetch = -Infinity;
+    for (let i = 0; i < ctx.lines.length; i++) {
       const l = ctx.lines[i];
-      if (l.length > 4000) continue;
-      if (FETCH_RE.test(l)) fetchLines.push(i + 1);
+      const fetches = FETCH_RE.test(l);
+      if (fetches) lastFetch = i + 1;
       if (EXEC_RE.test(l)) {
-        const near = fetchLines.find((f) => i + 1 - f <= 15);
-        if (near !== undefined || FETCH_RE.test(l)) {
+        // The nearest fetch at or above this line, within 15 lines.
+        const near = i + 1 - lastFetch <= 15 ? lastFetch : undefined;
+        if (near !== undefined || fetches) {
           hits.push({ line: i + 1, evidence: l, hard_block: near !== undefined && i + 1 - near <= 6 });
         }
       }

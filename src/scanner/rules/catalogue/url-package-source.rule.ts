@@ -24,22 +24,50 @@ export function editDistance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
+/** The text before the first match of `re` (a version specifier), or all of it. */
+function cutAt(text: string, re: RegExp): string {
+  const i = text.search(re);
+  return i < 0 ? text : text.slice(0, i);
+}
+
+/** Every string `word` becomes with up to `depth` characters deleted (itself included). */
+function deletions(word: string, depth: number, out = new Set<string>()): Set<string> {
+  out.add(word);
+  if (depth > 0) for (let i = 0; i < word.length; i++) deletions(word.slice(0, i) + word.slice(i + 1), depth - 1, out);
+  return out;
+}
+
+/**
+ * Popular names by their deletion variants (the symmetric-delete method): two names within edit
+ * distance 2 share a variant, so a lookup costs the query's own variants, not one edit distance per
+ * popular package. Long names (8+) are matched at distance 2, the rest at 1.
+ */
+const BY_DELETION = new Map<string, string[]>();
+for (const p of POPULAR_PACKAGES) {
+  for (const v of deletions(p, p.length >= 8 ? 2 : 1)) BY_DELETION.set(v, [...(BY_DELETION.get(v) ?? []), p]);
+}
+const LONGEST_POPULAR = Math.max(...[...POPULAR_PACKAGES].map((p) => p.length));
+
+/** Popular names that could be within distance 2 of `name`, closest first by exact distance. */
+function nearbyPopular(name: string): { p: string; dist: number }[] {
+  if (name.length > LONGEST_POPULAR + 2) return [];
+  const found = new Set<string>();
+  for (const v of deletions(name, 2)) for (const p of BY_DELETION.get(v) ?? []) found.add(p);
+  return [...found].map((p) => ({ p, dist: editDistance(name, p) })).sort((a, b) => a.dist - b.dist || (a.p < b.p ? -1 : 1));
+}
+
 /** The popular package a name imitates (1 edit away, or 2 for long names), or null. */
 export function imitatedPackage(name: string): string | null {
-  const n = name.toLowerCase().replace(/[=<>~^!].*$/, '').replace(/@[\d^~].*$/, '');
+  const n = cutAt(cutAt(name.toLowerCase(), /[=<>~^!]/), /@[\d^~]/);
   if (n.length < 4 || POPULAR_PACKAGES.has(n)) return null;
   // Prefix squats: "expresss-utils" borrows a misspelt popular name as its first segment.
   const head = n.replace(/^@[^/]{1,60}\//, '').split(/[-_.]/)[0];
   if (head !== n && head.length >= 5 && !POPULAR_PACKAGES.has(head)) {
-    for (const p of POPULAR_PACKAGES) if (p.length >= 5 && editDistance(head, p) === 1) return p;
+    const squat = nearbyPopular(head).find(({ p, dist }) => p.length >= 5 && dist === 1);
+    if (squat) return squat.p;
   }
-  for (const p of POPULAR_PACKAGES) {
-    if (Math.abs(p.length - n.length) > 2) continue;
-    const dist = editDistance(n, p);
-    if (dist === 1 || (dist === 2 && p.length >= 8)) return p;
-    if (n.replace(/[-_.]/g, '') === p.replace(/[-_.]/g, '') && n !== p) continue;
-  }
-  return null;
+  const near = nearbyPopular(n).find(({ p, dist }) => dist === 1 || (dist === 2 && p.length >= 8));
+  return near ? near.p : null;
 }
 
 export const urlPackageSourceRule: Rule = {
@@ -70,9 +98,10 @@ export const urlPackageSourceRule: Rule = {
   match(ctx) {
     const hits: RuleHit[] = [];
     const normalized = ctx.views.normalized?.text.split('\n');
-    for (let i = 0; i < ctx.lines.length && i < 20000; i++) {
+    const imitated = new Map<string, string | null>();
+    for (let i = 0; i < ctx.lines.length; i++) {
       const line = normalized?.[i] || ctx.lines[i];
-      if (line.length > 4000 || !CHEAP_GATE_RE.test(line)) continue;
+      if (!CHEAP_GATE_RE.test(line)) continue;
       if (INSECURE_INDEX_RE.test(line)) hits.push({ line: i + 1, evidence: line, confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
       const upper = NPM_UPPER_RE.exec(line);
       if (upper && (ctx.language === 'json' || /\b(?:npx|npm|pnpm|yarn|bunx|args|install|add)\b|"-y"/.test(line))) {
@@ -81,8 +110,9 @@ export const urlPackageSourceRule: Rule = {
       const names: string[] = [];
       for (const m of line.matchAll(INSTALL_RE)) names.push(...m[1].split(/\s+/).filter((t) => t && !t.startsWith('-') && !t.includes('/') && !t.includes(':')));
       for (const m of line.matchAll(DEP_MENTION_RE)) names.push(m[1] ?? m[2]);
-      for (const name of names.slice(0, 40)) {
-        const target = imitatedPackage(name);
+      for (const name of names) {
+        if (!imitated.has(name)) imitated.set(name, imitatedPackage(name));
+        const target = imitated.get(name);
         if (target) hits.push({ line: i + 1, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Package ${name} is one typo away from ${target}` });
       }
     }
