@@ -26,18 +26,41 @@ export function parseJsonLoose(text: string): unknown {
   }
 }
 
-/** First 1-based line (at or after `fromLine`) whose text contains `needle`; falls back to fromLine. */
-export function findLine(lines: readonly string[], needle: string, fromLine = 1): number {
-  if (!needle) return fromLine;
-  const probe = needle.length > 120 ? needle.slice(0, 120) : needle;
-  for (let i = Math.max(0, fromLine - 1); i < lines.length; i++) {
-    if (lines[i].includes(probe)) return i + 1;
+const KEY_RE = /"((?:[^"\\\n]|\\.){0,400})"\s{0,3}:/g;
+
+/**
+ * The 1-based lines of each object key, as written in the file (escaped), in file order, built in
+ * one pass: looking each key up with a scan of every line cost keys × lines.
+ */
+export class JsonKeyLines {
+  private readonly byKey = new Map<string, number[]>();
+  constructor(lines: readonly string[]) {
+    lines.forEach((line, i) => {
+      if (!line.includes('"')) return;
+      for (const m of line.matchAll(KEY_RE)) {
+        const list = this.byKey.get(m[1]);
+        if (list) list.push(i + 1);
+        else this.byKey.set(m[1], [i + 1]);
+      }
+    });
   }
-  for (let i = 0; i < lines.length; i++) if (lines[i].includes(probe)) return i + 1;
-  return fromLine;
+
+  /** The first line at or after `fromLine` where `key` (unescaped, as parsed) is an object key, or null. */
+  find(key: string, fromLine = 1): number | null {
+    const list = this.byKey.get(jsonNeedle(key));
+    if (!list) return null;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid]! < fromLine) lo = mid + 1;
+      else hi = mid;
+    }
+    return list[lo] ?? null;
+  }
 }
 
-/** JSON-escape a string value the way it appears in the file (for `findLine`). */
+/** JSON-escape a string value the way it appears in the file. */
 export function jsonNeedle(value: string): string {
   return JSON.stringify(value).slice(1, -1);
 }
@@ -65,19 +88,20 @@ export function extractMcpServers(json: unknown, lines: readonly string[]): McpS
   }
   if (isRecord(json.mcp) && isRecord(json.mcp.servers)) containers.push(json.mcp.servers);
   const out: McpServerEntry[] = [];
+  const keyLines = containers.length > 0 ? new JsonKeyLines(lines) : null;
   for (const container of containers) {
-    for (const [name, raw] of Object.entries(container).slice(0, 200)) {
+    for (const [name, raw] of Object.entries(container)) {
       if (!isRecord(raw)) continue;
       const strMap = (v: unknown): Record<string, string> =>
         isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string') as [string, string][]) : {};
       out.push({
         name,
         command: typeof raw.command === 'string' ? raw.command : null,
-        args: Array.isArray(raw.args) ? raw.args.filter((a): a is string => typeof a === 'string').slice(0, 200) : [],
+        args: Array.isArray(raw.args) ? raw.args.filter((a): a is string => typeof a === 'string') : [],
         env: strMap(raw.env),
         url: typeof raw.url === 'string' ? raw.url : typeof raw.serverUrl === 'string' ? raw.serverUrl : null,
         headers: strMap(raw.headers),
-        line: findLine(lines, `"${jsonNeedle(name)}"`),
+        line: keyLines?.find(name) ?? 1,
       });
     }
   }

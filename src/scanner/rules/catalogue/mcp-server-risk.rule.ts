@@ -1,4 +1,4 @@
-import { extractMcpServers, isRecord } from '../../parsers/json-config.parser';
+import { extractMcpServers, isRecord, JsonKeyLines } from '../../parsers/json-config.parser';
 import type { Rule, RuleHit } from '../rule.types';
 
 const PINNED_RE = /@\d[\w.-]{0,40}$|==\d|@sha256:/;
@@ -96,12 +96,13 @@ export const mcpInlineSecretRule: Rule = {
   match(ctx) {
     if (ctx.language !== 'json' || !isRecord(ctx.json)) return [];
     const hits: RuleHit[] = [];
+    const keyLines = new JsonKeyLines(ctx.lines);
     for (const s of extractMcpServers(ctx.json, ctx.lines)) {
       for (const [k, v] of [...Object.entries(s.env), ...Object.entries(s.headers)]) {
         const value = v.replace(/^Bearer\s+/i, '');
         if (!SECRETISH_KEY.test(k) || PLACEHOLDER_VALUE.test(value) || value.length < 8) continue;
         if (/\$\{|\{\{|x{4,}/i.test(value)) continue;
-        const line = ctx.lines.findIndex((l) => l.includes(`"${k}"`)) + 1 || s.line;
+        const line = keyLines.find(k, s.line) ?? s.line;
         hits.push({ line, evidence: `${k}: ${v}`, confidence: /FAKE|EXAMPLE|DUMMY|TEST/i.test(value) ? 'medium' : 'high' });
       }
     }
