@@ -55,7 +55,7 @@ function hitRank(rule: Rule, hit: RuleHit): number {
 const CONTEXT_RANK: Partial<Record<FindingContext, number>> = { direct: 1 };
 
 /** Strongest first: hard block, severity, confidence, then a direct finding before a quoted or negated one. */
-function findingRank(f: StaticFinding): number {
+function findingRank(f: Pick<StaticFinding, 'hard_block' | 'severity' | 'confidence' | 'context'>): number {
   return (f.hard_block ? 1000 : 0) + SEVERITIES.indexOf(f.severity) * 100 + CONFIDENCES.indexOf(f.confidence) * 10 + (CONTEXT_RANK[f.context ?? 'direct'] ?? 0);
 }
 
@@ -100,24 +100,36 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
       const prev = byLine.get(hit.line);
       if (!prev || hitRank(rule, hit) > hitRank(rule, prev)) byLine.set(hit.line, hit);
     }
-    const ruleFindings: StaticFinding[] = [];
+    // Rank every line's hit first (context decides the rank), then build findings, whose evidence
+    // redaction is the costly part, for the strongest MAX_FINDINGS_PER_RULE only.
+    const ranked: { hit: RuleHit; hardBlock: boolean; context: FindingContext; rank: number }[] = [];
     for (const hit of byLine.values()) {
       try {
         // An entry of a deny list is a prohibition written as config, not an instance of the
         // technique: it is recorded but never hard-blocks (docs/scanner.md).
         const denied = inDenyList(ctx, hit.line);
         const hardBlock = !denied && (hit.hard_block ?? rule.meta.hard_block ?? false);
-        const evidence = boundEvidence(hit.evidence);
-        const context = denied
+        const context: FindingContext = denied
           ? 'deny_list'
           : (hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile, inherentNegation: rule.meta.inherent_negation }));
-        ruleFindings.push({
+        const severity = hit.severity ?? rule.meta.severity;
+        const confidence = hit.confidence ?? rule.meta.confidence;
+        ranked.push({ hit, hardBlock, context, rank: findingRank({ hard_block: hardBlock, severity, confidence, context }) });
+      } catch {
+        failed.push(rule.meta.id);
+      }
+    }
+    // The strongest findings of the rule are kept, wherever they are in the file (stable sort: by line within a rank).
+    const kept = ranked.length > MAX_FINDINGS_PER_RULE ? ranked.sort((a, b) => b.rank - a.rank).slice(0, MAX_FINDINGS_PER_RULE) : ranked;
+    for (const { hit, hardBlock, context } of kept) {
+      try {
+        findings.push({
           rule_id: rule.meta.id,
           asset_type: assetTypeFor(rule, hit, ctx),
           severity: hit.severity ?? rule.meta.severity,
           confidence: hit.confidence ?? rule.meta.confidence,
           locator: `${ctx.path}:${Math.max(1, Math.min(hit.line, ctx.lines.length))}`,
-          evidence,
+          evidence: boundEvidence(hit.evidence),
           category: rule.meta.category,
           message: hit.message ?? rule.meta.title,
           hard_block: hardBlock,
@@ -127,8 +139,6 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
         failed.push(rule.meta.id);
       }
     }
-    // The strongest findings of the rule are kept, wherever they are in the file (stable: by line within a rank).
-    findings.push(...(ruleFindings.length > MAX_FINDINGS_PER_RULE ? ruleFindings.sort((a, b) => findingRank(b) - findingRank(a)).slice(0, MAX_FINDINGS_PER_RULE) : ruleFindings));
   }
   if (ctx.views.decodeBudgetSpent) findings.push(incompleteFinding(ctx.path, 'decoding stopped at its output budget; later encoded text was not decoded'));
   if (skipped > 0) findings.push(incompleteFinding(ctx.path, `${skipped} rule(s) not run: the file's analysis time budget ran out`));

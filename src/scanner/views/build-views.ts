@@ -42,27 +42,47 @@ export interface BuildViewOptions {
 
 const BLOCK_START = /^\s{0,3}(?:[-*+]\s|\d{1,3}[.)]\s|#{1,6}\s|\||>|```|~~~|<!--|---\s*$)/;
 
+/** Characters of each side a join keeps: a long line is joined by its end, never skipped. */
+const JOIN_WINDOW = 2000;
+
 function buildJoined(lines: readonly string[]): TextView | null {
-  const out: string[] = new Array<string>(lines.length).fill('');
-  const boundaries = new Int32Array(lines.length);
+  let out: string[] | null = null;
+  let boundaries: Int32Array | null = null;
   let inFence = false;
-  let any = false;
   for (let i = 0; i < lines.length - 1; i++) {
     const cur = lines[i];
     if (cur.length === 0) continue;
     if (/^\s{0,3}(?:```|~~~)/.test(cur)) inFence = !inFence;
-    if (inFence || cur.length > 2000 || cur.trim() === '') continue;
+    if (inFence || cur.trim() === '') continue;
     const next = lines[i + 1];
-    if (next.trim() === '' || BLOCK_START.test(next) || next.length > 2000) continue;
-    const head = normalizeLine(cur).trimEnd();
-    out[i] = `${head} ${normalizeLine(next).trim()}`;
+    if (next.trim() === '' || BLOCK_START.test(next)) continue;
+    const head = normalizeLine(cur.length > JOIN_WINDOW ? cur.slice(-JOIN_WINDOW) : cur).trimEnd();
+    out ??= new Array<string>(lines.length).fill('');
+    boundaries ??= new Int32Array(lines.length);
+    out[i] = `${head} ${normalizeLine(next.length > JOIN_WINDOW ? next.slice(0, JOIN_WINDOW) : next).trim()}`;
     boundaries[i] = head.length;
-    any = true;
   }
-  if (!any) return null;
+  if (!out || !boundaries) return null;
   const view = makeView('joined', out, new Map());
   view.boundaries = boundaries;
   return view;
+}
+
+/** Per-line text of a view that most lines leave empty: the array is allocated at the first entry. */
+class SparseLines {
+  private lines: string[] | null = null;
+  constructor(private readonly count: number) {}
+  set(i: number, text: string): void {
+    this.lines ??= new Array<string>(this.count).fill('');
+    this.lines[i] = text;
+  }
+  get(i: number): string {
+    return this.lines?.[i] ?? '';
+  }
+  /** All lines, or null when nothing was set. */
+  all(): string[] | null {
+    return this.lines;
+  }
 }
 
 function unescapeJsonLine(line: string): string {
@@ -74,41 +94,41 @@ export function buildViews(text: string, rawLines: string[], opts: BuildViewOpti
 
   // Only lines that normalisation changed are kept: the raw view already covers the others, so
   // one accented word does not make every rule scan the whole file twice.
-  let normalizedChanged = false;
-  const normLines = rawLines.map((line) => {
+  const normLines = new SparseLines(rawLines.length);
+  for (let i = 0; i < rawLines.length; i++) {
+    const line = rawLines[i];
     const n = normalizeLine(opts.jsonEscapes ? unescapeJsonLine(line) : line);
-    if (n === line) return '';
-    normalizedChanged = true;
-    return n;
-  });
+    if (n !== line) normLines.set(i, n);
+  }
 
-  const hiddenLines: string[] = new Array<string>(rawLines.length).fill('');
+  const hiddenLines = new SparseLines(rawLines.length);
+  let hiddenChars = 0;
   const hiddenSources = new Map<number, SegmentSource>();
   const state: HiddenScanState = { inComment: false };
-  let anyHidden = false;
   for (let i = 0; i < rawLines.length; i++) {
     const line = rawLines[i];
     if (line.length === 0 && !state.inComment) continue;
     const pieces = extractHiddenPieces(line, state);
     if (pieces.length === 0) continue;
-    anyHidden = true;
-    hiddenLines[i] = pieces.map((p) => normalizeLine(p.text)).join(' ¦ ');
+    const hidden = pieces.map((p) => normalizeLine(p.text)).join(' ¦ ');
+    hiddenLines.set(i, hidden);
+    hiddenChars += hidden.length;
     // Invisible encodings outrank comments when both appear on one line.
     const rank = (s: SegmentSource): number => (s === 'tag_chars' || s === 'variation_selectors' || s === 'zero_width' ? 2 : 1);
     hiddenSources.set(i + 1, pieces.reduce((a, p) => (rank(p.source) > rank(a) ? p.source : a), pieces[0].source));
   }
 
   const rot13 = mentionsRot13(text);
-  const decodedLines: string[] = new Array<string>(rawLines.length).fill('');
+  const decodedLines = new SparseLines(rawLines.length);
   const decodedSources = new Map<number, SegmentSource>();
   const decodedFrom = new Map<number, string>();
-  let budget = DECODED_PER_INPUT_CHAR * (text.length + hiddenLines.reduce((n, l) => n + l.length, 0)) + 1024;
-  let anyDecoded = false;
+  let budget = DECODED_PER_INPUT_CHAR * (text.length + hiddenChars) + 1024;
   for (let i = 0; i < rawLines.length && budget > 0; i++) {
+    const hidden = hiddenLines.get(i);
     // Nothing shorter than 4 characters decodes to text (fast path for blank-line floods).
-    if (rawLines[i].length < 4 && !hiddenLines[i]) continue;
+    if (rawLines[i].length < 4 && !hidden) continue;
     const inputs = [rawLines[i]];
-    if (hiddenLines[i]) inputs.push(hiddenLines[i]);
+    if (hidden) inputs.push(hidden);
     const parts: string[] = [];
     let firstSource: SegmentSource | null = null;
     let firstEncoded = '';
@@ -130,19 +150,22 @@ export function buildViews(text: string, rawLines: string[], opts: BuildViewOpti
       frontier = next;
     }
     if (parts.length > 0 && firstSource) {
-      anyDecoded = true;
-      decodedLines[i] = parts.join(' ¦ ');
+      decodedLines.set(i, parts.join(' ¦ '));
       decodedSources.set(i + 1, firstSource);
       decodedFrom.set(i + 1, firstEncoded);
     }
   }
 
+  const view = (name: ViewName, lines: SparseLines, sources: Map<number, SegmentSource>): TextView | null => {
+    const all = lines.all();
+    return all ? makeView(name, all, sources) : null;
+  };
   return {
     raw,
-    normalized: normalizedChanged ? makeView('normalized', normLines, new Map()) : null,
+    normalized: view('normalized', normLines, new Map()),
     joined: opts.prose ? buildJoined(rawLines) : null,
-    hidden: anyHidden ? makeView('hidden', hiddenLines, hiddenSources) : null,
-    decoded: anyDecoded ? makeView('decoded', decodedLines, decodedSources) : null,
+    hidden: view('hidden', hiddenLines, hiddenSources),
+    decoded: view('decoded', decodedLines, decodedSources),
     decodedFrom,
     decodeBudgetSpent: budget <= 0,
   };

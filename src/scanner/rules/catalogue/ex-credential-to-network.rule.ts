@@ -21,7 +21,7 @@ function scanScript(lines: readonly string[]): { sources: number[]; sinks: numbe
   const sinks: number[] = [];
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
-    if (IMPORT_LINE.test(l)) continue;
+    if (l.length === 0 || IMPORT_LINE.test(l)) continue;
     if (SOURCE_RE.test(l) || HARVEST_RE.test(l)) sources.push(i + 1);
     if (SINK_RE.test(l) && !/^\s*(?:except|catch)\b/.test(l)) sinks.push(i + 1);
   }
@@ -42,6 +42,7 @@ function secretInBody(ctx: ScanContext): RuleHit[] {
   const hits: RuleHit[] = [];
   for (let i = 0; i < ctx.lines.length; i++) {
     const l = ctx.lines[i];
+    if (l.length === 0) continue;
     const v = SECRET_VAR_RE.exec(l);
     if (v) vars.set(v[1], i + 1);
     if (vars.size === 0 || !BODY_SEND_RE.test(l)) continue;

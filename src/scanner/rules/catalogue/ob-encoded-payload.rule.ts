@@ -44,8 +44,9 @@ export const obEncodedPayloadRule: Rule = {
         hits.push({ line, evidence: `${encoded.slice(0, 60)} → ${text}`, source });
       }
     }
+    const decodedLines = new Set(hits.map((h) => h.line));
     for (let i = 0; i < ctx.lines.length; i++) {
-      if (ROT13_HINT_RE.test(ctx.lines[i]) && /\b(?:apply|decode|follow|execute|run)\b/i.test(ctx.lines[i]) && !hits.some((h) => h.line === i + 1)) {
+      if (ROT13_HINT_RE.test(ctx.lines[i]) && /\b(?:apply|decode|follow|execute|run)\b/i.test(ctx.lines[i]) && !decodedLines.has(i + 1)) {
         hits.push({ line: i + 1, evidence: ctx.lines[i], source: 'rot13', severity: 'medium' });
       }
     }

@@ -35,6 +35,7 @@ export const rceFetchExecFlowRule: Rule = {
     let lastFetch = -Infinity;
     for (let i = 0; i < ctx.lines.length; i++) {
       const l = ctx.lines[i];
+      if (l.length === 0) continue;
       const fetches = FETCH_RE.test(l);
       if (fetches) lastFetch = i + 1;
       if (EXEC_RE.test(l)) {

@@ -101,7 +101,7 @@ export const urlPackageSourceRule: Rule = {
     const imitated = new Map<string, string | null>();
     for (let i = 0; i < ctx.lines.length; i++) {
       const line = normalized?.[i] || ctx.lines[i];
-      if (!CHEAP_GATE_RE.test(line)) continue;
+      if (line.length === 0 || !CHEAP_GATE_RE.test(line)) continue;
       if (INSECURE_INDEX_RE.test(line)) hits.push({ line: i + 1, evidence: line, confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
       const upper = NPM_UPPER_RE.exec(line);
       if (upper && (ctx.language === 'json' || /\b(?:npx|npm|pnpm|yarn|bunx|args|install|add)\b|"-y"/.test(line))) {
