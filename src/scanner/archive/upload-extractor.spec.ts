@@ -1,25 +1,15 @@
 import * as fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { DomainError } from '../../common/errors';
 import { HOSTILE_CASES } from '../../../test/fixtures/zip/hostile-zips';
 import { appleDouble, dsStore } from '../../../test/fixtures/zip/os-metadata-files';
 import { buildZip, zipOf } from '../../../test/fixtures/zip/zip-writer';
 import { extractUpload, looksLikeZip } from './upload-extractor';
 import { DEFAULT_SCAN_LIMITS } from './scan-limits';
-
-function outcome(filename: string, bytes: Buffer): { status: number; detail: string } {
-  try {
-    extractUpload({ filename, bytes });
-    return { status: 200, detail: '' };
-  } catch (err) {
-    if (err instanceof DomainError) return { status: err.status, detail: err.detail };
-    throw err;
-  }
-}
+import { extractOutcome } from '../../../test/fixtures/zip/extract-outcome';
 
 describe('extractUpload: hostile archive catalogue', () => {
   it.each(HOSTILE_CASES.map((c) => [c.name, c] as const))('%s', (_name, c) => {
-    const got = outcome(c.filename, c.build());
+    const got = extractOutcome(c.filename, c.build());
     expect(got.status).toBe(c.status);
     if (c.detail) expect(got.detail).toMatch(c.detail);
   });
@@ -63,7 +53,7 @@ describe('extractUpload: accepted uploads', () => {
   });
 
   it('rejects an upload over 1 MB even when called directly (CLI path)', () => {
-    expect(outcome('big.md', Buffer.alloc(DEFAULT_SCAN_LIMITS.maxUploadBytes + 1, 0x61))).toEqual({
+    expect(extractOutcome('big.md', Buffer.alloc(DEFAULT_SCAN_LIMITS.maxUploadBytes + 1, 0x61))).toEqual({
       status: 413,
       detail: expect.stringMatching(/limit is 1 MB per upload/),
     });
@@ -92,8 +82,8 @@ describe('extractUpload: resource bounds', () => {
     const before = process.memoryUsage().rss;
     let peak = before;
     for (let i = 0; i < 20; i++) {
-      expect(outcome('b.zip', bomb).status).toBe(413);
-      for (const c of HOSTILE_CASES) outcome(c.filename, c.build());
+      expect(extractOutcome('b.zip', bomb).status).toBe(413);
+      for (const c of HOSTILE_CASES) extractOutcome(c.filename, c.build());
       peak = Math.max(peak, process.memoryUsage().rss);
     }
     expect(peak - before).toBeLessThan(48 * 1024 * 1024);
