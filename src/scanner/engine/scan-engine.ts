@@ -243,7 +243,7 @@ export function prepareScan(input: ScanUploadInput, deps: PrepareDeps): Prepared
   const files = analysable.map((a) => a.file);
   const primaryPath = choosePrimary(files);
   const skippedFiles: SkippedFile[] = skipped
-    .filter((s) => !HARMLESS_SKIPS.has(s.reason))
+    .filter((s) => s.reason !== 'directory' && s.reason !== 'os_metadata')
     .map((s) => ({ relativePath: s.entry.relativePath, kind: s.kind, skipReason: s.reason, byteLength: s.entry.bytes.length }));
   const bundle: AnalysisBundle = { files, skipped: skippedFiles, primaryPath };
   // What was not analysed is reported on the primary file, or on itself when nothing was analysed.
