@@ -157,9 +157,9 @@ export function corpusDerivedInputs(corpusDir: string): WorstCaseInput[] {
     for (const f of sample.files) {
       const text = readFileSync(join(corpusDir, 'samples', sample.id, f), 'utf8');
       if (text.trim() === '') continue;
-      const path = f.split('/').pop() ?? f;
-      out.push({ name: `${sample.id}/${f}:tiled`, path, build: (n) => fill(`${text}\n`, n) });
-      out.push({ name: `${sample.id}/${f}:one_line`, path, build: (n) => fill(`${text.replace(/\r?\n/g, ' ')} `, n) });
+      // The file's relative path is uploaded as its name: it decides the kind, as in the corpus.
+      out.push({ name: `${sample.id}/${f}:tiled`, path: f, build: (n) => fill(`${text}\n`, n) });
+      out.push({ name: `${sample.id}/${f}:one_line`, path: f, build: (n) => fill(`${text.replace(/\r?\n/g, ' ')} `, n) });
     }
   }
   return out;
