@@ -260,3 +260,23 @@ export function measureGrowth(input: WorstCaseInput, opts: GrowthOptions): Growt
 export function superLinear(rows: readonly GrowthRow[], maxRatio: number, floorMs: number): GrowthRow[] {
   return rows.filter((r) => r.ratio > maxRatio && r.ms[r.ms.length - 1]! > floorMs);
 }
+
+/**
+ * The growth check of the test suite: a cheap screen, one run at 8 and 32 KB, flags growth above
+ * 6× per 4× of input (linear is 4×, quadratic 16×). Whatever it flags is measured again at 32 and
+ * 128 KB (fastest of 5) and fails above 8×, halfway between linear and quadratic on a log scale:
+ * memory effects of a hundred thousand short lines slow even a linear stage, and a GC pause or a
+ * busy core must not fail the suite. Stages under 5 ms at the larger size are noise, not growth.
+ */
+export const GROWTH_CHECK = { screenSizes: [8 * 1024, 32 * 1024], confirmSizes: [32 * 1024, 128 * 1024], screenRatio: 6, maxRatio: 8, floorMs: 5 } as const;
+
+/** Stages that grow faster than linearly on the generated inputs, after confirmation. */
+export function confirmedSuperLinear(inputs: readonly WorstCaseInput[], rules?: readonly Rule[]): GrowthRow[] {
+  const c = GROWTH_CHECK;
+  const found: GrowthRow[] = [];
+  for (const input of inputs) {
+    if (superLinear(measureGrowth(input, { sizes: c.screenSizes, runs: 1, rules }), c.screenRatio, c.floorMs).length === 0) continue;
+    found.push(...superLinear(measureGrowth(input, { sizes: c.confirmSizes, runs: 5, rules }), c.maxRatio, c.floorMs));
+  }
+  return found;
+}
