@@ -1,3 +1,5 @@
+import { GZIP_MAGIC, hasSignature, OLE_MAGIC } from './byte-signatures';
+
 /**
  * macOS / Windows droppings are skipped only when their bytes are what their name claims: the
  * name is attacker-controlled, so a name alone never removes content from analysis. One rule for
@@ -49,10 +51,7 @@ function isAppleDouble(b: Buffer): boolean {
   return true;
 }
 
-const startsWith = (b: Buffer, magic: readonly number[]): boolean => b.length >= magic.length && magic.every((v, i) => b[i] === v);
 const DS_STORE_MAGIC = [0x00, 0x00, 0x00, 0x01, 0x42, 0x75, 0x64, 0x31]; // "\0\0\0\1Bud1"
-const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
-const GZIP_MAGIC = [0x1f, 0x8b];
 
 const DESKTOP_INI_MAX_BYTES = 4 * 1024;
 const EXPLORER_SECTIONS = new Set(['.shellclassinfo', 'viewstate', 'localizedfilenames', 'deleteoncopy']);
@@ -68,7 +67,7 @@ const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 function decodeIni(b: Buffer): string | null {
   try {
-    if (startsWith(b, [0xff, 0xfe])) return new TextDecoder('utf-16le', { fatal: true }).decode(b.subarray(2));
+    if (hasSignature(b, [0xff, 0xfe])) return new TextDecoder('utf-16le', { fatal: true }).decode(b.subarray(2));
     return new TextDecoder('utf-8', { fatal: true }).decode(b); // strips a UTF-8 BOM
   } catch {
     return null;
@@ -98,12 +97,12 @@ function isExplorerIni(b: Buffer): boolean {
 }
 
 /** Spotlight stores and fsevents logs are binary or gzip; text in those folders is analysed. */
-const isBinaryStore = (b: Buffer): boolean => startsWith(b, GZIP_MAGIC) || b.includes(0);
+const isBinaryStore = (b: Buffer): boolean => hasSignature(b, GZIP_MAGIC) || b.includes(0);
 
 const FORMAT_CHECKS: Record<ClaimedFormat, (b: Buffer) => boolean> = {
   apple_double: isAppleDouble,
-  ds_store: (b) => startsWith(b, DS_STORE_MAGIC),
-  thumbs_db: (b) => startsWith(b, OLE_MAGIC),
+  ds_store: (b) => hasSignature(b, DS_STORE_MAGIC),
+  thumbs_db: (b) => hasSignature(b, OLE_MAGIC),
   desktop_ini: isExplorerIni,
   volume_store: isBinaryStore,
 };

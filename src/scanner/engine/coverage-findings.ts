@@ -5,10 +5,12 @@
  * do: a skipped file another file refers to, or one that looks executable, never leaves the upload
  * at `allow` (docs/decisions/0002-unanalysed-content.md).
  */
+import { baseName } from '../archive/entry-name';
 import type { UploadEntry } from '../archive/upload-extractor';
 import { boundEvidence } from './evidence';
 import { isExecutableContent, nameClaimsText, nameLooksExecutable } from './kind-detector';
-import type { AnalysisFile, Severity, SkipReason, StaticFinding } from './scan-report.types';
+import { SEVERITIES, type AnalysisFile, type Severity, type SkipReason, type StaticFinding } from './scan-report.types';
+import { isControlCode } from './text-decoder';
 
 export interface SkippedEntry {
   entry: UploadEntry;
@@ -32,9 +34,7 @@ const REFERENCED_METADATA: FindingSpec = {
   what: 'an OS metadata file',
 };
 
-const SEVERITY_ORDER: readonly Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
-const atLeast = (s: Severity, floor: Severity): Severity => (SEVERITY_ORDER.indexOf(s) >= SEVERITY_ORDER.indexOf(floor) ? s : floor);
-const baseName = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
+const atLeast = (s: Severity, floor: Severity): Severity => (SEVERITIES.indexOf(s) >= SEVERITIES.indexOf(floor) ? s : floor);
 
 const NAME_CHAR = /[\w.-]/;
 
@@ -144,7 +144,8 @@ export function encodingFindings(file: AnalysisFile, invalidSequences: number, c
     });
   }
   if (controlChars > 0) {
-    const first = file.text.search(/[\x00-\x08\x0B\x0E-\x1F\x7F]/);
+    let first = 0;
+    while (first < file.text.length && !isControlCode(file.text.charCodeAt(first))) first++;
     // A file that is mostly control bytes but named as text was analysed as text on purpose.
     const heavy = controlChars / Math.max(1, file.text.length) > 0.3;
     out.push({

@@ -1,3 +1,4 @@
+import { ascii, GZIP_MAGIC, hasSignature, OLE_MAGIC } from '../archive/byte-signatures';
 import type { FileKind, SkipReason } from './scan-report.types';
 
 /**
@@ -11,15 +12,12 @@ export interface BinaryClass {
   skipReason: SkipReason;
 }
 
-const startsWith = (b: Uint8Array, sig: number[], at = 0): boolean =>
-  b.length >= at + sig.length && sig.every((v, i) => b[at + i] === v);
-const ascii = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
 
-const ARCHIVE_MAGIC: number[][] = [
+const ARCHIVE_MAGIC: (readonly number[])[] = [
   [0x50, 0x4b, 0x03, 0x04],
   [0x50, 0x4b, 0x05, 0x06],
   [0x50, 0x4b, 0x07, 0x08],
-  [0x1f, 0x8b],
+  GZIP_MAGIC,
   ascii('BZh'),
   [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00],
   [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c],
@@ -36,18 +34,18 @@ const BYTECODE_MAGIC: { sig: number[]; at?: number }[] = [
 ];
 
 /** Native executables (ELF, Mach-O; PE is checked by its header): what the system runs as a program. */
-const EXECUTABLE_MAGIC: readonly number[][] = [
+const EXECUTABLE_MAGIC: readonly (readonly number[])[] = [
   [0x7f, 0x45, 0x4c, 0x46],
   [0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe],
 ];
 
 /** Signatures of binary formats: executables, images, documents, databases. */
-const BINARY_MAGIC: readonly number[][] = [
+const BINARY_MAGIC: readonly (readonly number[])[] = [
   ...EXECUTABLE_MAGIC,
   [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
   [0xff, 0xd8, 0xff], // JPEG
   ascii('GIF87a'), ascii('GIF89a'),
-  [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1], // OLE compound file
+  OLE_MAGIC,
   ascii('SQLite format 3\0'),
   ascii('%PDF-'),
 ];
@@ -56,24 +54,24 @@ const BINARY_MAGIC: readonly number[][] = [
 function isPortableExecutable(b: Uint8Array): boolean {
   if (b.length < 0x40 || b[0] !== 0x4d || b[1] !== 0x5a) return false;
   const pe = b[0x3c]! | (b[0x3d]! << 8) | (b[0x3e]! << 16) | (b[0x3f]! << 24);
-  return pe > 0 && startsWith(b, [0x50, 0x45, 0, 0], pe);
+  return pe > 0 && hasSignature(b, [0x50, 0x45, 0, 0], pe);
 }
 
 /** True when the bytes carry the signature of a known binary format. */
 function hasBinarySignature(bytes: Uint8Array): boolean {
-  return BINARY_MAGIC.some((m) => startsWith(bytes, m)) || isPortableExecutable(bytes);
+  return BINARY_MAGIC.some((m) => hasSignature(bytes, m)) || isPortableExecutable(bytes);
 }
 
 const BYTECODE_EXT = /\.(pyc|pyo|class|wasm|dex|luac|elc|beam|jsc)$/i;
 
 /** Archives, compiled bytecode and binary formats, by magic bytes; archives and bytecode also by extension. */
 export function classifyOpaque(path: string, bytes: Uint8Array): BinaryClass | null {
-  if (ARCHIVE_MAGIC.some((m) => startsWith(bytes, m)) || startsWith(bytes, ascii('ustar'), 257)) {
+  if (ARCHIVE_MAGIC.some((m) => hasSignature(bytes, m)) || hasSignature(bytes, ascii('ustar'), 257)) {
     return { kind: 'archive', skipReason: 'nested_archive' };
   }
   // .pyc: 2-byte version magic followed by "\r\n".
   const pyc = bytes.length >= 4 && bytes[2] === 0x0d && bytes[3] === 0x0a && /\.py[co]$/i.test(path);
-  if (pyc || BYTECODE_MAGIC.some((m) => startsWith(bytes, m.sig, m.at ?? 0))) return { kind: 'binary', skipReason: 'bytecode' };
+  if (pyc || BYTECODE_MAGIC.some((m) => hasSignature(bytes, m.sig, m.at ?? 0))) return { kind: 'binary', skipReason: 'bytecode' };
   if (hasBinarySignature(bytes)) return { kind: 'binary', skipReason: 'binary' };
   if (ARCHIVE_EXT.test(path)) return { kind: 'archive', skipReason: 'nested_archive' };
   if (BYTECODE_EXT.test(path)) return { kind: 'binary', skipReason: 'bytecode' };
@@ -220,7 +218,7 @@ export function nameClaimsText(path: string): boolean {
 
 /** Bytes the system would run: a native executable, or a script with a shebang. */
 export function isExecutableContent(bytes: Uint8Array): boolean {
-  return EXECUTABLE_MAGIC.some((m) => startsWith(bytes, m)) || isPortableExecutable(bytes) || startsWith(bytes, ascii('#!'));
+  return EXECUTABLE_MAGIC.some((m) => hasSignature(bytes, m)) || isPortableExecutable(bytes) || hasSignature(bytes, ascii('#!'));
 }
 
 /** A name that runs as code when invoked: a script extension or a well-known build/run file. */

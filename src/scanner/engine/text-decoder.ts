@@ -17,7 +17,7 @@ export type DecodeResult =
       bom: boolean;
       /** Byte sequences that were not valid in the detected encoding (replaced by U+FFFD). */
       invalidSequences: number;
-      /** C0 control characters other than tab, line feed, carriage return, form feed; and DEL. */
+      /** Characters for which isControlCode holds. */
       controlChars: number;
     }
   | { ok: false; reason: 'binary' | 'undecodable' };
@@ -77,13 +77,17 @@ function decodeUtf16(bytes: Uint8Array, encoding: 'utf-16le' | 'utf-16be', bom: 
   return finish(text, encoding, bom, invalid + oddTail, opts);
 }
 
+/** A C0 control character other than tab, line feed, carriage return and form feed, or DEL: text editors do not show it. */
+export function isControlCode(c: number): boolean {
+  return (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) || c === 0x7f;
+}
+
 function finish(text: string, encoding: TextEncodingName, bom: boolean, invalid: number, opts: DecodeOptions): DecodeResult {
   // A few bad bytes in a short file are reported, not skipped; only noise is undecodable.
   if (invalid >= MIN_INVALID_FOR_UNDECODABLE && invalid / text.length > MAX_INVALID_RATIO) return { ok: false, reason: 'undecodable' };
   let controls = 0;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) || c === 0x7f) controls++;
+    if (isControlCode(text.charCodeAt(i))) controls++;
   }
   if (!opts.claimsText && text.length > 0 && controls / text.length > MAX_CONTROL_RATIO) return { ok: false, reason: 'binary' };
   return { ok: true, text, encoding, bom, invalidSequences: invalid, controlChars: controls };
