@@ -12,7 +12,7 @@ import type { ScanLimits } from './scan-limits';
 const SIG_LOCAL = 0x04034b50;
 const SIG_LOCAL_BYTES = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const SIG_CENTRAL = 0x02014b50;
-const SIG_EOCD = 0x06054b50;
+const SIG_EOCD_BYTES = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 const SIG_ZIP64_LOCATOR = 0x07064b50;
 const SIG_ZIP64_EOCD = 0x06064b50;
 const SIG_DESCRIPTOR = 0x08074b50;
@@ -60,8 +60,9 @@ function locateEocd(buf: Buffer): number {
   if (buf.length < EOCD_SIZE) return -1;
   const lowest = Math.max(0, buf.length - EOCD_SIZE - MAX_COMMENT);
   // The comment length must land exactly on the end of the buffer: trailing bytes are not allowed.
-  for (let i = buf.length - EOCD_SIZE; i >= lowest; i--) {
-    if (buf.readUInt32LE(i) === SIG_EOCD && i + EOCD_SIZE + buf.readUInt16LE(i + 20) === buf.length) return i;
+  // A native backwards search: every non-zip upload is probed for an embedded archive.
+  for (let i = buf.lastIndexOf(SIG_EOCD_BYTES, buf.length - EOCD_SIZE); i >= lowest; i = i > 0 ? buf.lastIndexOf(SIG_EOCD_BYTES, i - 1) : -1) {
+    if (i + EOCD_SIZE + buf.readUInt16LE(i + 20) === buf.length) return i;
   }
   return -1;
 }

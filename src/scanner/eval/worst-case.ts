@@ -17,7 +17,7 @@ import type { Rule } from '../rules/rule.types';
 import { createStaticAnalyzer } from '../rules/static-analyzer';
 import { scoreFile } from '../scoring/score-file';
 import { buildViews } from '../views/build-views';
-import { buildScanContext, detectLanguage } from '../views/scan-context';
+import { buildScanContext, viewOptionsFor } from '../views/scan-context';
 import { loadManifest } from './corpus-loader';
 
 export interface WorstCaseInput {
@@ -189,10 +189,9 @@ function stagesOf(path: string, text: string, rules: readonly Rule[]): Stage[] {
   const file = analysisFile(path, text);
   const bundle: AnalysisBundle = { files: [file], skipped: [], primaryPath: path };
   const ctx = buildScanContext(file, bundle, Infinity);
-  const language = detectLanguage(path, file.kind, ctx.text);
   const bytes = Buffer.from(text);
   return [
-    { name: 'views', run: () => buildViews(ctx.text, ctx.lines, { jsonEscapes: language === 'json', prose: language === 'markdown' }) },
+    { name: 'views', run: () => buildViews(ctx.text, ctx.lines, viewOptionsFor(ctx.language)) },
     { name: 'context', run: () => buildScanContext(file, bundle, Infinity) },
     ...rules.map((r) => ({ name: `rule:${r.meta.id}`, run: () => r.match(ctx, []) })),
     { name: 'scan', run: () => scanSync(path, bytes) },
@@ -225,7 +224,7 @@ export interface GrowthRow {
 }
 
 export interface GrowthOptions {
-  /** Sizes in characters, ascending; the check compares the last two. */
+  /** Sizes in UTF-8 bytes, ascending; the check compares the last two. */
   sizes: readonly number[];
   /**
    * Timed runs per stage and size; the fastest is kept. Noise (a GC pause, a busy core) only ever

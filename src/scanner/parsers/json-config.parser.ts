@@ -60,6 +60,18 @@ export class JsonKeyLines {
   }
 }
 
+const KEY_LINES = new WeakMap<readonly string[], JsonKeyLines>();
+
+/** The key index of a file's lines, built once however many rules ask for it. */
+export function jsonKeyLines(lines: readonly string[]): JsonKeyLines {
+  let index = KEY_LINES.get(lines);
+  if (!index) {
+    index = new JsonKeyLines(lines);
+    KEY_LINES.set(lines, index);
+  }
+  return index;
+}
+
 /** JSON-escape a string value the way it appears in the file. */
 export function jsonNeedle(value: string): string {
   return JSON.stringify(value).slice(1, -1);
@@ -88,7 +100,7 @@ export function extractMcpServers(json: unknown, lines: readonly string[]): McpS
   }
   if (isRecord(json.mcp) && isRecord(json.mcp.servers)) containers.push(json.mcp.servers);
   const out: McpServerEntry[] = [];
-  const keyLines = containers.length > 0 ? new JsonKeyLines(lines) : null;
+  const keyLines = containers.length > 0 ? jsonKeyLines(lines) : null;
   for (const container of containers) {
     for (const [name, raw] of Object.entries(container)) {
       if (!isRecord(raw)) continue;

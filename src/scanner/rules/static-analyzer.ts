@@ -46,17 +46,16 @@ function assetTypeFor(rule: Rule, hit: RuleHit, ctx: ScanContext): AssetType {
   return rule.meta.asset_type;
 }
 
-function hitRank(rule: Rule, hit: RuleHit): number {
-  const sev = SEVERITIES.indexOf(hit.severity ?? rule.meta.severity);
-  const conf = CONFIDENCES.indexOf(hit.confidence ?? rule.meta.confidence);
-  return sev * 10 + conf + ((hit.hard_block ?? rule.meta.hard_block) ? 100 : 0);
-}
-
 const CONTEXT_RANK: Partial<Record<FindingContext, number>> = { direct: 1 };
 
 /** Strongest first: hard block, severity, confidence, then a direct finding before a quoted or negated one. */
 function findingRank(f: Pick<StaticFinding, 'hard_block' | 'severity' | 'confidence' | 'context'>): number {
   return (f.hard_block ? 1000 : 0) + SEVERITIES.indexOf(f.severity) * 100 + CONFIDENCES.indexOf(f.confidence) * 10 + (CONTEXT_RANK[f.context ?? 'direct'] ?? 0);
+}
+
+/** A hit's severity, confidence and hard-block flag, the rule's where the hit leaves them open. */
+function resolved(rule: Rule, hit: RuleHit): Pick<StaticFinding, 'severity' | 'confidence' | 'hard_block'> {
+  return { severity: hit.severity ?? rule.meta.severity, confidence: hit.confidence ?? rule.meta.confidence, hard_block: hit.hard_block ?? rule.meta.hard_block ?? false };
 }
 
 /** A finding that says the file was not fully analysed: never a silent gap. */
@@ -98,42 +97,42 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
     const byLine = new Map<number, RuleHit>();
     for (const hit of hits) {
       const prev = byLine.get(hit.line);
-      if (!prev || hitRank(rule, hit) > hitRank(rule, prev)) byLine.set(hit.line, hit);
+      if (!prev || findingRank({ ...resolved(rule, hit), context: hit.context }) > findingRank({ ...resolved(rule, prev), context: prev.context })) byLine.set(hit.line, hit);
     }
     // Rank every line's hit first (context decides the rank), then build findings, whose evidence
     // redaction is the costly part, for the strongest MAX_FINDINGS_PER_RULE only.
-    const ranked: { hit: RuleHit; hardBlock: boolean; context: FindingContext; rank: number }[] = [];
+    const ranked: { hit: RuleHit; graded: Pick<StaticFinding, 'severity' | 'confidence' | 'hard_block' | 'context'>; rank: number }[] = [];
     for (const hit of byLine.values()) {
       try {
         // An entry of a deny list is a prohibition written as config, not an instance of the
         // technique: it is recorded but never hard-blocks (docs/scanner.md).
         const denied = inDenyList(ctx, hit.line);
-        const hardBlock = !denied && (hit.hard_block ?? rule.meta.hard_block ?? false);
+        const own = resolved(rule, hit);
+        const hardBlock = !denied && own.hard_block;
         const context: FindingContext = denied
           ? 'deny_list'
           : (hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile, inherentNegation: rule.meta.inherent_negation }));
-        const severity = hit.severity ?? rule.meta.severity;
-        const confidence = hit.confidence ?? rule.meta.confidence;
-        ranked.push({ hit, hardBlock, context, rank: findingRank({ hard_block: hardBlock, severity, confidence, context }) });
+        const graded = { ...own, hard_block: hardBlock, context };
+        ranked.push({ hit, graded, rank: findingRank(graded) });
       } catch {
         failed.push(rule.meta.id);
       }
     }
     // The strongest findings of the rule are kept, wherever they are in the file (stable sort: by line within a rank).
     const kept = ranked.length > MAX_FINDINGS_PER_RULE ? ranked.sort((a, b) => b.rank - a.rank).slice(0, MAX_FINDINGS_PER_RULE) : ranked;
-    for (const { hit, hardBlock, context } of kept) {
+    for (const { hit, graded } of kept) {
       try {
         findings.push({
           rule_id: rule.meta.id,
           asset_type: assetTypeFor(rule, hit, ctx),
-          severity: hit.severity ?? rule.meta.severity,
-          confidence: hit.confidence ?? rule.meta.confidence,
+          severity: graded.severity,
+          confidence: graded.confidence,
           locator: `${ctx.path}:${Math.max(1, Math.min(hit.line, ctx.lines.length))}`,
           evidence: boundEvidence(hit.evidence),
           category: rule.meta.category,
           message: hit.message ?? rule.meta.title,
-          hard_block: hardBlock,
-          context,
+          hard_block: graded.hard_block,
+          context: graded.context,
         });
       } catch {
         failed.push(rule.meta.id);

@@ -6,7 +6,7 @@ import type { AnalysisBundle, AnalysisFile, FileKind } from '../engine/scan-repo
 import { parseFrontmatter, type Frontmatter } from '../parsers/frontmatter.parser';
 import { parseJsonLoose } from '../parsers/json-config.parser';
 import { parseMarkdownStructure, type LineInfo } from '../parsers/markdown-structure.parser';
-import { buildViews, type FileViews } from './build-views';
+import { buildViews, type BuildViewOptions, type FileViews } from './build-views';
 
 export type FileLanguage = 'markdown' | 'shell' | 'python' | 'javascript' | 'powershell' | 'json' | 'yaml' | 'toml' | 'text';
 
@@ -63,6 +63,11 @@ export function detectLanguage(path: string, kind: FileKind, text: string): File
   return 'markdown';
 }
 
+/** How the views of a file in this language are built (JSON escapes undone, prose joined). */
+export function viewOptionsFor(language: FileLanguage): BuildViewOptions {
+  return { jsonEscapes: language === 'json', prose: language === 'markdown' };
+}
+
 export function buildScanContext(file: AnalysisFile, bundle: AnalysisBundle, deadline: number): ScanContext {
   const text = file.text.replace(/\r\n?/g, '\n');
   const lines = text.split('\n');
@@ -80,7 +85,7 @@ export function buildScanContext(file: AnalysisFile, bundle: AnalysisBundle, dea
     text,
     lines,
     lineInfo,
-    views: buildViews(text, lines, { jsonEscapes: language === 'json', prose: markdown }),
+    views: buildViews(text, lines, viewOptionsFor(language)),
     frontmatter: markdown ? parseFrontmatter(lines) : null,
     json: language === 'json' ? parseJsonLoose(text) : undefined,
     deadline,

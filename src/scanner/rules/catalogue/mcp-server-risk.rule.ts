@@ -1,4 +1,4 @@
-import { extractMcpServers, isRecord, JsonKeyLines } from '../../parsers/json-config.parser';
+import { extractMcpServers, isRecord, jsonKeyLines } from '../../parsers/json-config.parser';
 import type { Rule, RuleHit } from '../rule.types';
 
 const PINNED_RE = /@\d[\w.-]{0,40}$|==\d|@sha256:/;
@@ -96,7 +96,7 @@ export const mcpInlineSecretRule: Rule = {
   match(ctx) {
     if (ctx.language !== 'json' || !isRecord(ctx.json)) return [];
     const hits: RuleHit[] = [];
-    const keyLines = new JsonKeyLines(ctx.lines);
+    const keyLines = jsonKeyLines(ctx.lines);
     for (const s of extractMcpServers(ctx.json, ctx.lines)) {
       for (const [k, v] of [...Object.entries(s.env), ...Object.entries(s.headers)]) {
         const value = v.replace(/^Bearer\s+/i, '');
