@@ -189,7 +189,7 @@ describe('scanUpload: failures and bounds', () => {
     const ev = r.files[0].static_findings[0].evidence;
     expect(ev.length).toBeLessThanOrEqual(240);
     expect(ev).not.toContain(key);
-    expect(ev).toContain('[REDACTED:aws-access-key]');
+    expect(ev).toContain('[REDACTED:aws_access_key_id]');
   });
 
   it('reports invalid UTF-8 as a finding instead of failing', async () => {

@@ -1,4 +1,4 @@
-import { redactSecrets } from './secret-redactor';
+import { redactSecretLines } from './secret-redactor';
 
 /**
  * Turns a decoded file into what the judge sees: one entry per line, invisible or smuggled text
@@ -122,15 +122,15 @@ const MAX_ANNOTATION_CHARS = 500;
 export function renderFile(text: string): RenderedFile {
   const raw = text.split(/\r?\n/);
   const rendered = raw.map(renderHidden);
-  const displayRed = redactSecrets(rendered.map((r) => r.display));
-  const searchRed = redactSecrets(rendered.map((r) => r.search));
+  const displayRed = redactSecretLines(rendered.map((r) => r.display));
+  const searchRed = redactSecretLines(rendered.map((r) => r.search));
   let redactions = displayRed.count;
   const lines: RenderedLine[] = rendered.map((_, idx) => {
     const annotations: string[] = [];
     for (const decoded of decodeBase64Runs(searchRed.lines[idx])) {
       const shown = decoded.split(/\r?\n/).join(' ⏎ ').slice(0, MAX_ANNOTATION_CHARS);
       const { display } = renderHidden(shown);
-      const red = redactSecrets([display]);
+      const red = redactSecretLines([display]);
       redactions += red.count;
       annotations.push(`↳ decoded base64: ${JSON.stringify(red.lines[0])}`);
     }

@@ -3,7 +3,7 @@ import type { Chunk } from './chunker';
 import { formatUnits } from './chunker';
 import { parseLocator, samePath } from './locator';
 import { fillTemplate, type PromptAssets } from './prompt-assets';
-import { redactSecrets } from './secret-redactor';
+import { redactSecretLines } from './secret-redactor';
 
 /** A provider-neutral prompt: one system text and one user message. */
 export interface JudgePrompt {
@@ -42,7 +42,7 @@ export function buildPrompt(args: {
   retry: boolean;
 }): JudgePrompt {
   const { assets, file, bundle, chunk, nonce } = args;
-  const clean = (s: string) => redactSecrets([s.replace(/[\r\n]+/g, ' ')]).lines[0].slice(0, 200);
+  const clean = (s: string) => redactSecretLines([s.replace(/[\r\n]+/g, ' ')]).lines[0].slice(0, 200);
   const context = {
     file: {
       path: file.relativePath,

@@ -1,6 +1,6 @@
-import { redactSecrets } from './secret-redactor';
+import { redactSecretLines } from './secret-redactor';
 
-describe('redactSecrets', () => {
+describe('redactSecretLines', () => {
   it.each([
     ['github token', 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
     ['openai key', 'export OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwx', 'sk-proj-abcdefghijklmnopqrstuvwx'],
@@ -12,7 +12,7 @@ describe('redactSecrets', () => {
     ['assigned password', 'db_password = "correct-horse-battery"', 'correct-horse-battery'],
     ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N', 'dozjgNryP4J3jVmNHl0w5N'],
   ])('redacts a %s', (_name, line, secret) => {
-    const out = redactSecrets([line]);
+    const out = redactSecretLines([line]);
     expect(out.lines[0]).not.toContain(secret);
     expect(out.lines[0]).toContain('[REDACTED:');
     expect(out.count).toBeGreaterThan(0);
@@ -26,12 +26,12 @@ describe('redactSecrets', () => {
     ['numbers', 'max_tokens: 100000000'],
     ['process.env lookup', 'const apiKey = process.env.OPENAI_API_KEY;'],
   ])('leaves a %s alone', (_name, line) => {
-    expect(redactSecrets([line]).lines[0]).toBe(line);
+    expect(redactSecretLines([line]).lines[0]).toBe(line);
   });
 
   it('redacts a multi-line private key and keeps the line count', () => {
     const lines = ['before', '-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA1', 'abcdef', '-----END RSA PRIVATE KEY-----', 'after'];
-    const out = redactSecrets(lines);
+    const out = redactSecretLines(lines);
     expect(out.lines).toHaveLength(lines.length);
     expect(out.lines.join('\n')).not.toMatch(/MIIEow|abcdef/);
     expect(out.lines[0]).toBe('before');

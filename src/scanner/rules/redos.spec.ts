@@ -1,12 +1,12 @@
 import { RegExpParser } from '@eslint-community/regexpp';
 import { check } from 'recheck';
 import { analyse } from 'scslre';
+import { SECRET_FORMAT_REGEXES } from '../engine/secret-formats';
 import { MARKDOWN_REGEXES } from '../parsers/markdown-structure.parser';
 import { DECODER_REGEXES } from '../views/decoders';
 import { HIDDEN_TEXT_REGEXES } from '../views/hidden-text';
 import { NORMALIZE_REGEXES } from '../views/normalize';
 import { CONTEXT_REGEXES } from './context-layer';
-import { EVIDENCE_REGEXES } from './evidence';
 import { ALL_RULES } from './presets';
 
 /**
@@ -21,7 +21,7 @@ import { ALL_RULES } from './presets';
  */
 const ALL: { owner: string; re: RegExp }[] = [
   ...ALL_RULES.flatMap((r) => r.regexes.map((re) => ({ owner: r.meta.id, re }))),
-  ...[...HIDDEN_TEXT_REGEXES, ...DECODER_REGEXES, ...NORMALIZE_REGEXES, ...CONTEXT_REGEXES, ...EVIDENCE_REGEXES, ...MARKDOWN_REGEXES].map(
+  ...[...HIDDEN_TEXT_REGEXES, ...DECODER_REGEXES, ...NORMALIZE_REGEXES, ...CONTEXT_REGEXES, ...SECRET_FORMAT_REGEXES, ...MARKDOWN_REGEXES].map(
     (re) => ({ owner: 'engine', re }),
   ),
 ];

@@ -1,5 +1,6 @@
 import type { AnalysisFile } from '../engine/scan-report.types';
-import { boundEvidence, redactSecrets } from './evidence';
+import { readableEvidence } from '../engine/evidence';
+import { redactSecretText } from '../engine/secret-formats';
 import { ALL_RULES } from './presets';
 import type { Rule } from './rule.types';
 import { createStaticAnalyzer } from './static-analyzer';
@@ -77,8 +78,8 @@ describe('static analyzer', () => {
       expect(x.evidence.length).toBeLessThanOrEqual(200);
       expect(x.evidence).not.toContain(token);
     }
-    expect(redactSecrets(`key AKIAQ3EGRTXHBNKZ4W5Y`)).not.toContain('AKIAQ3EGRTXHBNKZ4W5Y');
-    expect(boundEvidence('a\u200Bb')).toBe('a<U+200B>b');
+    expect(redactSecretText(`key AKIAQ3EGRTXHBNKZ4W5Y`)).not.toContain('AKIAQ3EGRTXHBNKZ4W5Y');
+    expect(readableEvidence('a\u200Bb')).toBe('a<U+200B>b');
   });
 
   it('weighs negated and deny-listed mentions as such, never inside scripts', () => {

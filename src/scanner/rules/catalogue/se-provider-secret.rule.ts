@@ -1,4 +1,8 @@
+import { SECRET_FORMATS } from '../../engine/secret-formats';
 import { defineRegexRule } from '../regex-rule';
+
+/** The catalogue's formats whose presence alone is a leak (the redaction-only shapes are not). */
+const DETECTED_FORMATS = SECRET_FORMATS.filter((f) => f.detect);
 
 /** Placeholders, templates and redactions are documentation, not credentials. */
 const PLACEHOLDER = /(?:x{6,}|\*{4,}|\.{3}|<[^>\n]{1,40}>|\$\{|\{\{|your[_-]?|example[_-]?(?:key|token)|placeholder|redacted|changeme|dummy|sample|0{8,}|1234567890)/i;
@@ -12,8 +16,8 @@ export const seProviderSecretRule = defineRegexRule({
     confidence: 'high',
     asset_type: 'secret',
     rationale:
-      'Agent files are shared and loaded into model context, so a literal cloud/API token in them leaks to every reader and every model provider. Matches provider token formats (AWS, GitHub, Slack, Stripe, OpenAI/Anthropic, Google, GitLab, npm) and private-key blocks; placeholders and templates are ignored; evidence is redacted.',
-    example: 'export GITHUB_TOKEN=ghp_…[REDACTED]',
+      'Agent files are shared and loaded into model context, so a literal cloud/API token in them leaks to every reader and every model provider. Matches the provider token formats of the secret catalogue (AWS, GitHub, GitLab, Anthropic, OpenAI, Stripe, Slack, Google, npm, Hugging Face) and private-key blocks; placeholders and templates are ignored; evidence is redacted.',
+    example: 'export GITHUB_TOKEN=[REDACTED:github_token]',
     fixtures: {
       positive: [
         { text: 'Use key AKIAQ3EGRTXHBNKZ4W5Y with the deploy role.' },
@@ -27,19 +31,8 @@ export const seProviderSecretRule = defineRegexRule({
       ],
     },
   },
-  triggers: ['akia', 'asia', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'xox', 'sk-', 'sk_live', 'rk_live', 'aiza', 'glpat-', 'npm_', 'private key'],
-  patterns: [
-    /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/,
-    /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/,
-    /\bgithub_pat_[A-Za-z0-9_]{40,255}\b/,
-    /\bxox[abposr]-[0-9A-Za-z-]{10,255}/,
-    /\bsk-(?:ant-(?:api\d{2}-)?|proj-)?[A-Za-z0-9_-]{32,255}\b/,
-    /\b[rs]k_live_[A-Za-z0-9]{16,255}\b/,
-    /\bAIza[0-9A-Za-z_-]{35}\b/,
-    /\bglpat-[A-Za-z0-9_-]{20}\b/,
-    /\bnpm_[A-Za-z0-9]{36}\b/,
-    /-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----/,
-  ],
+  triggers: DETECTED_FORMATS.flatMap((f) => f.triggers),
+  patterns: DETECTED_FORMATS.map((f) => f.pattern),
   views: ['raw', 'decoded'],
   refine(hit) {
     if (PLACEHOLDER.test(hit.evidence)) return null;
