@@ -1,7 +1,10 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AnalysisFile } from '../engine/scan-report.types';
 import { guessKind } from '../eval/guess-kind';
 import { ALL_RULES } from './presets';
 import { createStaticAnalyzer } from './static-analyzer';
+import type { Rule } from './rule.types';
 
 function analyseWith(ruleIndex: number, path: string, text: string) {
   // Compound rules read the other rules' findings, so they run with the whole catalogue.
@@ -12,6 +15,18 @@ function analyseWith(ruleIndex: number, path: string, text: string) {
 }
 
 describe('rule catalogue', () => {
+  it('registers every rule that a file of catalogue/ exports', async () => {
+    const dir = join(__dirname, 'catalogue');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.rule.ts'));
+    const modules = await Promise.all(files.map((name) => import(join(dir, name)) as Promise<Record<string, unknown>>));
+    const exported = modules
+      .flatMap((module) => Object.values(module))
+      .filter((value): value is Rule => typeof value === 'object' && value !== null && 'meta' in value && 'match' in value);
+    expect(exported.length).toBeGreaterThan(0);
+    const registered = new Set(ALL_RULES);
+    expect(exported.filter((rule) => !registered.has(rule)).map((rule) => rule.meta.id)).toEqual([]);
+  });
+
   it('has unique, well-formed ids and at least 3 positive and 3 negative fixtures per rule', () => {
     const ids = ALL_RULES.map((r) => r.meta.id);
     expect(new Set(ids).size).toBe(ids.length);
