@@ -58,8 +58,10 @@ const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const cell = (c: RateCell): string => (c.total === 0 ? '-' : `${c.hit}/${c.total}`).padEnd(14);
 
 function labelRows(out: string[], title: string, rows: Record<string, LabelCells>): void {
-  out.push(`${title.padEnd(26)}malicious     suspicious    benign FP`);
-  for (const [k, v] of Object.entries(rows).sort()) out.push(`${k.padEnd(26)}${cell(v.malicious)}${cell(v.suspicious)}${cell(v.benign_fp)}`);
+  // Family names (owner/repository in corpus-wild) can be longer than the usual first column.
+  const width = Math.max(26, ...Object.keys(rows).map((k) => k.length + 2));
+  out.push(`${title.padEnd(width)}malicious     suspicious    benign FP`);
+  for (const [k, v] of Object.entries(rows).sort()) out.push(`${k.padEnd(width)}${cell(v.malicious)}${cell(v.suspicious)}${cell(v.benign_fp)}`);
 }
 
 /** Human-readable table (per kind, per family when the manifest has one, per category, per origin). */

@@ -96,6 +96,8 @@ describe('eval reporting', () => {
     });
     expect(formatTable(withFamilies)).toMatch(/^family {20}malicious/m);
     expect(formatTable(withFamilies)).toMatch(/^exfil {21}1\/2 {11}- {13}0\/1/m);
+    const longName = computeMetrics([outcomeOf(sample('a1', 'malicious', { family: 'an-owner/a-rather-long-repository' }), hit, 1)], 1, 10);
+    expect(formatTable(longName)).toMatch(/^an-owner\/a-rather-long-repository {2}1\/1 /m);
     const without = computeMetrics([outcomeOf(sample('a1', 'malicious'), hit, 1)], 1, 10);
     expect(without.per_family).toEqual({});
     expect(formatTable(without)).not.toMatch(/^family/m);
