@@ -8,7 +8,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BANDS, type Band, type RiskCategory } from '../engine/scan-report.types';
 
-export type SampleLabel = 'benign' | 'suspicious' | 'malicious';
+export const SAMPLE_LABELS = ['benign', 'suspicious', 'malicious'] as const;
+export type SampleLabel = (typeof SAMPLE_LABELS)[number];
+
+/** The coarse `kind` values of the corpus manifest format (../shared/corpus/README.md), for per-kind breakdowns. */
+export const SAMPLE_KINDS = [
+  'skill', 'skill_bundle', 'bundle', 'agents_md', 'claude_md', 'cursor_rules', 'windsurf_rules', 'copilot_instructions',
+  'mcp_config', 'mcp_tool_descriptions', 'mcp_server_source', 'script', 'claude_settings', 'agent_definition',
+  'slash_command', 'agent_prompt',
+] as const;
 
 export interface CorpusSample {
   id: string;
@@ -21,6 +29,9 @@ export interface CorpusSample {
   source: string;
   malicious_files?: string[];
   tags?: string[];
+  /** Grouping key: the technique family (red-team set) or the source repository (corpus-wild). */
+  family?: string;
+  notes?: string;
 }
 
 export interface SampleUpload {

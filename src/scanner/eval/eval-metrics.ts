@@ -1,10 +1,19 @@
 /**
  * Measures of corpus/README.md: malicious recall (worst_band ≥ min_band), recall at ≥ high,
  * benign false-positive rate (worst_band > max_band, default low), suspicious detection, category
- * recall (expected categories named by static or judge findings), bundle attribution.
+ * recall (expected categories named by static or judge findings), bundle attribution; broken down
+ * per kind, category, origin and manifest `family`. Miss and false-positive entries name the rules
+ * behind them, so a listing says why without re-running the sample.
  */
-import { BANDS, type Band, type RiskCategory, type ScanReport } from '../engine/scan-report.types';
+import { BANDS, type Band, type RiskCategory, type ScanFileEntry, type ScanReport, type Severity } from '../engine/scan-report.types';
+import { findingWeight } from '../scoring/score-file';
 import type { CorpusSample } from './corpus-loader';
+
+/** A rule that fired on a sample, at the strongest severity it fired with. */
+export interface RuleHit {
+  rule_id: string;
+  severity: Severity;
+}
 
 export interface SampleOutcome {
   sample: CorpusSample;
@@ -14,6 +23,17 @@ export interface SampleOutcome {
   worstBand: Band | null;
   categoriesFound: RiskCategory[];
   worstFiles: string[];
+  /** Every rule that fired on any file of the sample, heaviest scoring weight first. */
+  firedRules: RuleHit[];
+  /** The rules that set the worst file's score: the ceiling rule (if it capped the score), then the heaviest findings. */
+  decidingRules: RuleHit[];
+}
+
+/** Detected / total counts behind a rate (for benign_fp: false positives / benign samples). */
+export interface LabelCells {
+  malicious: RateCell;
+  suspicious: RateCell;
+  benign_fp: RateCell;
 }
 
 export interface RateCell {
@@ -37,7 +57,10 @@ export interface EvalResult {
   false_positives: string[];
   category_misses: string[];
   attribution_misses: string[];
-  per_kind: Record<string, { malicious: RateCell; suspicious: RateCell; benign_fp: RateCell }>;
+  counts: LabelCells;
+  per_kind: Record<string, LabelCells>;
+  /** Per manifest `family` (technique family or source repository); empty when the manifest has none. */
+  per_family: Record<string, LabelCells>;
   per_category: Record<string, RateCell>;
   per_origin: Record<string, { malicious: RateCell; benign_fp: RateCell }>;
 }
@@ -46,56 +69,113 @@ const rank = (b: Band | null): number => (b ? BANDS.indexOf(b) : -1);
 const rate = (c: RateCell): number => (c.total === 0 ? 1 : c.hit / c.total);
 const round = (x: number): number => Math.round(x * 10000) / 10000;
 
+/** Distinct rules of the given files, heaviest scoring weight first (ties by rule id). */
+export function rankRules(files: readonly ScanFileEntry[]): RuleHit[] {
+  const best = new Map<string, { hit: RuleHit; weight: number }>();
+  for (const f of files) {
+    for (const finding of f.static_findings) {
+      const weight = findingWeight(finding);
+      const prev = best.get(finding.rule_id);
+      if (!prev || weight > prev.weight) best.set(finding.rule_id, { hit: { rule_id: finding.rule_id, severity: finding.severity }, weight });
+    }
+  }
+  return [...best.values()].sort((a, b) => b.weight - a.weight || a.hit.rule_id.localeCompare(b.hit.rule_id)).map((x) => x.hit);
+}
+
+/** Rules behind the worst files' score: a capping ceiling rule first (`judge:<category>` when the judge capped it). */
+function decidingRulesOf(worst: readonly ScanFileEntry[]): RuleHit[] {
+  const ranked = rankRules(worst);
+  const capping: RuleHit[] = [];
+  for (const f of worst) {
+    const ceiling = f.score_breakdown?.ceiling;
+    if (!ceiling?.source || ceiling.value !== f.score) continue;
+    const ruleId = ceiling.source.slice(0, ceiling.source.lastIndexOf('@'));
+    const hit = ranked.find((r) => r.rule_id === ruleId) ?? { rule_id: ruleId, severity: f.band };
+    if (!capping.some((c) => c.rule_id === ruleId)) capping.push(hit);
+  }
+  return [...capping, ...ranked.filter((r) => !capping.some((c) => c.rule_id === r.rule_id))];
+}
+
 export function outcomeOf(sample: CorpusSample, report: ScanReport | null, ms: number, error?: string): SampleOutcome {
   const cats = new Set<RiskCategory>();
   let worstScore = Infinity;
-  let worstFiles: string[] = [];
-  for (const f of report?.files ?? []) {
+  let worst: ScanFileEntry[] = [];
+  const files = report?.files ?? [];
+  for (const f of files) {
     for (const s of f.static_findings) if (s.category) cats.add(s.category);
     for (const j of f.llm_findings) cats.add(j.category);
     if (f.score === null) continue;
     if (f.score < worstScore) {
       worstScore = f.score;
-      worstFiles = [f.relative_path];
-    } else if (f.score === worstScore) worstFiles.push(f.relative_path);
+      worst = [f];
+    } else if (f.score === worstScore) worst.push(f);
   }
-  return { sample, report, error, ms, worstBand: report?.summary.worst_band ?? null, categoriesFound: [...cats], worstFiles };
+  return {
+    sample, report, error, ms, worstBand: report?.summary.worst_band ?? null, categoriesFound: [...cats],
+    worstFiles: worst.map((f) => f.relative_path), firedRules: rankRules(files), decidingRules: decidingRulesOf(worst),
+  };
+}
+
+/** `<lead> BW-A-001[high], BW-B-002[low] +3 more`, or `no finding` when no rule fired. */
+export function formatRuleHits(lead: string, hits: readonly RuleHit[], max = 4): string {
+  if (hits.length === 0) return 'no finding';
+  const shown = hits.slice(0, max).map((h) => `${h.rule_id}[${h.severity}]`).join(', ');
+  return `${lead} ${shown}${hits.length > max ? ` +${hits.length - max} more` : ''}`;
+}
+
+const emptyCells = (): LabelCells => ({ malicious: { hit: 0, total: 0 }, suspicious: { hit: 0, total: 0 }, benign_fp: { hit: 0, total: 0 } });
+
+function tally(cells: readonly LabelCells[], label: keyof LabelCells, hit: boolean): void {
+  for (const c of cells) {
+    c[label].total++;
+    if (hit) c[label].hit++;
+  }
 }
 
 export function computeMetrics(outcomes: readonly SampleOutcome[], totalMs: number, totalBytes: number): EvalResult {
-  const mal: RateCell = { hit: 0, total: 0 };
+  const counts = emptyCells();
+  const { malicious: mal, suspicious: sus, benign_fp: fp } = counts;
   const malHigh: RateCell = { hit: 0, total: 0 };
-  const sus: RateCell = { hit: 0, total: 0 };
-  const fp: RateCell = { hit: 0, total: 0 };
   const cat: RateCell = { hit: 0, total: 0 };
   const attr: RateCell = { hit: 0, total: 0 };
   const r: EvalResult = {
     samples: outcomes.length, malicious_recall: 0, malicious_recall_high: 0, benign_fpr: 0, suspicious_recall: 0,
     category_recall: 0, attribution: 0, ms_per_sample: 0, mb_per_s: 0, errors: [], misses: [], suspicious_misses: [],
-    false_positives: [], category_misses: [], attribution_misses: [], per_kind: {}, per_category: {}, per_origin: {},
+    false_positives: [], category_misses: [], attribution_misses: [], counts, per_kind: {}, per_family: {}, per_category: {},
+    per_origin: {},
   };
   for (const o of outcomes) {
     const s = o.sample;
     if (o.error) r.errors.push(`${s.id}: ${o.error}`);
-    const kind = (r.per_kind[s.kind] ??= { malicious: { hit: 0, total: 0 }, suspicious: { hit: 0, total: 0 }, benign_fp: { hit: 0, total: 0 } });
+    // Rows a sample counts in besides the totals: its kind and, when the manifest has one, its family.
+    const rows = [(r.per_kind[s.kind] ??= emptyCells())];
+    if (s.family) rows.push((r.per_family[s.family] ??= emptyCells()));
+    const cells = [counts, ...rows];
     const origin = (r.per_origin[s.source === 'authored' ? 'authored' : 'public'] ??= { malicious: { hit: 0, total: 0 }, benign_fp: { hit: 0, total: 0 } });
     const worst = rank(o.worstBand);
     if (s.label === 'benign') {
-      const max = rank(s.max_band ?? 'low');
-      const isFp = worst > max;
-      fp.total++; kind.benign_fp.total++; origin.benign_fp.total++;
-      if (isFp) { fp.hit++; kind.benign_fp.hit++; origin.benign_fp.hit++; r.false_positives.push(`${s.id} (${o.worstBand})`); }
+      const maxBand = s.max_band ?? 'low';
+      const isFp = worst > rank(maxBand);
+      tally(cells, 'benign_fp', isFp);
+      origin.benign_fp.total++;
+      if (isFp) {
+        origin.benign_fp.hit++;
+        r.false_positives.push(`${s.id} (${o.worstBand} > ${maxBand}): ${formatRuleHits('decided by', o.decidingRules)}`);
+      }
       continue;
     }
     const detected = worst >= rank(s.min_band ?? 'low');
+    const missEntry = `${s.id} (${o.worstBand} < ${s.min_band}): ${formatRuleHits('fired', o.firedRules)}`;
     if (s.label === 'malicious') {
-      mal.total++; kind.malicious.total++; origin.malicious.total++;
+      tally(cells, 'malicious', detected);
+      origin.malicious.total++;
       malHigh.total++;
-      if (detected) { mal.hit++; kind.malicious.hit++; origin.malicious.hit++; } else r.misses.push(`${s.id} (${o.worstBand} < ${s.min_band})`);
+      if (detected) origin.malicious.hit++;
+      else r.misses.push(missEntry);
       if (worst >= rank('high')) malHigh.hit++;
     } else {
-      sus.total++; kind.suspicious.total++;
-      if (detected) { sus.hit++; kind.suspicious.hit++; } else r.suspicious_misses.push(`${s.id} (${o.worstBand} < ${s.min_band})`);
+      tally(cells, 'suspicious', detected);
+      if (!detected) r.suspicious_misses.push(missEntry);
     }
     if (s.categories.length > 0) {
       cat.total++;
