@@ -206,7 +206,7 @@ describe('/mcp', () => {
       expect(single.text).toBe(`HTTP 413 Payload Too Large: ${rest.body.detail}`);
 
       const tooMany = toolErrorOf((await scan({ files: ['a', 'b', 'c', 'd'].map((p) => ({ path: `${p}.md`, content: p })) })).body);
-      expect(tooMany).toMatchObject({ status: 413, detail: 'Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload.' });
+      expect(tooMany).toMatchObject({ status: 413, detail: 'Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload (the first file over it is "d.md").' });
 
       const hugeZip = toolErrorOf((await scan({ zip_base64: Buffer.alloc(1024 * 1024 + 1, 1).toString('base64') })).body);
       expect(hugeZip).toMatchObject({ status: 413, detail: expect.stringMatching(/limit is 1 MB per upload/) });
