@@ -452,7 +452,19 @@ describe('application endpoints (SPEC.md, DESIGN.md §5)', () => {
       expect(locs((await client.post('/api/applications').send({ severity: 'SEVERE' }).expect(422)).body)).toEqual([['body', 'severity']]);
       expect(locs((await client.post('/api/applications').send({ colour: 'red' }).expect(422)).body)).toEqual([['body', 'colour']]);
       expect(locs((await client.post('/api/applications').send([1]).expect(422)).body)).toEqual([['body', 0]]);
-      await client.post('/api/applications').set('Content-Type', 'application/json').send('"tier"').expect(400);
+    });
+
+    it('answers 422, not 400, to a body that is well-formed JSON of the wrong shape (400 is for unparseable JSON)', async () => {
+      for (const body of ['"tier"', '5', 'null', 'true']) {
+        for (const method of ['get', 'post'] as const) {
+          const res = await client[method]('/api/applications').set('Content-Type', 'application/json').send(body).expect(422);
+          expect(res.body.detail).toEqual([{ loc: ['body'], msg: 'must be an array of filter clauses or a filter object', type: 'type_error' }]);
+        }
+      }
+      // The other bodies take the same route: a scalar where an object or array belongs is a 422 too.
+      expect(locs((await api.post('/api/applications/').set('Content-Type', 'application/json').send('5').expect(422)).body)).toEqual([['body']]);
+      expect(locs((await api.put('/api/applications/').set('Content-Type', 'application/json').send('null').expect(422)).body)).toEqual([['body']]);
+      await client.post('/api/applications').set('Content-Type', 'application/json').send('{"tier": ').expect(400);
     });
 
     it('never shows another tenant\'s applications', async () => {
