@@ -18,6 +18,11 @@ import type { Reservation } from './store/rate-limit-store';
  * request; on 429 hands back anything counted earlier (the edge unit, per-endpoint units) so a
  * rejected request consumes nothing. Cooldown units are kept only if the response is 2xx.
  */
+/** A JSON-RPC batch is charged per message, all or nothing, like that many single requests. */
+function jsonRpcMessageCount(body: unknown): number {
+  return Array.isArray(body) ? Math.max(1, body.length) : 1;
+}
+
 interface HandlerMetadata {
   cls: 'mcp' | 'none' | undefined;
   declared: readonly (string | CooldownRule)[];
@@ -45,7 +50,7 @@ export class RateLimitGuard implements CanActivate {
 
     // The app budget's list is kept per principal (see appBudgetChecks); cooldowns, rarer, extend a copy.
     let checks: readonly LimitCheck[] = NONE;
-    if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, clientNetwork(req, this.trusted));
+    if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, clientNetwork(req, this.trusted), jsonRpcMessageCount(req.body));
     else if (principal) checks = this.limiter.appBudgetChecks(principal, limits.budget);
     let cooldowns = 0;
     const matched = this.cooldowns(req, limits, declared);

@@ -124,8 +124,8 @@ describe('/mcp', () => {
       const res = await rpc(t, callTool('scan_agent_files', { files: [{ path: 'a.md', content: 'x' }] })).expect(401);
       expect(res.headers['www-authenticate']).toBe(challenge());
       expect(res.body.detail).toMatch(/Authentication required/);
-      // A batch smuggling a tool call behind a discovery request is refused as a whole.
-      await rpc(t, [request('tools/list'), callTool('scan_agent_files', {})]).expect(401);
+      // A batch (2025-03-26 still has them) smuggling a tool call behind a discovery request is refused as a whole.
+      await rpc(t, [request('tools/list'), callTool('scan_agent_files', {})], { protocolVersion: null }).expect(401);
     });
 
     it('401 invalid_token for a credential that does not verify, even on discovery', async () => {
