@@ -100,8 +100,9 @@ function nsPerLimitedRequest(iterations: number): { with_limiter: number; withou
   const clock = new SystemClock();
   const limiter = new RateLimiter(new MemoryRateLimitStore(), clock, { policy: PROBE_POLICY });
   const trusted = new TrustedProxies([]);
-  const middleware = new RateLimitMiddleware(limiter, new EdgeCounter(null, clock), trusted, { redis: null, edgeLimits: 'on', trustedProxies: [], policy: PROBE_POLICY });
-  const guard = new RateLimitGuard(new Reflector(), limiter, trusted);
+  const edge = new EdgeCounter(null, clock);
+  const middleware = new RateLimitMiddleware(limiter, edge, trusted, { redis: null, edgeLimits: 'on', trustedProxies: [], policy: PROBE_POLICY });
+  const guard = new RateLimitGuard(new Reflector(), limiter, trusted, edge);
   const socket = { remoteAddress: '127.0.0.1' };
   const setHeader = () => undefined;
   const next = () => undefined;

@@ -31,7 +31,9 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   // Edge and per-endpoint limits run raw, before body parsing and auth (DESIGN.md §10).
   installRateLimiting(nest);
   nest.use(requestBodyCap({ jsonLimitBytes: config.jsonBodyLimitBytes, uploadLimitBytes: DEFAULT_SCAN_LIMITS.maxUploadBytes + MULTIPART_OVERHEAD_BYTES }));
-  nest.useBodyParser('json', { limit: config.jsonBodyLimitBytes });
+  // Not strict: any JSON value parses, so a well-formed body of the wrong shape ("tier", 5, null)
+  // reaches validation and is answered 422; only unparseable JSON is a 400.
+  nest.useBodyParser('json', { limit: config.jsonBodyLimitBytes, strict: false });
   nest.use(rejectNulCharacters());
   if (config.corsOrigins.length) nest.enableCors({ origin: config.corsOrigins, credentials: false });
   nest.enableShutdownHooks();

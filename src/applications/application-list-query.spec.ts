@@ -27,7 +27,9 @@ describe('list query parsing', () => {
   });
 
   it('filters: empty forms, clauses, shorthand, and every rejection with its loc', () => {
-    for (const empty of [undefined, null, [], {}]) expect(parseListFilter(empty)).toEqual([]);
+    for (const empty of [undefined, [], {}]) expect(parseListFilter(empty)).toEqual([]);
+    // A body that is present but not a filter (JSON null, a string, a number) is a 422, not "no filter".
+    for (const wrong of [null, 'tier', 5]) expect(() => parseListFilter(wrong)).toThrow(ValidationFailedError);
     expect(parseListFilter([{ field: 'tier', value: 'TIER_1' }])).toEqual([{ field: 'tier', op: 'eq', value: 'TIER_1' }]);
     expect(parseListFilter({ tier: ['TIER_1'], urgent: 3 })).toEqual([
       { field: 'tier', op: 'in', value: ['TIER_1'] },

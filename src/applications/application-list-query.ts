@@ -152,12 +152,12 @@ function checkClause(field: string, op: unknown, value: unknown, loc: Validation
 }
 
 /**
- * The optional list body: absent, `null`, `[]` or `{}` = no filter; an array of
+ * The optional list body: absent, `[]` or `{}` = no filter; an array of
  * `{field, op, value}` clauses (ANDed); or the shorthand object `{"tier": ["TIER_1"], "severity": "HIGH"}`
  * (array value = `in`, scalar = `eq`).
  */
 export function parseListFilter(body: unknown): FilterClause[] {
-  if (body === undefined || body === null) return [];
+  if (body === undefined) return [];
   const issues: ValidationIssue[] = [];
   const clauses: FilterClause[] = [];
   if (Array.isArray(body)) {
@@ -175,7 +175,7 @@ export function parseListFilter(body: unknown): FilterClause[] {
       const clause = checkClause(field, op ?? 'eq', value, ['body', i], issues);
       if (clause) clauses.push(clause);
     });
-  } else if (typeof body === 'object') {
+  } else if (typeof body === 'object' && body !== null) {
     const entries = Object.entries(body as Record<string, unknown>);
     if (entries.length > MAX_CLAUSES) throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${MAX_CLAUSES} filter fields`, type: 'value_error.max_items' }]);
     for (const [field, value] of entries) {

@@ -21,6 +21,7 @@ export class ApiKeysController {
   @ApiOkResponse({ type: CreatedApiKeyDto })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+    this.apiKeys.assertExpiryInFuture(expiresAt, ['body', 'expires_at']);
     const { key, token } = await this.apiKeys.create({
       tenantId: principal.tenantId,
       name: body.name.trim(),

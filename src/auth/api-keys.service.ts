@@ -3,7 +3,7 @@ import { ALL_SCOPES, type ApiKeyPrincipal, type Scope } from './principal';
 import { displayPrefix, generateApiKeyToken, hashApiKeyToken, isWellFormedApiKeyToken, sameDigest } from './api-key-token';
 import type { ApiKeyEntity } from './persistence/api-key.entity';
 import type { ApiKeysRepository } from './persistence/api-keys.repository';
-import { NotFoundError, UnauthorizedError, ValidationFailedError } from '../common/errors';
+import { NotFoundError, UnauthorizedError, ValidationFailedError, type ValidationIssue } from '../common/errors';
 
 export interface CreateKeyInput {
   tenantId: string;
@@ -61,6 +61,13 @@ export class ApiKeysService {
       rateLimitPerMinute: input.rateLimitPerMinute,
     }, manager);
     return { key, token };
+  }
+
+  /** Refuses (422) an expiry that has already passed: the key's token would never work. */
+  assertExpiryInFuture(expiresAt: Date | null, loc: ValidationIssue['loc']): void {
+    if (expiresAt !== null && expiresAt.getTime() <= this.now().getTime()) {
+      throw new ValidationFailedError([{ loc, msg: 'must be in the future', type: 'value_error.date.past' }]);
+    }
   }
 
   list(tenantId: string): Promise<ApiKeyEntity[]> {

@@ -32,6 +32,9 @@ export class McpServerFactory {
     const server = new McpServer({ name: 'bulwark', title: 'Bulwark', version: cliVersion() }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     registerScanTool(server, this.scanner, principal);
     registerInventoryTools(server, { applications: this.applications, graph: this.graph, sbom: this.sbom }, principal);
+    // The SDK advertises tools.listChanged when tools are registered, but a stateless server has no
+    // open stream to send notifications/tools/list_changed on (and its tool list never changes).
+    server.server.registerCapabilities({ tools: { listChanged: false } });
     return server;
   }
 }

@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Public } from '../auth/auth.decorators';
 import { RateLimitClass } from '../rate-limit/rate-limit.decorators';
+import { answerInvalidParams } from './invalid-params';
 import { getMcpRequestAuth } from './mcp-request.middleware';
 import { McpServerFactory } from './mcp-server.factory';
 import { ProtectedResourceMetadata } from './protected-resource.metadata';
@@ -48,7 +49,7 @@ export class McpController {
     }
     const principal = auth.kind === 'principal' ? auth.principal : null;
     if (principal === null && callsTools(req.body)) {
-      this.unauthorized(res, 'Authentication required: tool calls need an API key or an OAuth access token', false);
+      this.unauthorized(res, this.resourceMetadata.credentialRequired(), false);
       return;
     }
 
@@ -59,11 +60,12 @@ export class McpController {
       void server.close();
     });
     await server.connect(transport);
+    answerInvalidParams(transport);
     // Express's Request is an IncomingMessage; only its typing of `id` (pino-http) differs.
     await transport.handleRequest(req as unknown as IncomingMessage, res as unknown as ServerResponse, req.body);
   }
 
-  /** 401 with the RFC 9728 pointer MCP clients follow to find the authorization server. */
+  /** 401 with the RFC 9728 pointer MCP clients follow to find the authorization server (a plain realm without OAuth). */
   private unauthorized(res: Response, detail: string, invalidToken: boolean): void {
     res.status(401).set('WWW-Authenticate', this.resourceMetadata.challenge(invalidToken ? 'invalid_token' : null)).json({ detail });
   }

@@ -1,3 +1,4 @@
+import type { EdgeAdmission } from './store/edge-counter';
 import type { Reservation } from './store/rate-limit-store';
 
 /**
@@ -22,8 +23,10 @@ export interface RateLimitRequestState {
  * WeakMap: see clientNetwork().
  */
 const STATE = Symbol('bulwark.rateLimitState');
+/** The edge unit an admitted API request counted, in its own slot: set on most requests, so no state object is allocated for it. */
+const EDGE = Symbol('bulwark.edgeAdmission');
 
-type StateHolder = { [STATE]?: RateLimitRequestState };
+type StateHolder = { [STATE]?: RateLimitRequestState; [EDGE]?: EdgeAdmission };
 
 function holderOf(res: object): StateHolder {
   return ((res as { locals?: object }).locals ?? res) as StateHolder;
@@ -35,4 +38,16 @@ export function setRateLimitState(res: object, state: RateLimitRequestState): vo
 
 export function getRateLimitState(res: object): RateLimitRequestState | undefined {
   return holderOf(res)[STATE];
+}
+
+export function setEdgeAdmission(res: object, admission: EdgeAdmission): void {
+  holderOf(res)[EDGE] = admission;
+}
+
+/** The request's edge admission, for a limit that refuses it to hand the unit back (once). */
+export function takeEdgeAdmission(res: object): EdgeAdmission | undefined {
+  const holder = holderOf(res);
+  const admission = holder[EDGE];
+  if (admission !== undefined) holder[EDGE] = undefined;
+  return admission;
 }

@@ -9,6 +9,7 @@ import { RateLimitClass } from './rate-limit.decorators';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RATE_LIMIT_POLICY } from './rate-limit.policy';
 import { RateLimiter } from './rate-limiter';
+import { EdgeCounter } from './store/edge-counter';
 import { MemoryRateLimitStore } from './store/memory-rate-limit.store';
 import type { RateLimitStore } from './store/rate-limit-store';
 
@@ -34,7 +35,8 @@ function context(handler: () => void, cls: object, req: Record<string, unknown>)
 }
 
 function guard(store: RateLimitStore = new MemoryRateLimitStore()) {
-  return new RateLimitGuard(new Reflector(), new RateLimiter(store, new FakeClock(), { policy: RATE_LIMIT_POLICY }), new TrustedProxies([]));
+  const clock = new FakeClock();
+  return new RateLimitGuard(new Reflector(), new RateLimiter(store, clock, { policy: RATE_LIMIT_POLICY }), new TrustedProxies([]), new EdgeCounter(null, clock));
 }
 
 describe('RateLimitGuard', () => {

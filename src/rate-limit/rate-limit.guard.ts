@@ -4,19 +4,25 @@ import type { Request, Response } from 'express';
 import { RateLimitedError, ServiceUnavailableError } from '../common/errors';
 import { clientNetwork, TrustedProxies } from './client-address';
 import { RATE_LIMIT_CLASS, RATE_LIMIT_COOLDOWNS } from './rate-limit.decorators';
-import { getRateLimitState } from './rate-limit-request-state';
+import { getRateLimitState, takeEdgeAdmission } from './rate-limit-request-state';
 import type { CooldownRule } from './rate-limit.policy';
 import { RateLimiter, type CooldownMatch, type LimitCheck, type LimitDecision, type RouteLimits } from './rate-limiter';
 import { NONE, requestPath } from './route-matcher';
+import { EdgeCounter } from './store/edge-counter';
 import type { Reservation } from './store/rate-limit-store';
 
 /**
  * Application layer, after the auth guard: charges the principal's app budget (per API key,
  * tenant-raisable; control-plane budget for the CLI's three calls; MCP classes) together with the
  * request's cooldowns in ONE all-or-nothing store call. Sets X-RateLimit-* on every evaluated
- * request; on 429 hands back anything counted earlier (per-endpoint units) so a rejected request
- * consumes nothing. Cooldown units are kept only if the response is 2xx.
+ * request; on 429 hands back anything counted earlier (the edge unit, per-endpoint units) so a
+ * rejected request consumes nothing. Cooldown units are kept only if the response is 2xx.
  */
+/** A JSON-RPC batch is charged per message, all or nothing, like that many single requests. */
+function jsonRpcMessageCount(body: unknown): number {
+  return Array.isArray(body) ? Math.max(1, body.length) : 1;
+}
+
 interface HandlerMetadata {
   cls: 'mcp' | 'none' | undefined;
   declared: readonly (string | CooldownRule)[];
@@ -28,6 +34,7 @@ export class RateLimitGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly limiter: RateLimiter,
     private readonly trusted: TrustedProxies,
+    private readonly edge: EdgeCounter,
   ) {}
 
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
@@ -43,7 +50,7 @@ export class RateLimitGuard implements CanActivate {
 
     // The app budget's list is kept per principal (see appBudgetChecks); cooldowns, rarer, extend a copy.
     let checks: readonly LimitCheck[] = NONE;
-    if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, clientNetwork(req, this.trusted));
+    if (cls === 'mcp') checks = this.limiter.mcpChecks(principal ?? null, clientNetwork(req, this.trusted), jsonRpcMessageCount(req.body));
     else if (principal) checks = this.limiter.appBudgetChecks(principal, limits.budget);
     let cooldowns = 0;
     const matched = this.cooldowns(req, limits, declared);
@@ -76,8 +83,10 @@ export class RateLimitGuard implements CanActivate {
     return true;
   }
 
-  /** Hands back the per-endpoint units the middleware counted for this request (none without it), then throws. */
+  /** Hands back the edge and per-endpoint units the middleware counted for this request, then throws. */
   private async reject(decision: LimitDecision, res: Response): Promise<boolean> {
+    const admission = takeEdgeAdmission(res);
+    if (admission !== undefined) this.edge.release(admission);
     const state = getRateLimitState(res);
     await this.limiter.release(state?.endpointReservations ?? NONE);
     if (state) state.endpointReservations = NONE;

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Counter } from 'prom-client';
 import { MetricsService } from '../metrics/metrics.service';
 import { clientNetwork, TrustedProxies } from './client-address';
-import { setRateLimitState } from './rate-limit-request-state';
+import { setEdgeAdmission, setRateLimitState, takeEdgeAdmission } from './rate-limit-request-state';
 import { RATE_LIMIT_OPTIONS, type RateLimitModuleOptions } from './rate-limit.options';
 import { RateLimiter, type RouteLimits } from './rate-limiter';
 import { EdgeCounter } from './store/edge-counter';
@@ -23,7 +23,8 @@ type Next = (err?: unknown) => void;
  *    for routes this service does not serve itself. A 429 here never touches the app budget.
  *
  * A request a per-endpoint limit admitted carries its counted units to the rate-limit guard
- * (RateLimitRequestState).
+ * (RateLimitRequestState), and every admitted request its edge unit, so a limit that then refuses
+ * it hands them back.
  */
 @Injectable()
 export class RateLimitMiddleware implements OnModuleDestroy {
@@ -48,7 +49,7 @@ export class RateLimitMiddleware implements OnModuleDestroy {
   readonly handle = (req: IncomingMessage, res: ServerResponse, next: Next): void => {
     const network = clientNetwork(req, this.trusted);
     const limits = this.limiter.classify(req.method, requestPath(req.url));
-    if (!this.passesEdge(limits, network)) {
+    if (!this.passesEdge(limits, network, res)) {
       res.statusCode = 403;
       res.setHeader('Content-Length', '0');
       res.end();
@@ -62,6 +63,9 @@ export class RateLimitMiddleware implements OnModuleDestroy {
         setRateLimitState(res, { endpointReservations: decision.reservations });
         return next();
       }
+      // Refused here: the edge unit this request counted is handed back (it consumes nothing).
+      const admission = takeEdgeAdmission(res);
+      if (admission !== undefined) this.edge.release(admission);
       // Raw middleware runs outside Nest's exception filters: write the DESIGN.md §3 body here.
       const status = decision.unavailable ? 503 : 429;
       const body = JSON.stringify({ detail: decision.detail });
@@ -73,12 +77,17 @@ export class RateLimitMiddleware implements OnModuleDestroy {
     }, next);
   };
 
-  /** False only when EDGE_LIMITS=on and the network is past its allowance. */
-  private passesEdge(limits: RouteLimits, network: string): boolean {
+  /** False only when EDGE_LIMITS=on and the network is past its allowance. Keeps the admission on `res` for a later refusal to hand back. */
+  private passesEdge(limits: RouteLimits, network: string, res: ServerResponse): boolean {
     const mode = this.options.edgeLimits;
     if (mode === 'off') return true;
     const check = this.limiter.edgeCheck(limits, network);
-    if (check === null || this.edge.admit(check).allowed) return true;
+    if (check === null) return true;
+    const admission = this.edge.admit(check);
+    if (admission.allowed) {
+      setEdgeAdmission(res, admission);
+      return true;
+    }
     this.blocks?.inc({ mode });
     if (mode === 'on') return false;
     const now = Date.now();

@@ -282,11 +282,16 @@ export class RateLimiter {
    * MCP request classes (SPEC.md "Application layer: MCP"): an API key shares its REST budget, an
    * OAuth principal gets 600/min per tenant + client + subject, and an unauthenticated or
    * unverified caller 60/min per source network (IPv4 address or IPv6 /64, see networkKey()).
+   * `messages`: how many JSON-RPC messages the request carries, each charged.
    */
-  mcpChecks(principal: Principal | null, network: string): readonly LimitCheck[] {
-    if (principal !== null) return this.appBudgetChecks(principal, 'mcp');
+  mcpChecks(principal: Principal | null, network: string, messages = 1): readonly LimitCheck[] {
     const anon = this.policy.mcp.anonymous;
-    return [{ key: `mcp:anon:${network}`, limit: anon.limit, windowMs: anon.windowMs, layer: 'app', reason: `${anon.limit} unauthenticated MCP requests per ${windowWords(anon.windowMs)} from one network` }];
+    const checks =
+      principal !== null
+        ? this.appBudgetChecks(principal, 'mcp')
+        : [{ key: `mcp:anon:${network}`, limit: anon.limit, windowMs: anon.windowMs, layer: 'app' as const, reason: `${anon.limit} unauthenticated MCP requests per ${windowWords(anon.windowMs)} from one network` }];
+    // A JSON-RPC batch costs one unit per message (the kept lists are shared, so copy).
+    return messages === 1 ? checks : checks.map((c) => ({ ...c, cost: messages }));
   }
 
   /** The edge allowance's check for this network, or null for traffic outside the API. */

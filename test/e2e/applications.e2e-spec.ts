@@ -156,6 +156,18 @@ describe('application endpoints (SPEC.md, DESIGN.md §5)', () => {
       await api.post('/api/applications/').send([{ name: 'array' }]).expect(422);
     });
 
+    it('says a missing required field is required, in one issue per field (not one per rule)', async () => {
+      const empty = await api.post('/api/applications/').send({}).expect(422);
+      expect(empty.body.detail).toEqual([{ loc: ['body', 'name'], msg: 'field required', type: 'value_error.missing' }]);
+      const noId = await api.put('/api/applications/').send({ name: 'x', description: null, tier: null }).expect(422);
+      expect(noId.body.detail).toEqual([{ loc: ['body', 'id'], msg: 'field required', type: 'value_error.missing' }]);
+      const noLogin = await api.post('/api/applications/').send({ name: 'a', owner: { name: 'no login' } }).expect(422);
+      expect(noLogin.body.detail).toEqual([{ loc: ['body', 'owner', 'login'], msg: 'field required', type: 'value_error.missing' }]);
+      // A present value of the wrong type: one issue naming the type rule, not five (array, size, int, min, max).
+      const notArray = await api.post('/api/applications/').send({ name: 'a', service_ids: '1' }).expect(422);
+      expect(notArray.body.detail).toEqual([{ loc: ['body', 'service_ids'], msg: 'service_ids must be an array', type: 'isArray' }]);
+    });
+
     it('answers 422 listing every unknown service id at its index, and creates nothing', async () => {
       const res = await api.post('/api/applications/').send({ name: 'with-unknown', service_ids: [101, 999, 102, 2147483647] }).expect(422);
       expect(locs(res.body)).toEqual([['body', 'service_ids', 1], ['body', 'service_ids', 3]]);
@@ -239,7 +251,7 @@ describe('application endpoints (SPEC.md, DESIGN.md §5)', () => {
       const app = await api.post('/api/applications/').send({ name: 'absent-vs-null' }).expect(200);
       const both = await api.put('/api/applications/').send({ id: app.body.id, name: 'absent-vs-null' }).expect(422);
       expect(locs(both.body)).toEqual(expect.arrayContaining([['body', 'description'], ['body', 'tier']]));
-      expect(both.body.detail.find((d: Issue) => d.loc[1] === 'description').type).toBe('missing');
+      expect(both.body.detail.find((d: Issue) => d.loc[1] === 'description').type).toBe('value_error.missing');
       const noTier = await api.put('/api/applications/').send({ id: app.body.id, name: 'x', description: null }).expect(422);
       expect(locs(noTier.body)).toEqual([['body', 'tier']]);
       const badTier = await api.put('/api/applications/').send({ id: app.body.id, name: 'x', description: null, tier: 'GOLD' }).expect(422);
@@ -440,7 +452,19 @@ describe('application endpoints (SPEC.md, DESIGN.md §5)', () => {
       expect(locs((await client.post('/api/applications').send({ severity: 'SEVERE' }).expect(422)).body)).toEqual([['body', 'severity']]);
       expect(locs((await client.post('/api/applications').send({ colour: 'red' }).expect(422)).body)).toEqual([['body', 'colour']]);
       expect(locs((await client.post('/api/applications').send([1]).expect(422)).body)).toEqual([['body', 0]]);
-      await client.post('/api/applications').set('Content-Type', 'application/json').send('"tier"').expect(400);
+    });
+
+    it('answers 422, not 400, to a body that is well-formed JSON of the wrong shape (400 is for unparseable JSON)', async () => {
+      for (const body of ['"tier"', '5', 'null', 'true']) {
+        for (const method of ['get', 'post'] as const) {
+          const res = await client[method]('/api/applications').set('Content-Type', 'application/json').send(body).expect(422);
+          expect(res.body.detail).toEqual([{ loc: ['body'], msg: 'must be an array of filter clauses or a filter object', type: 'type_error' }]);
+        }
+      }
+      // The other bodies take the same route: a scalar where an object or array belongs is a 422 too.
+      expect(locs((await api.post('/api/applications/').set('Content-Type', 'application/json').send('5').expect(422)).body)).toEqual([['body']]);
+      expect(locs((await api.put('/api/applications/').set('Content-Type', 'application/json').send('null').expect(422)).body)).toEqual([['body']]);
+      await client.post('/api/applications').set('Content-Type', 'application/json').send('{"tier": ').expect(400);
     });
 
     it('never shows another tenant\'s applications', async () => {

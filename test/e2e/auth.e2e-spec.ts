@@ -103,6 +103,20 @@ describe('API-key authentication and tenancy (DESIGN.md §4)', () => {
     expect(locs).toEqual(expect.arrayContaining(['body.name', 'body.scopes', 'body.expires_at']));
   });
 
+  it('refuses (422) a key whose expires_at is not in the future: its token would never work', async () => {
+    const tenant = await t.tenant();
+    const admin = await tenant.key(['admin']);
+    const create = (expires_at: string) => t.http().post('/api/admin/api-keys').set('Authorization', `Bearer ${admin}`).send({ name: 'ci', expires_at });
+    for (const past of ['2020-01-01T00:00:00Z', new Date(Date.now() - 1000).toISOString()]) {
+      const res = await create(past).expect(422);
+      expect(res.body.detail).toEqual([{ loc: ['body', 'expires_at'], msg: 'must be in the future', type: 'value_error.date.past' }]);
+    }
+    const before = (await listKeys(`Bearer ${admin}`).expect(200)).body.length;
+    expect(before).toBe(1); // nothing was created by the refused requests
+    const future = await create(new Date(Date.now() + 3_600_000).toISOString()).expect(200);
+    await listKeys(`Bearer ${future.body.token}`).expect(403); // a working token (no admin scope by default)
+  });
+
   it('never writes tokens or Authorization headers to the log', async () => {
     const tenant = await t.tenant();
     const token = await tenant.key(['admin']);

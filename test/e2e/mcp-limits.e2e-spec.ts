@@ -70,6 +70,37 @@ describe('/mcp rate limits and capacity', () => {
     expect(budget(await rpc(t, request('tools/list'), { token: key }).expect(200))).toEqual({ limit: 4, remaining: 3 });
   });
 
+  it('batches (protocol 2025-03-26, which has them): every message is charged, all or nothing', async () => {
+    const key = await tenant.key(['scan'], { rateLimitPerMinute: 10 });
+    const old = { token: key, protocolVersion: null };
+    const list = (n: number) => Array.from({ length: n }, () => request('tools/list'));
+    const four = await rpc(t, list(4), old).expect(200);
+    expect(four.body).toHaveLength(4);
+    expect(budget(four)).toEqual({ limit: 10, remaining: 6 });
+    // Seven more do not fit in the six left: refused whole, and nothing is spent.
+    const seven = await rpc(t, list(7), old).expect(429);
+    expect(seven.body.detail).toMatch(/^Rate limit exceeded: 10 requests per minute for this API key/);
+    expect(budget(seven)).toEqual({ limit: 10, remaining: 6 });
+    expect(budget(await rpc(t, list(6), old).expect(200))).toEqual({ limit: 10, remaining: 0 });
+    // A batch is charged to anonymous callers per message too.
+    const from = { headers: { 'X-Forwarded-For': '198.51.100.60' }, protocolVersion: null };
+    expect(budget(await rpc(t, list(5), from).expect(200))).toEqual({ limit: 60, remaining: 55 });
+  });
+
+  it('batches under protocol 2025-06-18 and later (which removed them): 400 Invalid Request, nothing charged', async () => {
+    const key = await tenant.key(['scan'], { rateLimitPerMinute: 10 });
+    for (const version of ['2025-06-18', '2025-11-25']) {
+      const res = await rpc(t, [request('tools/list'), request('tools/list')], { token: key, protocolVersion: version }).expect(400);
+      expect(res.body).toEqual({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `Invalid Request: JSON-RPC batches are not part of MCP protocol version ${version}; send one message per request` },
+      });
+      expect(res.headers['x-ratelimit-remaining']).toBeUndefined();
+    }
+    expect(budget(await rpc(t, request('tools/list'), { token: key }).expect(200))).toEqual({ limit: 10, remaining: 9 });
+  });
+
   it('API key: the default budget is the 2,000/min of REST', async () => {
     const key = await tenant.key(['scan']);
     expect(budget(await rpc(t, initialize(), { token: key }).expect(200))).toEqual({ limit: 2000, remaining: 1999 });

@@ -68,6 +68,8 @@ describe('/mcp', () => {
       expect(result.protocolVersion).toBe(PROTOCOL_VERSION);
       expect(result.serverInfo.name).toBe('bulwark');
       expect(result.capabilities.tools).toBeDefined();
+      // Stateless: there is no open stream to send notifications/tools/list_changed on.
+      expect(result.capabilities.tools).not.toHaveProperty('listChanged', true);
     });
 
     it('negotiates older protocol revisions too', async () => {
@@ -122,8 +124,8 @@ describe('/mcp', () => {
       const res = await rpc(t, callTool('scan_agent_files', { files: [{ path: 'a.md', content: 'x' }] })).expect(401);
       expect(res.headers['www-authenticate']).toBe(challenge());
       expect(res.body.detail).toMatch(/Authentication required/);
-      // A batch smuggling a tool call behind a discovery request is refused as a whole.
-      await rpc(t, [request('tools/list'), callTool('scan_agent_files', {})]).expect(401);
+      // A batch (2025-03-26 still has them) smuggling a tool call behind a discovery request is refused as a whole.
+      await rpc(t, [request('tools/list'), callTool('scan_agent_files', {})], { protocolVersion: null }).expect(401);
     });
 
     it('401 invalid_token for a credential that does not verify, even on discovery', async () => {
@@ -206,7 +208,7 @@ describe('/mcp', () => {
       expect(single.text).toBe(`HTTP 413 Payload Too Large: ${rest.body.detail}`);
 
       const tooMany = toolErrorOf((await scan({ files: ['a', 'b', 'c', 'd'].map((p) => ({ path: `${p}.md`, content: p })) })).body);
-      expect(tooMany).toMatchObject({ status: 413, detail: 'Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload.' });
+      expect(tooMany).toMatchObject({ status: 413, detail: 'Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload (the first file over it is "d.md").' });
 
       const hugeZip = toolErrorOf((await scan({ zip_base64: Buffer.alloc(1024 * 1024 + 1, 1).toString('base64') })).body);
       expect(hugeZip).toMatchObject({ status: 413, detail: expect.stringMatching(/limit is 1 MB per upload/) });
@@ -224,6 +226,19 @@ describe('/mcp', () => {
       const schema = resultOf((await scan({ files: [{ content: 'no path' }] })).body);
       expect(schema.isError).toBe(true);
       expect(schema.content[0]!.text).toMatch(/Input validation error/);
+    });
+
+    it('-32602 (invalid params), not -32603, for a tools/call whose params do not have the shape MCP defines', async () => {
+      for (const params of [{ name: 'scan_agent_files', arguments: 'x' }, { name: 'scan_agent_files', arguments: [1] }, { arguments: {} }, { name: 7 }]) {
+        const res = await rpc(t, { ...request('tools/call'), params }, { token: scanKey }).expect(200);
+        expect(res.body.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid params: /) as unknown });
+        expect(res.body.result).toBeUndefined();
+      }
+      // In a batch, only the malformed message gets the error; the others are answered as usual.
+      const batch = await rpc(t, [{ ...request('tools/call'), params: { name: 'scan_agent_files', arguments: 1 } }, request('tools/list')], { token: scanKey, protocolVersion: null }).expect(200);
+      const [bad, fine] = batch.body as { error?: { code: number }; result?: unknown }[];
+      expect(bad!.error?.code).toBe(-32602);
+      expect(fine!.result).toBeDefined();
     });
 
     it('403 tool error for a key without the scan scope', async () => {
@@ -422,5 +437,26 @@ describe('/mcp', () => {
         await client.close();
       }
     });
+  });
+});
+
+describe('/mcp with OAuth not configured (API keys only)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('a tool call without a credential is told an API key is required, with no pointer to an OAuth flow', async () => {
+    const res = await rpc(t, callTool('scan_agent_files', { files: [{ path: 'a.md', content: 'x' }] })).expect(401);
+    expect(res.body.detail).toBe('Authentication required: tool calls need an API key (Authorization: Bearer bwk_…)');
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="bulwark"');
+    const bad = await rpc(t, initialize(), { token: 'bwk_notarealtokennotarealtokennotarealtoken' }).expect(401);
+    expect(bad.headers['www-authenticate']).toBe('Bearer realm="bulwark", error="invalid_token"');
+    // No protected-resource metadata to follow: it would name no authorization server.
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      const doc = await t.http().get(path).expect(404);
+      expect(doc.body).toEqual({ detail: 'OAuth is not configured on this server: /mcp accepts API keys (Authorization: Bearer bwk_…)' });
+    }
   });
 });

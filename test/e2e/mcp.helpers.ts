@@ -7,13 +7,17 @@ export const PROTOCOL_VERSION = '2025-06-18';
 export interface RpcOptions {
   token?: string;
   headers?: Record<string, string>;
+  /** MCP-Protocol-Version header (default PROTOCOL_VERSION); null sends none, as 2025-03-26 clients do. */
+  protocolVersion?: string | null;
 }
 
 let nextId = 1;
 
 /** One raw JSON-RPC POST to /mcp, as an MCP client sends it (stateless: no session header). */
 export function rpc(t: TestApp, body: unknown, options: RpcOptions = {}): Test {
-  let req = t.http().post('/mcp').set('Accept', MCP_ACCEPT).set('Content-Type', 'application/json').set('MCP-Protocol-Version', PROTOCOL_VERSION);
+  let req = t.http().post('/mcp').set('Accept', MCP_ACCEPT).set('Content-Type', 'application/json');
+  const version = options.protocolVersion === undefined ? PROTOCOL_VERSION : options.protocolVersion;
+  if (version !== null) req = req.set('MCP-Protocol-Version', version);
   if (options.token) req = req.set('Authorization', `Bearer ${options.token}`);
   for (const [k, v] of Object.entries(options.headers ?? {})) req = req.set(k, v);
   return req.send(body as object);

@@ -20,6 +20,9 @@ describe('operations: health, metrics, OpenAPI', () => {
     await other.dataSource.destroy();
     const res = await other.http().get('/health/ready').expect(503);
     expect(res.body.details.database.status).toBe('down');
+    // Public route: the driver's own message (which can name the database host and port) stays in the log.
+    expect(res.body.details.database).toEqual({ status: 'down', message: 'Database did not answer' });
+    expect(res.body.error).toEqual({ database: { status: 'down', message: 'Database did not answer' } });
     await other.close().catch(() => undefined);
   });
 

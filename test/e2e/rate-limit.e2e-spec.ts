@@ -296,6 +296,22 @@ describe('rate limiting over HTTP', () => {
       expect((await send(port, { path: '/api/cli/whoami', from })).status).toBe(401);
     });
 
+    it('refused requests spend no edge units: 4,200 rate-limited (429) requests from one address, then a 200', async () => {
+      const from = '127.0.0.23';
+      // The app budget refuses: a client retrying on 429 must not be edge-blocked (403) on every key.
+      const limited = await newKey({ rateLimitPerMinute: 3 });
+      const app = await burst(2100, 16, () => send(port, { path: '/api/rl-probe/ping', token: limited, from }));
+      expect(app).toEqual(new Map([[200, 3], [429, 2097]]));
+      // A per-endpoint limit refuses (before auth): the same holds.
+      const token = await newKey();
+      const endpoint = await burst(2100, 16, () => send(port, { method: 'POST', path: '/api/upgrade-guidance/generate', token, from }));
+      expect(endpoint).toEqual(new Map([[200, 5], [429, 2095]]));
+      // Eight requests were served, so the address has 1,992 of its 2,000 left, and only those.
+      const more = await burst(1992, 16, () => send(port, { path: '/api/rl-probe/ping', token, from }));
+      expect(more).toEqual(new Map([[200, 1992]]));
+      expect((await send(port, { path: '/api/rl-probe/ping', token, from })).status).toBe(403);
+    });
+
     it('gives POST /api/agent_files/scan a separate 6,000 per 5 minutes, not counted in the 2,000', async () => {
       const from = '127.0.0.22';
       const statuses = await burst(6000, 16, () => send(port, { method: 'POST', path: '/api/agent_files/scan', from }));

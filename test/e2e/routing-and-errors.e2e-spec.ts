@@ -76,9 +76,12 @@ describe('routing and the error model (DESIGN.md §3)', () => {
     expect(res.body.detail).toMatch(/limit/i);
   });
 
-  it('answers 404 with a detail for unknown routes', async () => {
-    const res = await t.http().get('/no/such/route').expect(404);
-    expect(res.body).toEqual({ detail: expect.any(String) });
+  it('answers 404 with a detail for unknown routes, in the service\'s own words (not Express\'s "Cannot GET")', async () => {
+    for (const [method, path] of [['get', '/no/such/route'], ['delete', '/api/nothing/here'], ['post', '/docs/nope'], ['put', '/test-things/5']] as const) {
+      const res = await t.http()[method](path).expect(404);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toEqual({ detail: `No route for ${method.toUpperCase()} ${path}` });
+    }
   });
 
   it('hides internals of unexpected errors behind a 500', async () => {

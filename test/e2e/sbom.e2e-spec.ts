@@ -171,7 +171,7 @@ describe('SBOM endpoint (e2e)', () => {
   it('422 when a key is absent, a value is invalid, or a code root is not the application’s', async () => {
     const missingEnv = await sbom(appId, { coderoots: null });
     expect(missingEnv.status).toBe(422);
-    expect(missingEnv.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'environment'], type: 'missing' })]);
+    expect(missingEnv.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'environment'], type: 'value_error.missing' })]);
 
     const missingBoth = await sbom(appId, {});
     expect(missingBoth.status).toBe(422);

@@ -79,6 +79,11 @@ describe('POST /api/agent_files/scan', () => {
     expect(res.body.detail).toMatch(/"big\.md" is larger than 1 MB/);
   });
 
+  it('413: more than 3 files names the first file over the count and the limit (directories and OS metadata not counted)', async () => {
+    const res = await scan(zipOf({ 'skill/': '', 'skill/SKILL.md': 'a', '__MACOSX/skill/._SKILL.md': appleDouble(), 'skill/a.sh': 'b', 'skill/b.py': 'c', 'skill/c.json': '{}', 'skill/d.md': 'd' }), 'four.zip').expect(413);
+    expect(res.body.detail).toBe('Upload exceeds a limit: the zip archive holds 5 files; the limit is 3 files per upload (the first file over it is "skill/c.json").');
+  });
+
   it('422: no file field, another field name, an extra field, two files, not multipart', async () => {
     const auth = { Authorization: `Bearer ${token}` };
     const cases = [

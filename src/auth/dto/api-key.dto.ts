@@ -16,7 +16,7 @@ export class CreateApiKeyDto {
   @IsIn(ALL_SCOPES as Scope[], { each: true })
   scopes?: Scope[];
 
-  @ApiPropertyOptional({ format: 'date-time', nullable: true, description: 'When the key stops working; null or absent = never.' })
+  @ApiPropertyOptional({ format: 'date-time', nullable: true, description: 'When the key stops working; must be in the future (422 otherwise); null or absent = never.' })
   @IsOptional()
   @IsISO8601({ strict: true })
   expires_at?: string | null;

@@ -10,13 +10,27 @@ const LOCATION: Record<string, string | undefined> = { body: 'body', query: 'que
 const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
 const MAX_INT4 = 2_147_483_647;
 
-/** Flattens class-validator's error tree into DESIGN.md §3 issues with exact `loc` paths. */
+/** Options for class-validator: `value: true` so an absent field can be told apart (it is never sent back). */
+export const VALIDATOR_OPTIONS = { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: true } } as const;
+
+/**
+ * Flattens class-validator's error tree into DESIGN.md §3 issues with exact `loc` paths, one issue
+ * per location: an absent required field is "field required" (not every rule it fails), and a
+ * present bad value reports the first rule as written in the DTO (class-validator lists the
+ * rules of a property bottom-up, so that is the last one).
+ */
 export function toValidationIssues(errors: ValidationError[], base: Loc): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const walk = (error: ValidationError, path: Loc) => {
     const key = /^\d+$/.test(error.property) ? Number(error.property) : error.property;
     const loc = [...path, key];
-    for (const [type, msg] of Object.entries(error.constraints ?? {})) issues.push({ loc, msg, type });
+    const rules = Object.entries(error.constraints ?? {});
+    if (rules.length > 0 && error.value === undefined) {
+      issues.push({ loc, msg: error.constraints?.missing ?? 'field required', type: 'value_error.missing' });
+    } else if (rules.length > 0) {
+      const [type, msg] = rules[rules.length - 1]!;
+      issues.push({ loc, msg, type });
+    }
     for (const child of error.children ?? []) walk(child, loc);
   };
   errors.forEach((e) => walk(e, base));
@@ -46,7 +60,7 @@ export class RequestValidationPipe implements PipeTransform {
       throw new ValidationFailedError([{ loc: ['body'], msg: 'must be a JSON object', type: 'type_error.object' }]);
     }
     const instance = plainToInstance(metatype as new () => object, withoutDangerousKeys(value ?? {}) as object, { enableImplicitConversion: metadata.type !== 'body' });
-    const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
+    const errors = await validate(instance, VALIDATOR_OPTIONS);
     if (errors.length) throw new ValidationFailedError(toValidationIssues(errors, where === 'path' ? ['path'] : [where]));
     return instance;
   }

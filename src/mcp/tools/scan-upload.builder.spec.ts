@@ -49,6 +49,6 @@ describe('buildScanUpload', () => {
 
   it('413 for more files than an upload may hold', () => {
     const files = ['a', 'b', 'c', 'd'].map((p) => ({ path: `${p}.md`, content: p }));
-    expect(() => buildScanUpload({ files })).toThrow(new PayloadTooLargeError('Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload.'));
+    expect(() => buildScanUpload({ files })).toThrow(new PayloadTooLargeError('Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload (the first file over it is "d.md").'));
   });
 });

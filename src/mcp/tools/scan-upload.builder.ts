@@ -1,4 +1,5 @@
 import { PayloadTooLargeError, ValidationFailedError } from '../../common/errors';
+import { quoteName } from '../../scanner/archive/entry-name';
 import { DEFAULT_SCAN_LIMITS } from '../../scanner/archive/scan-limits';
 import type { ScanUpload } from '../../scanner/scanner.service';
 import { storedZip } from './stored-zip';
@@ -42,7 +43,7 @@ export function buildScanUpload(input: ScanToolInput, maxFiles = DEFAULT_SCAN_LI
   const files = input.files!;
   if (files.length === 0) throw invalid(['files'], 'at least one file is required', 'value_error.missing');
   if (files.length > maxFiles) {
-    throw new PayloadTooLargeError(`Upload exceeds a limit: ${files.length} files were sent; the limit is ${maxFiles} files per upload.`);
+    throw new PayloadTooLargeError(`Upload exceeds a limit: ${files.length} files were sent; the limit is ${maxFiles} files per upload (the first file over it is ${quoteName(files[maxFiles]!.path)}).`);
   }
   const seen = new Set<string>();
   files.forEach((f, i) => {

@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
 import { ValidationFailedError, type ValidationIssue } from '../../common/errors';
-import { toValidationIssues } from '../../common/pipes/request-validation.pipe';
+import { toValidationIssues, VALIDATOR_OPTIONS } from '../../common/pipes/request-validation.pipe';
 
 /**
  * Validates tool arguments with the same DTO class (class-validator rules, transforms) the REST
@@ -10,7 +10,7 @@ import { toValidationIssues } from '../../common/pipes/request-validation.pipe';
  */
 export async function validateLikeRest<T extends object>(dto: new () => T, value: Record<string, unknown>): Promise<T> {
   const instance = plainToInstance(dto, value);
-  const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
+  const errors = await validate(instance, VALIDATOR_OPTIONS);
   if (errors.length) throw new ValidationFailedError(toValidationIssues(errors, ['arguments']));
   return instance;
 }

@@ -82,6 +82,35 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('EdgeCounter s
     b.close();
   });
 
+  it('a released unit comes back locally at once, and in the shared count whether or not it was sent yet', async () => {
+    const clock = new FakeClock();
+    const shared = factory.create();
+    const a = new EdgeCounter(shared, clock, { flushEveryMs: 60_000 });
+    const c = check('edge:api:r', 4);
+    const first = [a.admit(c), a.admit(c), a.admit(c)];
+    await a.flush(); // three sent
+    const unsent = a.admit(c);
+    a.release(first[0]!); // already in the shared count
+    a.release(unsent); // still pending here
+    a.release(unsent); // a second release of one admission changes nothing
+    expect(admitted(a, 5, c)).toBe(2); // 2 kept + 2 new = 4
+    await a.flush();
+    // Another replica sees 4 (3 sent - 1 returned + 2 new), not the 6 admitted.
+    const b = new EdgeCounter(shared, clock, { flushEveryMs: 60_000 });
+    b.admit(check('edge:api:r', 100));
+    await b.flush();
+    expect(admitted(b, 100, check('edge:api:r', 100))).toBe(100 - 4 - 1);
+    // A unit of an ended window is not handed back to the next one.
+    clock.advance(FIVE_MINUTES);
+    const next = a.admit(c);
+    a.release(first[1]!);
+    expect(admitted(a, 5, c)).toBe(3);
+    a.release(next);
+    expect(admitted(a, 5, c)).toBe(1);
+    a.close();
+    b.close();
+  });
+
   it('sends counts on its own timer, batched', async () => {
     const clock = new FakeClock();
     const shared = factory.create();

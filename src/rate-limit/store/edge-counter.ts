@@ -14,22 +14,26 @@ export interface EdgeCounterOptions {
   onSyncError?: (message: string) => void;
 }
 
-interface EdgeBucket {
+/** One network's window in this process (a new window is a new object). */
+export interface EdgeBucket {
   key: string;
   windowMs: number;
   /** Window end (epoch ms): opened locally, then taken from the shared counter once synced. */
   resetAt: number;
   /** The shared count as last synced (includes this process's synced requests). */
   shared: number;
-  /** Admitted here, not yet sent. */
+  /** Admitted here, not yet sent; below zero when more units were handed back than are unsent. */
   pending: number;
-  /** Sent in the sync now in flight. */
+  /** Sent in the sync now in flight (below zero: a hand-back in flight). */
   inflight: number;
 }
 
 export interface EdgeAdmission {
   allowed: boolean;
   resetAt: number;
+  /** The bucket that counted the request and its units, until release() hands them back; unset when not admitted. */
+  bucket?: EdgeBucket;
+  cost?: number;
 }
 
 /**
@@ -40,7 +44,8 @@ export interface EdgeAdmission {
  * round trips: one replica alone counts exactly; N replicas may together admit at most what the
  * others admitted during one flush interval beyond the allowance. The application limits behind it
  * (per key, per endpoint, cooldowns) stay exact and shared. Without a shared store it is an exact
- * per-process fixed-window counter. Rejected requests are not counted, as in every other layer.
+ * per-process fixed-window counter. Rejected requests are not counted, as in every other layer,
+ * and a request a later limit refuses gets its unit back (release).
  */
 export class EdgeCounter {
   private readonly buckets = new Map<string, EdgeBucket>();
@@ -86,11 +91,28 @@ export class EdgeCounter {
     const cost = check.cost ?? 1;
     if (b.shared + b.pending + b.inflight + cost > check.limit) return { allowed: false, resetAt: b.resetAt };
     b.pending += cost;
-    if (this.shared !== null) {
-      this.dirty.add(b);
-      this.schedule();
-    }
-    return { allowed: true, resetAt: b.resetAt };
+    this.markDirty(b);
+    return { allowed: true, resetAt: b.resetAt, bucket: b, cost };
+  }
+
+  /**
+   * Hands back the unit of an admitted request that a later limit refused (a refused request
+   * consumes nothing). Only within the window that counted it; once per admission. Units already
+   * sent to the shared counters are taken off them with the next batch.
+   */
+  release(admission: EdgeAdmission): void {
+    const b = admission.bucket;
+    if (b === undefined) return;
+    admission.bucket = undefined;
+    if (this.buckets.get(b.key) !== b || b.resetAt <= this.clock.now()) return;
+    b.pending -= admission.cost ?? 1;
+    this.markDirty(b);
+  }
+
+  private markDirty(b: EdgeBucket): void {
+    if (this.shared === null) return;
+    this.dirty.add(b);
+    this.schedule();
   }
 
   /** Sends what is pending now (also what the timer does). Resolves when that sync has finished. */
@@ -98,7 +120,7 @@ export class EdgeCounter {
     if (this.shared === null || this.syncing || this.dirty.size === 0) return;
     const now = this.clock.now();
     // Counts of a window that has ended are not sent: the shared counter would start a new window with them.
-    const batch = [...this.dirty].filter((b) => b.resetAt > now);
+    const batch = [...this.dirty].filter((b) => b.resetAt > now && b.pending !== 0);
     this.dirty.clear();
     if (batch.length === 0) return;
     this.syncing = true;
@@ -106,20 +128,38 @@ export class EdgeCounter {
       b.inflight = b.pending;
       b.pending = 0;
     }
+    const shared = this.shared;
     try {
-      const result = await this.shared.evaluate(
-        batch.map((b) => ({ key: b.key, limit: UNCAPPED, windowMs: b.windowMs, cost: b.inflight })),
-        now,
-      );
-      batch.forEach((b, i) => {
-        const bucket = result.buckets[i]!;
-        b.shared = UNCAPPED - bucket.remaining;
-        b.resetAt = bucket.resetAt;
-        b.inflight = 0;
-      });
+      await Promise.all([
+        this.sync(batch.filter((b) => b.inflight > 0), now, async (adds) => {
+          const result = await shared.evaluate(adds.map((b) => ({ key: b.key, limit: UNCAPPED, windowMs: b.windowMs, cost: b.inflight })), now);
+          adds.forEach((b, i) => {
+            const bucket = result.buckets[i]!;
+            b.shared = UNCAPPED - bucket.remaining;
+            b.resetAt = bucket.resetAt;
+          });
+        }),
+        // Handed-back units were sent before (a sync in flight delays this flush), so resetAt is the
+        // shared window's end, which the store's release needs to match.
+        this.sync(batch.filter((b) => b.inflight < 0), now, async (returns) => {
+          await shared.release(returns.map((b) => ({ key: b.key, resetAt: b.resetAt, cost: -b.inflight })), now);
+          for (const b of returns) b.shared = Math.max(0, b.shared + b.inflight);
+        }),
+      ]);
+    } finally {
+      this.syncing = false;
+      if (this.dirty.size > 0) this.schedule();
+    }
+  }
+
+  /** Runs one store call for `group`; on failure keeps deciding locally and sends them again with the next batch. */
+  private async sync(group: EdgeBucket[], now: number, send: (group: EdgeBucket[]) => Promise<void>): Promise<void> {
+    if (group.length === 0) return;
+    try {
+      await send(group);
+      for (const b of group) b.inflight = 0;
     } catch (err) {
-      // Keep deciding locally and send these again with the next batch.
-      for (const b of batch) {
+      for (const b of group) {
         b.pending += b.inflight;
         b.inflight = 0;
         if (this.buckets.get(b.key) === b) this.dirty.add(b);
@@ -128,9 +168,6 @@ export class EdgeCounter {
         this.lastWarn = now;
         this.options.onSyncError?.(`edge counters not shared (${err instanceof Error ? err.message : String(err)}); counting per process until the store answers`);
       }
-    } finally {
-      this.syncing = false;
-      if (this.dirty.size > 0) this.schedule();
     }
   }
 

@@ -93,8 +93,11 @@ function fileEntry(relativePath: string, bytes: Buffer): UploadEntry {
   return verdict === 'disguised' ? { relativePath, type: 'file', bytes, metadataName: true } : { relativePath, type: 'file', bytes };
 }
 
-function checkFileCount(files: number, limits: ScanLimits): void {
-  if (files > limits.maxFiles) tooLarge(`the zip archive holds ${files} files; the limit is ${limits.maxFiles} files per upload`);
+/** Files in entry order; over the limit, the 413 names the first file past it. */
+function checkFileCount(fileNames: readonly string[], limits: ScanLimits): void {
+  if (fileNames.length > limits.maxFiles) {
+    tooLarge(`the zip archive holds ${fileNames.length} files; the limit is ${limits.maxFiles} files per upload (the first file over it is ${quoteName(fileNames[limits.maxFiles]!)})`);
+  }
 }
 
 /** The bytes in front of an embedded zip, as an entry named after the upload (unless a zip entry has that path). */
@@ -123,7 +126,7 @@ function extractZip(archive: Buffer, limits: ScanLimits, firstEntryOffset = 0, p
   const leading = prefix ? [{ name: prefixEntryName(prefix.uploadName, records), bytes: Buffer.from(prefix.bytes) }] : [];
   const candidateNames = [...leading.map((l) => l.name), ...records.filter((r) => !r.isDirectory).map((r) => r.name)];
   if (candidateNames.length === 0) throw new BadRequestError('Upload could not be extracted: the zip archive contains no files.');
-  checkFileCount(candidateNames.filter((n) => !hasOsMetadataName(n)).length, limits);
+  checkFileCount(candidateNames.filter((n) => !hasOsMetadataName(n)), limits);
 
   // Early rejections from declared sizes (cheap, before any inflation). Inflation re-checks all of it.
   let declaredTotal = 0;
@@ -159,8 +162,8 @@ function extractZip(archive: Buffer, limits: ScanLimits, firstEntryOffset = 0, p
     entries.push(fileEntry(r.name, out));
   }
 
-  const files = entries.filter((e) => e.type === 'file').length;
-  if (files === 0) throw new BadRequestError('Upload could not be extracted: the zip archive contains no files.');
+  const files = entries.filter((e) => e.type === 'file').map((e) => e.relativePath);
+  if (files.length === 0) throw new BadRequestError('Upload could not be extracted: the zip archive contains no files.');
   checkFileCount(files, limits);
   return entries;
 }
