@@ -16,7 +16,12 @@ import { exMarkdownImageBeaconRule } from './catalogue/ex-markdown-image-beacon.
 import { exfExfilInstructionRule } from './catalogue/exf-exfil-instruction.rule';
 import { exfExternalPostRule } from './catalogue/exf-external-post.rule';
 import { exfUploadExternalRule } from './catalogue/exf-upload-external.rule';
+import { mcpAnnotationContradictionRule } from './catalogue/mcp-annotation-contradiction.rule';
 import { mcpInlineSecretRule, mcpServerRiskRule } from './catalogue/mcp-server-risk.rule';
+import { mcpToolInputToShellRule } from './catalogue/mcp-tool-input-to-shell.rule';
+import { mcpToolNameCollisionRule } from './catalogue/mcp-tool-name-collision.rule';
+import { mcpToolPreferenceRule } from './catalogue/mcp-tool-preference.rule';
+import { mcpToolShadowingRule } from './catalogue/mcp-tool-shadowing.rule';
 import { obEncodedPayloadRule } from './catalogue/ob-encoded-payload.rule';
 import { obHomoglyphRule } from './catalogue/ob-homoglyph.rule';
 import { obInvisibleUnicodeRule } from './catalogue/ob-invisible-unicode.rule';
@@ -92,6 +97,11 @@ export const ALL_RULES: readonly Rule[] = [
   urlUnpinnedDownloadRule,
   mcpInlineSecretRule,
   mcpServerRiskRule,
+  mcpAnnotationContradictionRule,
+  mcpToolShadowingRule,
+  mcpToolNameCollisionRule,
+  mcpToolPreferenceRule,
+  mcpToolInputToShellRule,
   othUnsafeCodeRule,
   othWeakSafeguardsRule,
   cmbCoveredExecutionRule,
