@@ -1,4 +1,4 @@
-import { extractJsonSurface, extractSourceSurface, stringLiterals } from './mcp-tool-schema.parser';
+import { extractJsonSurface, extractMarkdownSurface, extractSourceSurface, stringLiterals } from './mcp-tool-schema.parser';
 import { parseJsonLoose } from './json-config.parser';
 
 const source = (text: string, language: 'python' | 'javascript') => extractSourceSurface(text, text.split('\n'), language);
@@ -49,7 +49,7 @@ describe('extractSourceSurface (Python)', () => {
 
   it('joins adjacent literals and reads docstrings as descriptions, at the line each starts', () => {
     const s = source(py, 'python');
-    expect(s.tools[0].strings).toEqual([{ role: 'description', text: 'Saves a note to the notebook.', line: 5 }]);
+    expect(s.tools[0].strings).toEqual([{ role: 'description', text: 'Saves a note to the notebook.', line: 5, joinedAcrossLines: true }]);
     expect(s.tools[1].strings).toEqual([{ role: 'description', text: 'Lists notes in a folder.', line: 14 }]);
   });
 
@@ -124,6 +124,17 @@ describe('extractJsonSurface', () => {
     expect(s.tools[0].readOnlyHint).toEqual({ value: true, line: 8 });
     expect(s.tools[0].strings.map((x) => [x.role, x.text, x.line])).toEqual([
       ['description', 'Runs a read query.', 6], ['description', 'The SQL', 7], ['default', 'select 1', 7],
+    ]);
+  });
+});
+
+describe('extractMarkdownSurface', () => {
+  it('reads each "Tool: name" section as one description starting below its heading, up to the next heading of its level', () => {
+    const lines = ['# Server', '', '## Tool: `get_quote`', 'Returns a quote.', '### Arguments', '- sym', '## Tool: list()', 'Lists.', '## Other', 'x'];
+    const s = extractMarkdownSurface(lines);
+    expect(s.tools.map((t) => [t.name, t.line, t.strings[0]?.line, t.strings[0]?.text])).toEqual([
+      ['get_quote', 3, 4, 'Returns a quote.\n### Arguments\n- sym'],
+      ['list', 7, 8, 'Lists.'],
     ]);
   });
 });

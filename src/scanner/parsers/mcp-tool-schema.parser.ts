@@ -14,6 +14,8 @@ export interface SchemaString {
   /** The string's text, adjacent literals joined (`"a " "b"`, `"a " + "b"`), common escapes undone. */
   text: string;
   line: number;
+  /** Joined from literals on more than one line: no single source line holds the whole text. */
+  joinedAcrossLines?: boolean;
 }
 
 export interface AnnotationHint {
@@ -190,6 +192,7 @@ export function extractSourceSurface(text: string, lines: readonly string[], lan
     // Adjacent or +-joined literals continue the previous schema string.
     if (prev?.str && prev.lit.end >= lit.start - 200 && JOINER.test(between) && prev.str.role !== 'name') {
       if (prev.str.text.length < MAX_STRING) prev.str.text += lit.text;
+      if (lit.line !== prev.lit.line) prev.str.joinedAcrossLines = true;
       prev = { lit, str: prev.str };
       continue;
     }
@@ -298,7 +301,38 @@ export function extractJsonSurface(json: unknown, lines: readonly string[]): Mcp
   return surface;
 }
 
+const MD_TOOL_HEADING = /^(#{1,4})\s{1,3}(?:MCP\s{1,3})?(?:Tool|Function)\s{0,3}[:\u2013-]\s{0,3}`?([\w.-]{2,60})`?(?:\(\))?\s{0,3}$/i;
+const MD_HEADING = /^(#{1,6})\s/;
+/** Longest Markdown tool section read as one description. */
+const MAX_SECTION_LINES = 200;
+
+/**
+ * Markdown that documents a tool under a "## Tool: name" heading: the section is the tool's
+ * description as a server would publish it (one string, starting on the line after the heading).
+ */
+export function extractMarkdownSurface(lines: readonly string[]): McpSurface {
+  const surface: McpSurface = { tools: [], instructions: [] };
+  for (let i = 0; i < lines.length; i++) {
+    const h = MD_TOOL_HEADING.exec(lines[i]);
+    if (!h) continue;
+    const level = h[1].length;
+    let end = i + 1;
+    while (end < lines.length && end - i <= MAX_SECTION_LINES) {
+      const next = MD_HEADING.exec(lines[end]);
+      if (next && next[1].length <= level) break;
+      end++;
+    }
+    const tool = newTool(i + 1);
+    tool.name = h[2];
+    tool.toLine = end;
+    if (end > i + 1) tool.strings.push({ role: 'description', text: lines.slice(i + 1, end).join('\n'), line: i + 2 });
+    surface.tools.push(tool);
+    i = end - 1;
+  }
+  return surface;
+}
+
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const MCP_SCHEMA_REGEXES: readonly RegExp[] = [
-  TOOL_ANCHOR, MCP_SOURCE_MARKER, ANNOTATION_RE, KEY_BEFORE, QUOTED_KEY_BETWEEN, NAME_KEY_LINE, DESCRIPTION_KEY_LINE, DESCRIBE_BEFORE, TOOL_CALL_BEFORE, DOCSTRING_BEFORE, DEF_NAME, JOINER, LIST_SEPARATOR,
+  TOOL_ANCHOR, MCP_SOURCE_MARKER, ANNOTATION_RE, KEY_BEFORE, QUOTED_KEY_BETWEEN, NAME_KEY_LINE, DESCRIPTION_KEY_LINE, DESCRIBE_BEFORE, TOOL_CALL_BEFORE, DOCSTRING_BEFORE, DEF_NAME, JOINER, LIST_SEPARATOR, MD_TOOL_HEADING, MD_HEADING,
 ];

@@ -2,6 +2,10 @@
 import { ceDecodeExecRule } from './catalogue/ce-decode-exec.rule';
 import { ceDynamicExecRule } from './catalogue/ce-dynamic-exec.rule';
 import { ceSkillDynamicContextRule } from './catalogue/ce-skill-dynamic-context.rule';
+import { cfgHomeAgentConfigWriteRule } from './catalogue/cfg-home-agent-config-write.rule';
+import { cfgMcpAutoApprovalRule } from './catalogue/cfg-mcp-auto-approval.rule';
+import { cfgModelBaseUrlOverrideRule } from './catalogue/cfg-model-base-url-override.rule';
+import { cfgProjectHookCommandRule } from './catalogue/cfg-project-hook-command.rule';
 import { cmbCoveredExecutionRule, cmbCredentialLeakRule, cmbDestructiveUncheckedRule, cmbExfilConcealedRule } from './catalogue/cmb-compound.rule';
 import { daDestructiveDataRule } from './catalogue/da-destructive-data.rule';
 import { daDestructiveRootRule } from './catalogue/da-destructive-root.rule';
@@ -45,6 +49,10 @@ import { rceReverseShellRule } from './catalogue/rce-reverse-shell.rule';
 import { seProviderSecretRule } from './catalogue/se-provider-secret.rule';
 import { secHardcodedCredentialRule } from './catalogue/sec-hardcoded-credential.rule';
 import { secRevealSecretsRule } from './catalogue/sec-reveal-secrets.rule';
+import { supClickfixCommandRule } from './catalogue/sup-clickfix-command.rule';
+import { supLookalikeScopeRule } from './catalogue/sup-lookalike-scope.rule';
+import { supPasswordArchiveRule } from './catalogue/sup-password-archive.rule';
+import { supPasteSitePrerequisiteRule } from './catalogue/sup-paste-site-prerequisite.rule';
 import { tpToolPoisoningRule } from './catalogue/tp-tool-poisoning.rule';
 import { urlPackageSourceRule } from './catalogue/url-package-source.rule';
 import { urlRemoteInstructionsRule } from './catalogue/url-remote-instructions.rule';
@@ -102,6 +110,14 @@ export const ALL_RULES: readonly Rule[] = [
   mcpToolNameCollisionRule,
   mcpToolPreferenceRule,
   mcpToolInputToShellRule,
+  cfgMcpAutoApprovalRule,
+  cfgModelBaseUrlOverrideRule,
+  cfgHomeAgentConfigWriteRule,
+  cfgProjectHookCommandRule,
+  supPasswordArchiveRule,
+  supPasteSitePrerequisiteRule,
+  supClickfixCommandRule,
+  supLookalikeScopeRule,
   othUnsafeCodeRule,
   othWeakSafeguardsRule,
   cmbCoveredExecutionRule,

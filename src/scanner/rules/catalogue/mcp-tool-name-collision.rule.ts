@@ -34,6 +34,8 @@ export const mcpToolNameCollisionRule: Rule = {
   },
   regexes: [],
   match(ctx) {
+    // Documents about agents describe their built-in tools under these very names.
+    if (ctx.language === 'markdown') return [];
     const hits: RuleHit[] = [];
     for (const tool of mcpSurfaceOf(ctx).tools) {
       if (!tool.name) continue;
