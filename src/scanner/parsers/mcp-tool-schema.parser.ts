@@ -226,13 +226,17 @@ export function extractSourceSurface(text: string, lines: readonly string[], lan
   return surface;
 }
 
-/** Locates JSON string values in file order with a forward-only cursor (linear in the file). */
+/** How far past the cursor a value is looked for (a value written with other escapes is never found). */
+const VALUE_REACH = 400;
+
+/** Locates JSON string values in file order with a forward-only cursor and a bounded reach (linear in the file). */
 class JsonValueLines {
   private cursor = 0;
   constructor(private readonly lines: readonly string[]) {}
   find(value: string, fallback: number): number {
     const needle = JSON.stringify(value.slice(0, 60)).slice(1, value.length > 60 ? -1 : undefined);
-    for (let i = Math.max(this.cursor, fallback - 1); i < this.lines.length; i++) {
+    const from = Math.max(this.cursor, fallback - 1);
+    for (let i = from; i < Math.min(this.lines.length, from + VALUE_REACH); i++) {
       if (this.lines[i].includes(needle)) {
         this.cursor = i;
         return i + 1;

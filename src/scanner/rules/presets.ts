@@ -22,6 +22,7 @@ import { exfExternalPostRule } from './catalogue/exf-external-post.rule';
 import { exfUploadExternalRule } from './catalogue/exf-upload-external.rule';
 import { mcpAnnotationContradictionRule } from './catalogue/mcp-annotation-contradiction.rule';
 import { mcpInlineSecretRule, mcpServerRiskRule } from './catalogue/mcp-server-risk.rule';
+import { mcpToolInputToPathRule } from './catalogue/mcp-tool-input-to-path.rule';
 import { mcpToolInputToShellRule } from './catalogue/mcp-tool-input-to-shell.rule';
 import { mcpToolNameCollisionRule } from './catalogue/mcp-tool-name-collision.rule';
 import { mcpToolPreferenceRule } from './catalogue/mcp-tool-preference.rule';
@@ -110,6 +111,7 @@ export const ALL_RULES: readonly Rule[] = [
   mcpToolNameCollisionRule,
   mcpToolPreferenceRule,
   mcpToolInputToShellRule,
+  mcpToolInputToPathRule,
   cfgMcpAutoApprovalRule,
   cfgModelBaseUrlOverrideRule,
   cfgHomeAgentConfigWriteRule,

@@ -9,6 +9,7 @@ import { NORMALIZE_REGEXES } from '../views/normalize';
 import { CONTEXT_REGEXES } from './context-layer';
 import { EVIDENCE_REGEXES } from './evidence';
 import { MCP_SURFACE_REGEXES } from './mcp-surface';
+import { MCP_TOOL_FLOW_REGEXES } from './mcp-tool-flow';
 import { ALL_RULES } from './presets';
 
 /**
@@ -23,7 +24,7 @@ import { ALL_RULES } from './presets';
  */
 const ALL: { owner: string; re: RegExp }[] = [
   ...ALL_RULES.flatMap((r) => r.regexes.map((re) => ({ owner: r.meta.id, re }))),
-  ...[...HIDDEN_TEXT_REGEXES, ...DECODER_REGEXES, ...NORMALIZE_REGEXES, ...CONTEXT_REGEXES, ...EVIDENCE_REGEXES, ...MARKDOWN_REGEXES, ...MCP_SCHEMA_REGEXES, ...MCP_SURFACE_REGEXES].map(
+  ...[...HIDDEN_TEXT_REGEXES, ...DECODER_REGEXES, ...NORMALIZE_REGEXES, ...CONTEXT_REGEXES, ...EVIDENCE_REGEXES, ...MARKDOWN_REGEXES, ...MCP_SCHEMA_REGEXES, ...MCP_SURFACE_REGEXES, ...MCP_TOOL_FLOW_REGEXES].map(
     (re) => ({ owner: 'engine', re }),
   ),
 ];

@@ -38,6 +38,16 @@ describe('BW-MCP-101 annotation contradictions', () => {
   });
 });
 
+describe('BW-CFG-001 MCP auto-approval', () => {
+  it('rates every-server grants medium and named servers or one server\'s tools low', () => {
+    expect(worst(findings('.claude/settings.json', '{"enableAllProjectMcpServers": true}', 'BW-CFG-001'))).toBe('medium');
+    expect(worst(findings('.claude/settings.json', '{"permissions": {"allow": ["mcp__*"]}}', 'BW-CFG-001'))).toBe('medium');
+    expect(worst(findings('.claude/settings.json', '{"enabledMcpjsonServers": ["docs"]}', 'BW-CFG-001'))).toBe('low');
+    expect(worst(findings('.claude/settings.json', '{"permissions": {"allow": ["mcp__context7"]}}', 'BW-CFG-001'))).toBe('low');
+    expect(findings('.claude/settings.json', '{"permissions": {"allow": ["mcp__context7__resolve_library_id"]}}', 'BW-CFG-001')).toEqual([]);
+  });
+});
+
 describe('BW-CFG-002 model base URL', () => {
   const settings = (url: string) => `{"env": {"ANTHROPIC_BASE_URL": "${url}"}}`;
   it('is silent for the vendor API, low for a localhost proxy, high for another host in shipped settings', () => {

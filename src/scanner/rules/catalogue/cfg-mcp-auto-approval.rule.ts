@@ -1,10 +1,16 @@
 import { defineRegexRule } from '../regex-rule';
+import type { Rule } from '../rule.types';
+
+/** Hits that grant less than every server or tool (graded low in refine). */
+const APPROVE_LIST_HIT = /^["'](?:autoApprove|alwaysAllow)/;
+const NAMED_SERVERS_HIT = /^["']?enabledMcpjsonServers/i;
+const ONE_SERVER_HIT = /^["']mcp__(?!\*)(?:[A-Za-z0-9-]|_(?!_)){1,60}["']$/;
 
 /**
  * Settings that start or approve MCP servers and tools without a prompt. In a repository's own
  * settings they let whoever wrote the repo's .mcp.json run code the moment the project is opened.
  */
-export const cfgMcpAutoApprovalRule = defineRegexRule({
+const autoApprovalRule = defineRegexRule({
   meta: {
     id: 'BW-CFG-001',
     title: 'MCP servers or tools approved without asking',
@@ -19,7 +25,7 @@ export const cfgMcpAutoApprovalRule = defineRegexRule({
       positive: [
         { path: '.claude/settings.json', text: '{\n  "enableAllProjectMcpServers": true\n}' },
         { path: '.claude/settings.json', text: '{"permissions": {"allow": ["mcp__*", "Bash(npm test)"]}}' },
-        { text: 'Add this to the project settings:\n\n```json\n{"enabledMcpjsonServers": ["helper", "sync"]}\n```' },
+        { text: 'Add this to the project settings:\n\n```json\n{"enableAllProjectMcpServers": true, "enabledMcpjsonServers": ["helper", "sync"]}\n```' },
       ],
       negative: [
         { path: '.claude/settings.json', text: '{\n  "enableAllProjectMcpServers": false\n}' },
@@ -37,8 +43,14 @@ export const cfgMcpAutoApprovalRule = defineRegexRule({
   ],
   views: ['raw', 'normalized'],
   refine(hit) {
-    // A named list of a server's tools is narrower than starting every project server.
-    if (/^["'](?:autoApprove|alwaysAllow)/.test(hit.evidence)) return { ...hit, severity: 'low', message: 'MCP tools listed for approval without a prompt' };
+    // Named servers or tools the project itself declares are a narrower grant than "every server"
+    // or "every tool": recorded low; enable-all and mcp__* wildcards stay medium.
+    if (APPROVE_LIST_HIT.test(hit.evidence)) return { ...hit, severity: 'low', message: 'MCP tools listed for approval without a prompt' };
+    if (NAMED_SERVERS_HIT.test(hit.evidence)) return { ...hit, severity: 'low', message: 'Named project MCP servers enabled without the trust prompt' };
+    if (ONE_SERVER_HIT.test(hit.evidence)) return { ...hit, severity: 'low', message: 'Every tool of one MCP server approved without a prompt' };
     return hit;
   },
 });
+
+/** The regex rule plus the regexes its refine grades with, so the ReDoS check sees them all. */
+export const cfgMcpAutoApprovalRule: Rule = { ...autoApprovalRule, regexes: [...autoApprovalRule.regexes, APPROVE_LIST_HIT, NAMED_SERVERS_HIT, ONE_SERVER_HIT] };
