@@ -27,7 +27,7 @@ export const POPULAR_TOOL_NAMES: ReadonlySet<string> = new Set([
 export const EFFECT_WORDS = {
   destroys: ['delete', 'deletes', 'deleting', 'remove', 'removes', 'removing', 'erase', 'erases', 'erasing', 'wipe', 'wipes', 'wiping', 'purge', 'purges', 'purging', 'drop', 'drops', 'truncate', 'truncates', 'destroy', 'destroys', 'overwrite', 'overwrites', 'overwriting', 'cleanup', 'kill', 'kills', 'terminate', 'terminates', 'uninstall', 'uninstalls', 'rm', 'unlink', 'rmdir'],
   writes: ['write', 'writes', 'writing', 'create', 'creates', 'update', 'updates', 'modify', 'modifies', 'edit', 'edits', 'save', 'saves', 'append', 'appends', 'insert', 'inserts', 'rename', 'renames', 'move', 'moves', 'commit', 'commits', 'install', 'installs', 'installing', 'deploy', 'deploys', 'applies'],
-  sends: ['send', 'sends', 'sending', 'upload', 'uploads', 'uploading', 'post', 'posts', 'publish', 'publishes', 'email', 'emails', 'forward', 'forwards', 'transmit', 'transmits', 'exfiltrate', 'beacon'],
+  sends: ['send', 'sends', 'sending', 'push', 'pushes', 'pushing', 'upload', 'uploads', 'uploading', 'post', 'posts', 'publish', 'publishes', 'email', 'emails', 'forward', 'forwards', 'transmit', 'transmits', 'exfiltrate', 'beacon'],
   executes: ['execute', 'executes', 'exec', 'eval', 'evaluate', 'spawn', 'spawns', 'download', 'downloads'],
 } as const;
 
@@ -37,7 +37,7 @@ export const EFFECT_WORDS = {
  */
 export const EFFECT_NOUN_LIKE: ReadonlySet<string> = new Set([
   'commits', 'edits', 'updates', 'posts', 'emails', 'moves', 'saves', 'inserts', 'uploads', 'downloads', 'installs', 'deploys',
-  'drops', 'writes', 'patches', 'forwards', 'renames', 'appends', 'kills', 'wipes', 'purges', 'beacon', 'spawns',
+  'drops', 'writes', 'pushes', 'patches', 'forwards', 'renames', 'appends', 'kills', 'wipes', 'purges', 'beacon', 'spawns',
 ]);
 
 export type ToolEffect = keyof typeof EFFECT_WORDS;
@@ -46,7 +46,7 @@ export type ToolEffect = keyof typeof EFFECT_WORDS;
 export const HOME_AGENT_CONFIG_PATHS: readonly string[] = [
   '.claude.json', '.claude/settings.json', '.claude/settings.local.json', '.cursor/mcp.json', '.codeium/windsurf/mcp_config.json',
   'claude_desktop_config.json', '.gemini/settings.json', '.codex/config.toml', '.continue/config.json', '.vscode/mcp.json',
-  'Library/Application Support/Claude', 'AppData/Roaming/Claude', '.config/Claude',
+  'Library/Application Support/Claude', 'AppData/Roaming/Claude', 'Claude/claude_desktop_config.json', '.config/Claude',
 ];
 
 /** Hosts that are a model vendor's own API (a base URL here is not a redirect). */

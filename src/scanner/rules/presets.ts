@@ -2,7 +2,7 @@
 import { ceDecodeExecRule } from './catalogue/ce-decode-exec.rule';
 import { ceDynamicExecRule } from './catalogue/ce-dynamic-exec.rule';
 import { ceSkillDynamicContextRule } from './catalogue/ce-skill-dynamic-context.rule';
-import { cfgHomeAgentConfigWriteRule } from './catalogue/cfg-home-agent-config-write.rule';
+import { cfgAgentConfigWriteRule } from './catalogue/cfg-agent-config-write.rule';
 import { cfgMcpAutoApprovalRule } from './catalogue/cfg-mcp-auto-approval.rule';
 import { cfgModelBaseUrlOverrideRule } from './catalogue/cfg-model-base-url-override.rule';
 import { cfgProjectHookCommandRule } from './catalogue/cfg-project-hook-command.rule';
@@ -114,7 +114,7 @@ export const ALL_RULES: readonly Rule[] = [
   mcpToolInputToPathRule,
   cfgMcpAutoApprovalRule,
   cfgModelBaseUrlOverrideRule,
-  cfgHomeAgentConfigWriteRule,
+  cfgAgentConfigWriteRule,
   cfgProjectHookCommandRule,
   supPasswordArchiveRule,
   supPasteSitePrerequisiteRule,
