@@ -2,6 +2,10 @@
 import { ceDecodeExecRule } from './catalogue/ce-decode-exec.rule';
 import { ceDynamicExecRule } from './catalogue/ce-dynamic-exec.rule';
 import { ceSkillDynamicContextRule } from './catalogue/ce-skill-dynamic-context.rule';
+import { cfgAgentConfigWriteRule } from './catalogue/cfg-agent-config-write.rule';
+import { cfgMcpAutoApprovalRule } from './catalogue/cfg-mcp-auto-approval.rule';
+import { cfgModelBaseUrlOverrideRule } from './catalogue/cfg-model-base-url-override.rule';
+import { cfgProjectHookCommandRule } from './catalogue/cfg-project-hook-command.rule';
 import { cmbCoveredExecutionRule, cmbCredentialLeakRule, cmbDestructiveUncheckedRule, cmbExfilConcealedRule } from './catalogue/cmb-compound.rule';
 import { daDestructiveDataRule } from './catalogue/da-destructive-data.rule';
 import { daDestructiveRootRule } from './catalogue/da-destructive-root.rule';
@@ -16,7 +20,13 @@ import { exMarkdownImageBeaconRule } from './catalogue/ex-markdown-image-beacon.
 import { exfExfilInstructionRule } from './catalogue/exf-exfil-instruction.rule';
 import { exfExternalPostRule } from './catalogue/exf-external-post.rule';
 import { exfUploadExternalRule } from './catalogue/exf-upload-external.rule';
+import { mcpAnnotationContradictionRule } from './catalogue/mcp-annotation-contradiction.rule';
 import { mcpInlineSecretRule, mcpServerRiskRule } from './catalogue/mcp-server-risk.rule';
+import { mcpToolInputToPathRule } from './catalogue/mcp-tool-input-to-path.rule';
+import { mcpToolInputToShellRule } from './catalogue/mcp-tool-input-to-shell.rule';
+import { mcpToolNameCollisionRule } from './catalogue/mcp-tool-name-collision.rule';
+import { mcpToolPreferenceRule } from './catalogue/mcp-tool-preference.rule';
+import { mcpToolShadowingRule } from './catalogue/mcp-tool-shadowing.rule';
 import { obEncodedPayloadRule } from './catalogue/ob-encoded-payload.rule';
 import { obHomoglyphRule } from './catalogue/ob-homoglyph.rule';
 import { obInvisibleUnicodeRule } from './catalogue/ob-invisible-unicode.rule';
@@ -40,6 +50,10 @@ import { rceReverseShellRule } from './catalogue/rce-reverse-shell.rule';
 import { seProviderSecretRule } from './catalogue/se-provider-secret.rule';
 import { secHardcodedCredentialRule } from './catalogue/sec-hardcoded-credential.rule';
 import { secRevealSecretsRule } from './catalogue/sec-reveal-secrets.rule';
+import { supClickfixCommandRule } from './catalogue/sup-clickfix-command.rule';
+import { supLookalikeScopeRule } from './catalogue/sup-lookalike-scope.rule';
+import { supPasswordArchiveRule } from './catalogue/sup-password-archive.rule';
+import { supPasteSitePrerequisiteRule } from './catalogue/sup-paste-site-prerequisite.rule';
 import { tpToolPoisoningRule } from './catalogue/tp-tool-poisoning.rule';
 import { urlPackageSourceRule } from './catalogue/url-package-source.rule';
 import { urlRemoteInstructionsRule } from './catalogue/url-remote-instructions.rule';
@@ -92,6 +106,20 @@ export const ALL_RULES: readonly Rule[] = [
   urlUnpinnedDownloadRule,
   mcpInlineSecretRule,
   mcpServerRiskRule,
+  mcpAnnotationContradictionRule,
+  mcpToolShadowingRule,
+  mcpToolNameCollisionRule,
+  mcpToolPreferenceRule,
+  mcpToolInputToShellRule,
+  mcpToolInputToPathRule,
+  cfgMcpAutoApprovalRule,
+  cfgModelBaseUrlOverrideRule,
+  cfgAgentConfigWriteRule,
+  cfgProjectHookCommandRule,
+  supPasswordArchiveRule,
+  supPasteSitePrerequisiteRule,
+  supClickfixCommandRule,
+  supLookalikeScopeRule,
   othUnsafeCodeRule,
   othWeakSafeguardsRule,
   cmbCoveredExecutionRule,

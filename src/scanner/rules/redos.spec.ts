@@ -3,10 +3,13 @@ import { check } from 'recheck';
 import { analyse } from 'scslre';
 import { SECRET_FORMAT_REGEXES } from '../engine/secret-formats';
 import { MARKDOWN_REGEXES } from '../parsers/markdown-structure.parser';
+import { MCP_SCHEMA_REGEXES } from '../parsers/mcp-tool-schema.parser';
 import { DECODER_REGEXES } from '../views/decoders';
 import { HIDDEN_TEXT_REGEXES } from '../views/hidden-text';
 import { NORMALIZE_REGEXES } from '../views/normalize';
 import { CONTEXT_REGEXES } from './context-layer';
+import { MCP_SURFACE_REGEXES } from './mcp-surface';
+import { MCP_TOOL_FLOW_REGEXES } from './mcp-tool-flow';
 import { ALL_RULES } from './presets';
 
 /**
@@ -21,7 +24,17 @@ import { ALL_RULES } from './presets';
  */
 const ALL: { owner: string; re: RegExp }[] = [
   ...ALL_RULES.flatMap((r) => r.regexes.map((re) => ({ owner: r.meta.id, re }))),
-  ...[...HIDDEN_TEXT_REGEXES, ...DECODER_REGEXES, ...NORMALIZE_REGEXES, ...CONTEXT_REGEXES, ...SECRET_FORMAT_REGEXES, ...MARKDOWN_REGEXES].map(
+  ...[
+    ...HIDDEN_TEXT_REGEXES,
+    ...DECODER_REGEXES,
+    ...NORMALIZE_REGEXES,
+    ...CONTEXT_REGEXES,
+    ...SECRET_FORMAT_REGEXES,
+    ...MARKDOWN_REGEXES,
+    ...MCP_SCHEMA_REGEXES,
+    ...MCP_SURFACE_REGEXES,
+    ...MCP_TOOL_FLOW_REGEXES,
+  ].map(
     (re) => ({ owner: 'engine', re }),
   ),
 ];

@@ -1,5 +1,6 @@
 import type { Rule, RuleHit } from '../rule.types';
 import { POPULAR_PACKAGES } from '../popular-packages';
+import { KNOWN_NPM_SCOPES } from '../supply-chain-lexicon';
 
 const INSTALL_RE = /\b(?:pip3?|uv\s{1,3}pip|poetry|pipx|npm|pnpm|yarn|bun|gem|cargo|go)\s{1,3}(?:install|add|i|get)\b([^\n;|&#]{1,300})/gi;
 const DEP_MENTION_RE = /\b(?:dependency|package|library|module)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]|\badd\s{1,3}(?:the\s{1,3})?(?:dependency|package)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]/gi;
@@ -91,6 +92,7 @@ export const urlPackageSourceRule: Rule = {
         { text: 'pip install requests numpy pandas' },
         { text: 'npm install express lodash' },
         { text: 'pip install --index-url https://pypi.org/simple/ mypkg' },
+        { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@ModelContextProtocol/server-filesystem@1.0.0"]}}}' },
       ],
     },
   },
@@ -104,7 +106,9 @@ export const urlPackageSourceRule: Rule = {
       if (line.length === 0 || !CHEAP_GATE_RE.test(line)) continue;
       if (INSECURE_INDEX_RE.test(line)) hits.push({ line: i + 1, evidence: line, confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
       const upper = NPM_UPPER_RE.exec(line);
-      if (upper && (ctx.language === 'json' || /\b(?:npx|npm|pnpm|yarn|bunx|args|install|add)\b|"-y"/.test(line))) {
+      // A scope that is an official one in other letter case is not a look-alike (npm resolves names lower-case).
+      const caseOnly = upper !== null && KNOWN_NPM_SCOPES.includes(upper[1].slice(1).split('/')[0]!.toLowerCase());
+      if (upper && !caseOnly && (ctx.language === 'json' || /\b(?:npx|npm|pnpm|yarn|bunx|args|install|add)\b|"-y"/.test(line))) {
         hits.push({ line: i + 1, evidence: upper[1], confidence: 'high', message: 'npm package name with capital letters (look-alike scope)' });
       }
       const names: string[] = [];

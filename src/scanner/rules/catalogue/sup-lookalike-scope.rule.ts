@@ -1,0 +1,52 @@
+import type { Rule, RuleHit } from '../rule.types';
+import { imitatedScope } from '../package-lookalike';
+
+const SCOPED_NAME = /(?<![\w.@])@([A-Za-z0-9][\w.-]{0,60})\/([\w.-]{1,80})/g;
+/** Lines where a scoped name is a package being installed, run, imported or depended on. */
+const PACKAGE_CONTEXT = /\b(?:npx|npm|pnpm|pnpx|yarn|bun|bunx|deno|install|add|import|require|from|dependencies|devDependencies)\b|"args"|^\s{0,40}"@[\w.-]{1,60}\/[\w.-]{1,80}"\s{0,3}[:,\]]/;
+
+/**
+ * Shadow helper packages published under a scope that imitates an official one
+ * (`@anthropic` for `@anthropic-ai`, `@modeIcontextprotocol` with a capital I, `@model-context-protocol`).
+ */
+export const supLookalikeScopeRule: Rule = {
+  meta: {
+    id: 'BW-SUP-004',
+    title: 'Package scope imitates an official npm scope',
+    category: 'unsafe_external_reference',
+    severity: 'high',
+    confidence: 'medium',
+    asset_type: 'instructions',
+    rationale:
+      'Typosquatters publish look-alike helpers under scopes one homoglyph, separator, suffix or edit away from official ones (@anthropic-ai, @modelcontextprotocol, @openai); an agent or MCP config that installs or launches one runs the squatter\'s code. Scopes that differ from the official one only in letter case are not reported.',
+    example: 'npx -y @modelcontext-protocol/server-filesystem',
+    fixtures: {
+      positive: [
+        { text: 'Install the SDK helper: `npm install @anthropic/claude-tools`' },
+        { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@model-context-protocol/server-filesystem"]}}}' },
+        { text: "import OpenAI from '@openai-official/sdk';" },
+      ],
+      negative: [
+        { text: 'Install the SDK: `npm install @anthropic-ai/sdk`' },
+        { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@ModelContextProtocol/server-filesystem"]}}}' },
+        { text: 'Mention @openai/codex maintainers in the issue if you are blocked.' },
+      ],
+    },
+  },
+  regexes: [SCOPED_NAME, PACKAGE_CONTEXT],
+  match(ctx) {
+    const hits: RuleHit[] = [];
+    const memo = new Map<string, ReturnType<typeof imitatedScope>>();
+    for (let i = 0; i < ctx.lines.length; i++) {
+      const line = ctx.lines[i];
+      if (!line.includes('@') || !line.includes('/') || !PACKAGE_CONTEXT.test(line)) continue;
+      for (const m of line.matchAll(SCOPED_NAME)) {
+        const scope = m[1];
+        if (!memo.has(scope)) memo.set(scope, imitatedScope(scope));
+        const imitation = memo.get(scope);
+        if (imitation) hits.push({ line: i + 1, evidence: m[0], message: `Scope @${scope} imitates @${imitation.target} (${imitation.how})` });
+      }
+    }
+    return hits;
+  },
+};
