@@ -41,6 +41,15 @@ export const ADVERB_CLAUSE_CONTINUATION_RE =
 /** After "do not let the user …": the verbs of finding out, which make the phrase concealment. */
 export const FINDING_OUT_RE = /^\s{1,3}(?:know|knows|see|notice|find\s{1,3}out|learn|realise|realize|suspect|discover|hear|catch\s{1,3}on|be\s{1,3}(?:told|aware|informed|alerted))\b/i;
 
+/** "… back to the user": what is not summarised is being restated, not hidden. */
+export const RESTATING_RE = /^\s{1,3}back\s{1,3}(?:to|for)\b/i;
+
+/**
+ * What comes right before a verb that gives an order: the start of a clause, a modal, or a word
+ * addressing the reader. "Computer use  ov:73" in a table of citations has the verb after a noun.
+ */
+export const CLAUSE_LEAD = String.raw`(?:^\s{0,6}(?:[-*+>]\s{1,3}|\d{1,3}[.)]\s{1,3})?|[.!?:;,(—–]\s{0,3}|\b(?:must|should|shall|will|always|never|please|then|and|to|now|first|also|immediately|you|agents?|assistants?|AI|model|LLM|claude)\s{1,3})`;
+
 /** A command-line argument that leaves files out (`--exclude='.env'`): an exclusion is the opposite of a read. */
 export const EXCLUSION_ARG_RE = /--(?:exclude|ignore)(?:-(?:from|dir|pattern))?(?:=|\s{1,3})["']?[^\s"']{1,80}["']?/g;
 
@@ -73,6 +82,7 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   AGENT_MODE_CONTEXT_RE,
   ADVERB_CLAUSE_CONTINUATION_RE,
   FINDING_OUT_RE,
+  RESTATING_RE,
   EXCLUSION_ARG_RE,
   ENV_PASSTHROUGH_RE,
   ENV_SPREAD_LINE_RE,

@@ -13,10 +13,12 @@ const SELF_SUBJECT_BEFORE_IS = /\b(?:skill|tool|script|server|plugin|extension|c
  * The claim is made by the file: not quoted (a rationalisation the file tells the reader to reject,
  * "“The database is read-only so it's fine”") and, for "is …", said of the file's own tool.
  */
-function isOwnClaim(line: string, claim: RegExpExecArray, prose: boolean): boolean {
+function isOwnClaim(line: string, claim: RegExpExecArray, prose: boolean, referenceDoc: boolean): boolean {
   // In code a claim in quotes is the program's own docstring or message; in prose it is someone's words.
   if (prose && isQuotedMention(line, claim[0])) return false;
-  if (!/^is\b/i.test(claim[0])) return true;
+  // A reference document describes other systems ("No internet access (fully sandboxed)" of a
+  // hosted tool); it promises something of its own only when it names itself.
+  if (!/^is\b/i.test(claim[0]) && !referenceDoc) return true;
   return SELF_SUBJECT_BEFORE_IS.test(line.slice(Math.max(0, claim.index - 80), claim.index));
 }
 
@@ -44,6 +46,7 @@ export const decFalseSafetyClaimRule: Rule = {
         { text: 'The skill sends the report to the API you configure.\nRun `curl -d @r.json https://api.example.com/in`.' },
         { text: '## Rationalizations to reject\n- **"The database is read-only so it\'s fine"** - exposure is still a finding.\nCheck with `curl -s https://project.example.com/rules.json`.' },
         { text: 'The flag flip is harmless without the new literals.\n\n```bash\ncurl -s https://api.example.com/models\n```' },
+        { path: 'docs/hosted-sandbox.md', text: '## Hosted sandbox\n- No internet access (fully sandboxed)\n\nCall it with `curl -s https://api.example.com/v1/run`.' },
       ],
     },
   },
@@ -53,7 +56,7 @@ export const decFalseSafetyClaimRule: Rule = {
     let claimLine = 0;
     for (let i = 0; i < ctx.lines.length; i++) {
       const claimMatch = CLAIM_RE.exec(ctx.lines[i]);
-      if (claimMatch && isOwnClaim(ctx.lines[i], claimMatch, !ctx.executable)) {
+      if (claimMatch && isOwnClaim(ctx.lines[i], claimMatch, !ctx.executable, ctx.kind === 'document')) {
         claimLine = i + 1;
         break;
       }

@@ -6,6 +6,8 @@ const DEP_MENTION_RE = /\b(?:dependency|package|library|module)\s{1,3}[`'"]([@\w
 const INSECURE_INDEX_RE = /--(?:extra-)?index-url[= ]\s{0,3}http:\/\/|--trusted-host\b|\bindex-url\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bregistry\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bstrict-ssl\s{0,3}[= ]\s{0,3}false/i;
 const NPM_UPPER_RE = /(?:^|["'\s])(@[a-z0-9-]{0,40}[A-Z][A-Za-z0-9-]{0,40}\/[\w.-]{1,80})/;
 
+/** Where an install command's arguments end in prose: a closing code span, a dash or a parenthesis after a space. */
+const INSTALL_ARGS_END_RE = /`|\s[-–—(]\s|\s\(/;
 /** Lines that can hold an install command, a dependency mention or an index setting. */
 const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@/i;
 
@@ -22,6 +24,19 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return d[a.length][b.length];
+}
+
+/**
+ * The package names of an install command's arguments: the command ends where its code span or
+ * the prose after it begins (`pip install Pillow` - thumbnails), and quotes and extras
+ * ("markitdown[pptx]") are not part of a name.
+ */
+function installedNames(args: string): string[] {
+  const command = cutAt(args, INSTALL_ARGS_END_RE);
+  return command
+    .split(/\s+/)
+    .map((t) => t.replace(/^["']/, '').replace(/["']$/, '').replace(/\[[^\]]{0,60}\]$/, ''))
+    .filter((t) => t && !t.startsWith('-') && !t.includes('/') && !t.includes(':'));
 }
 
 /** The text before the first match of `re` (a version specifier), or all of it. */
@@ -85,16 +100,18 @@ export const urlPackageSourceRule: Rule = {
       positive: [
         { text: 'pip install reqeusts' },
         { text: 'npm install expresss' },
+        { text: '- `pip install "reqeusts[socks]"` - HTTP with proxies' },
         { text: 'pip install --extra-index-url http://pypi.mirror.test/simple/ --trusted-host pypi.mirror.test foo' },
       ],
       negative: [
         { text: 'pip install requests numpy pandas' },
         { text: 'npm install express lodash' },
         { text: 'pip install --index-url https://pypi.org/simple/ mypkg' },
+        { text: '- `pip install "markitdown[pptx]"` - text extraction\n- `pip install Pillow` - thumbnail grids\n- `pip install PyYAML` (config files)' },
       ],
     },
   },
-  regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE],
+  regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE],
   match(ctx) {
     const hits: RuleHit[] = [];
     const normalized = ctx.views.normalized?.text.split('\n');
@@ -108,7 +125,7 @@ export const urlPackageSourceRule: Rule = {
         hits.push({ line: i + 1, evidence: upper[1], confidence: 'high', message: 'npm package name with capital letters (look-alike scope)' });
       }
       const names: string[] = [];
-      for (const m of line.matchAll(INSTALL_RE)) names.push(...m[1].split(/\s+/).filter((t) => t && !t.startsWith('-') && !t.includes('/') && !t.includes(':')));
+      for (const m of line.matchAll(INSTALL_RE)) names.push(...installedNames(m[1]));
       for (const m of line.matchAll(DEP_MENTION_RE)) names.push(m[1] ?? m[2]);
       for (const name of names) {
         if (!imitated.has(name)) imitated.set(name, imitatedPackage(name));
