@@ -50,6 +50,9 @@ export const RESTATING_RE = /^\s{1,3}back\s{1,3}(?:to|for)\b/i;
  */
 export const CLAUSE_LEAD = String.raw`(?:^\s{0,6}(?:[-*+>]\s{1,3}|\d{1,3}[.)]\s{1,3})?|[.!?:;,(—–]\s{0,3}|\b(?:must|should|shall|will|always|never|please|then|and|to|now|first|also|immediately|you|agents?|assistants?|AI|model|LLM|claude)\s{1,3})`;
 
+/** A line holding only a template slot (`{{instructions}}`, `{input}`, `$ARGUMENTS`), maybe with its closing tag. */
+export const TEMPLATE_SLOT_LINE_RE = /^\s{0,8}(?:\{\{\s{0,3}[\w.-]{1,60}\s{0,3}\}\}|\{[a-z_]{1,40}\}|\$\{?[A-Za-z_]{1,40}\}?)\s{0,3}(?:<\/[\w-]{1,40}>)?\s{0,3}$/;
+
 /** A command-line argument that leaves files out (`--exclude='.env'`): an exclusion is the opposite of a read. */
 export const EXCLUSION_ARG_RE = /--(?:exclude|ignore)(?:-(?:from|dir|pattern))?(?:=|\s{1,3})["']?[^\s"']{1,80}["']?/g;
 
@@ -83,6 +86,7 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   ADVERB_CLAUSE_CONTINUATION_RE,
   FINDING_OUT_RE,
   RESTATING_RE,
+  TEMPLATE_SLOT_LINE_RE,
   EXCLUSION_ARG_RE,
   ENV_PASSTHROUGH_RE,
   ENV_SPREAD_LINE_RE,

@@ -2,6 +2,13 @@ import { defineRegexRule } from '../regex-rule';
 
 const DATA_SLOT = String.raw`(?:\$\{?[A-Za-z_]{1,40}\}?|\{\{[^}\n]{1,60}\}\}|<[A-Za-z_ -]{2,40}>|\[[A-Z_ -]{3,40}\]|%s|\{[a-z_]{2,40}\}|(?:DATA|SECRET|TOKEN|KEY|PAYLOAD|CONTEXT|HISTORY|BASE64|CONTENTS?|ENV|CREDENTIALS?|OUTPUT|DIFF|CONVERSATION)[A-Z_]{0,20})`;
 
+/**
+ * The slot as written, anywhere in the URL: placeholder words count in capitals only
+ * ("…/bundling-content.png" is a file name), single-letter format slots ({x}) count too.
+ */
+const SLOT_AS_WRITTEN_RE = new RegExp(String.raw`[?&#/=][^)"'\s>]{0,200}(?:${DATA_SLOT}|\{[A-Za-z_]\})`);
+const URL_REST_RE = /^[^)"'\s>]{0,300}/;
+
 /** Images the agent renders whose URL carries data: the client fetches it and leaks the data. */
 export const exMarkdownImageBeaconRule = defineRegexRule({
   meta: {
@@ -24,6 +31,7 @@ export const exMarkdownImageBeaconRule = defineRegexRule({
         { text: '![build](https://img.shields.io/badge/build-passing-green)' },
         { text: '![logo](./assets/logo.png)' },
         { text: '![chart](https://example.org/chart.png?width=600&theme=dark)' },
+        { text: '<img src="https://cdn.example.com/docs/images/skills-bundling-content.png?fit=max&s=a5e0" alt="Bundled files">' },
       ],
     },
   },
@@ -33,4 +41,8 @@ export const exMarkdownImageBeaconRule = defineRegexRule({
     new RegExp(String.raw`<img\b[^<>\n]{0,200}\bsrc\s{0,3}=\s{0,3}["']?https?://[^"'\s>]{1,300}[?&=/][^"'\s>]{0,200}${DATA_SLOT}`, 'i'),
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
+  refine(hit, m, _ctx, view) {
+    const rest = URL_REST_RE.exec(view.text.slice(m.index + m[0].length))?.[0] ?? '';
+    return SLOT_AS_WRITTEN_RE.test(m[0] + rest) ? hit : null;
+  },
 });
