@@ -67,6 +67,19 @@ export const ENV_SPREAD_LINE_RE = /^\s{0,40}(?:\.\.\.|\*\*)\s{0,3}(?:process\.en
 /** A line that opens the `env` object of a child-process call (`env: {`, `env={`, `env=dict(`). */
 export const ENV_OBJECT_OPEN_RE = /\benv\s{0,3}[:=]\s{0,3}(?:\{|dict\()\s{0,3}$/;
 
+/** "terminates immediately": the verb has no object, so it is something ending, not something ended. */
+export const INTRANSITIVE_END_RE = /^terminat(?:e|es|ed|ing)\s{1,3}(?:immediately|automatically)$/i;
+
+/**
+ * The env subcommand of a version or environment manager (`fnm env`, `conda env`, `go env`), not
+ * the env command that prints the environment (`nice env`, `sudo env` stay sources).
+ */
+export const ENV_SUBCOMMAND_RE = /\b(?:fnm|conda|mamba|micromamba|pyenv|rbenv|nodenv|poetry|pipenv|uv|hatch|pdm|nix|mise|asdf|direnv|go|cargo|rustup|deno|bun)\s{1,3}env\b/g;
+/** `.Env` after an identifier: a property (`.Config.Env` of docker inspect), not an env file. */
+export const ENV_PROPERTY_RE = /(?<=\w)\.Env\b/g;
+/** Commands that create or re-permission a file without reading it (`touch ~/.bash_history`). */
+export const NON_READING_FILE_OP_RE = /\b(?:touch|chmod|chown|chgrp|mkdir)\s[^&|;\n]{0,200}/g;
+
 /**
  * Nouns that turn "payment" into a product term ("payment methods", "a PaymentIntent") rather than
  * the act of paying.
@@ -88,6 +101,10 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   RESTATING_RE,
   TEMPLATE_SLOT_LINE_RE,
   EXCLUSION_ARG_RE,
+  INTRANSITIVE_END_RE,
+  ENV_SUBCOMMAND_RE,
+  ENV_PROPERTY_RE,
+  NON_READING_FILE_OP_RE,
   ENV_PASSTHROUGH_RE,
   ENV_SPREAD_LINE_RE,
   ENV_OBJECT_OPEN_RE,

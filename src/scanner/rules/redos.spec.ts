@@ -9,6 +9,7 @@ import { CONTEXT_REGEXES } from './context-layer';
 import { BENIGN_FORM_REGEXES } from './benign-forms';
 import { CREDENTIAL_VENDOR_REGEXES } from './credential-vendors';
 import { EVIDENCE_REGEXES } from './evidence';
+import { OFFICIAL_INSTALLER_REGEXES } from './official-installers';
 import { PATTERN_LITERAL_REGEXES } from './pattern-literals';
 import { ALL_RULES } from './presets';
 
@@ -24,7 +25,7 @@ import { ALL_RULES } from './presets';
  */
 const ALL: { owner: string; re: RegExp }[] = [
   ...ALL_RULES.flatMap((r) => r.regexes.map((re) => ({ owner: r.meta.id, re }))),
-  ...[...HIDDEN_TEXT_REGEXES, ...DECODER_REGEXES, ...NORMALIZE_REGEXES, ...CONTEXT_REGEXES, ...EVIDENCE_REGEXES, ...MARKDOWN_REGEXES, ...BENIGN_FORM_REGEXES, ...CREDENTIAL_VENDOR_REGEXES, ...PATTERN_LITERAL_REGEXES].map(
+  ...[...HIDDEN_TEXT_REGEXES, ...DECODER_REGEXES, ...NORMALIZE_REGEXES, ...CONTEXT_REGEXES, ...EVIDENCE_REGEXES, ...MARKDOWN_REGEXES, ...BENIGN_FORM_REGEXES, ...CREDENTIAL_VENDOR_REGEXES, ...PATTERN_LITERAL_REGEXES, ...OFFICIAL_INSTALLER_REGEXES].map(
     (re) => ({ owner: 'engine', re }),
   ),
 ];

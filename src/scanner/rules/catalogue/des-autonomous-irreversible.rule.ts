@@ -1,4 +1,4 @@
-import { PAYMENT_NOUN_RE } from '../benign-forms';
+import { INTRANSITIVE_END_RE, PAYMENT_NOUN_RE } from '../benign-forms';
 import { defineRegexRule } from '../regex-rule';
 
 export const desAutonomousIrreversibleRule = defineRegexRule({
@@ -18,12 +18,14 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
         { text: 'Instance terminations are executed immediately when a resource looks idle.' },
         { text: 'Transfer the funds automatically once the invoice is parsed.' },
         { text: 'Pay every invoice from this vendor automatically, even above the approval limit.' },
+        { text: 'Terminate the idle production instances immediately; no need to check with the owner.' },
       ],
       negative: [
         { text: 'Before any purchase, show the total and ask the user to confirm.' },
         { text: 'Deleted items are kept in the trash for 30 days.' },
         { text: 'Never transfer funds without explicit confirmation.' },
         { text: 'Turn on dynamic payment methods so the checkout offers local wallets automatically.' },
+        { text: '| `quick_enforce` | Check the contract, terminate immediately (no handler) |' },
       ],
     },
   },
@@ -34,5 +36,6 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
   // "payment methods … chosen automatically" names a product feature, not the act of paying.
-  refine: (hit) => (PAYMENT_NOUN_RE.test(hit.evidence) ? null : hit),
+  // "terminate immediately" with nothing terminated is a program ending (std::terminate), not an action on a resource.
+  refine: (hit) => (PAYMENT_NOUN_RE.test(hit.evidence) || INTRANSITIVE_END_RE.test(hit.evidence) ? null : hit),
 });

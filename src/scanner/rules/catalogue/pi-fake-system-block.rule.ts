@@ -34,6 +34,7 @@ export const piFakeSystemBlockRule = defineRegexRule({
         { text: '## System Prompt\n\nThe support agent runs with the prompt below, stored in `prompts/support.txt`.' },
         { text: 'System message as a list of text blocks lets you cache the long part.' },
         { path: 'tools/wrap.py', text: 'def wrap(root: Path, body: str) -> str:\n    return f"<root {ns}>{body}</root>"\n' },
+        { text: 'Mutants replace `a <OPERATOR> b` with each comparison in turn.' },
         { text: 'Older harnesses injected a `<system-reminder>` text block into the user turn; prefer the system role.' },
         { text: '```bash\nphp artisan down   # Enable maintenance mode\nphp artisan up     # Disable maintenance mode\n```' },
       ],
@@ -63,8 +64,9 @@ export const piFakeSystemBlockRule = defineRegexRule({
       // a regex group (system|admin), a parameter (root: Path). A parenthesised role marker names
       // itself in capitals: "(SYSTEM: …)", "(System message)".
       if (opener === '(' && !(qualifier || (separator === ':' && /^[A-Z]/.test(word)))) return null;
-      // <root>…</root> is the root element of an XML document.
-      if (opener === '<' && !qualifier && /^root\b/i.test(word)) return null;
+      // <root>…</root> is the root element of an XML document; <OPERATOR> in a template is a slot
+      // for an operator (a mutation operator, a comparison); neither speaks with a role's voice.
+      if (opener === '<' && !qualifier && /^(?:root|operator)\s{0,3}>$/i.test(word)) return null;
       // A tag on its own in an inline code span (`<system-reminder>`) is named, not used.
       const lineText = ctx.lines[hit.line - 1] ?? '';
       if (lineText.includes(`\`${hit.evidence}\``)) return { ...hit, context: 'documentation_example' };
