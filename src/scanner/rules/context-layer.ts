@@ -91,6 +91,17 @@ export function isQuotedMention(lineText: string, evidence: string): boolean {
   return straight || curly;
 }
 
+/**
+ * The match is a name standing alone in an inline code span of a prose line (`--yolo`,
+ * `<system-reminder>`): the text talks about the flag or tag instead of using it. Only for rules
+ * whose evidence is a name; a whole command in a code span is still a command.
+ */
+export function isNamedInCodeSpan(ctx: ScanContext, line: number, evidence: string): boolean {
+  if (ctx.executable || ctx.lineInfo[line - 1]?.inFence) return false;
+  const text = ctx.lines[line - 1] ?? '';
+  return evidence.length > 0 && (text.includes(`\`${evidence}\``) || text.includes(`\`${evidence}=`));
+}
+
 export interface ContextInputs {
   line: number;
   evidence: string;

@@ -1,4 +1,5 @@
 import { AGENT_MODE_CONTEXT_RE, AMBIGUOUS_MODE_RE } from '../benign-forms';
+import { isNamedInCodeSpan } from '../context-layer';
 import { defineRegexRule } from '../regex-rule';
 
 /** The role word of a bracketed marker, its qualifier ("message", "reminder") and what follows it. */
@@ -68,8 +69,7 @@ export const piFakeSystemBlockRule = defineRegexRule({
       // for an operator (a mutation operator, a comparison); neither speaks with a role's voice.
       if (opener === '<' && !qualifier && /^(?:root|operator)\s{0,3}>$/i.test(word)) return null;
       // A tag on its own in an inline code span (`<system-reminder>`) is named, not used.
-      const lineText = ctx.lines[hit.line - 1] ?? '';
-      if (lineText.includes(`\`${hit.evidence}\``)) return { ...hit, context: 'documentation_example' };
+      if (isNamedInCodeSpan(ctx, hit.line, hit.evidence)) return { ...hit, context: 'documentation_example' };
     }
     // Maintenance, debug or developer mode is usually the application's ("php artisan down  # enable
     // maintenance mode"); it is the agent's when the line addresses the agent or its restrictions.
