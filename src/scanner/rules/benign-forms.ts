@@ -53,6 +53,13 @@ export const CLAUSE_LEAD = String.raw`(?:^\s{0,6}(?:[-*+>]\s{1,3}|\d{1,3}[.)]\s{
 /** A line holding only a template slot (`{{instructions}}`, `{input}`, `$ARGUMENTS`), maybe with its closing tag. */
 export const TEMPLATE_SLOT_LINE_RE = /^\s{0,8}(?:\{\{\s{0,3}[\w.-]{1,60}\s{0,3}\}\}|\{[a-z_]{1,40}\}|\$\{?[A-Za-z_]{1,40}\}?)\s{0,3}(?:<\/[\w-]{1,40}>)?\s{0,3}$/;
 
+/**
+ * Badge services draw a badge from the words in their own URL (img.shields.io/badge/status-<status>-blue);
+ * only their endpoint/url parameters make them fetch another site.
+ */
+export const BADGE_HOSTS: ReadonlySet<string> = new Set(['img.shields.io', 'badgen.net', 'badge.fury.io', 'flat.badgen.net']);
+export const BADGE_FETCHES_ELSEWHERE_RE = /[?&](?:url|endpoint|uri|link)=|\/endpoint\b|\/https?:/i;
+
 /** A command-line argument that leaves files out (`--exclude='.env'`): an exclusion is the opposite of a read. */
 export const EXCLUSION_ARG_RE = /--(?:exclude|ignore)(?:-(?:from|dir|pattern))?(?:=|\s{1,3})["']?[^\s"']{1,80}["']?/g;
 
@@ -101,6 +108,7 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   RESTATING_RE,
   TEMPLATE_SLOT_LINE_RE,
   EXCLUSION_ARG_RE,
+  BADGE_FETCHES_ELSEWHERE_RE,
   INTRANSITIVE_END_RE,
   ENV_SUBCOMMAND_RE,
   ENV_PROPERTY_RE,

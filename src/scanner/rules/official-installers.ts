@@ -31,6 +31,10 @@ const OFFICIAL_INSTALLERS: readonly InstallerSource[] = [
   { host: 'raw.githubusercontent.com', pathPrefix: '/Homebrew/install/' },
   { host: 'raw.githubusercontent.com', pathPrefix: '/nvm-sh/nvm/' },
   { host: 'github.com', pathPrefix: '/j178/prek/releases/' },
+  { host: 'aka.ms', pathPrefix: '/Install' },
+  { host: 'fluxcd.io', pathPrefix: '/install' },
+  { host: 'aspire.dev', pathPrefix: '/install' },
+  { host: 'app.factory.ai', pathPrefix: '/cli' },
 ];
 
 const URL_RE = /\bhttps:\/\/[^\s"'`<>()|;\\]{1,300}/gi;

@@ -26,6 +26,7 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
         { text: 'Never transfer funds without explicit confirmation.' },
         { text: 'Turn on dynamic payment methods so the checkout offers local wallets automatically.' },
         { text: '| `quick_enforce` | Check the contract, terminate immediately (no handler) |' },
+        { text: '| Method | Effect |\n|---|---|\n| `worker.terminate()` | Immediately stops the worker |' },
       ],
     },
   },
@@ -37,5 +38,7 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
   views: ['raw', 'normalized', 'hidden', 'decoded'],
   // "payment methods … chosen automatically" names a product feature, not the act of paying.
   // "terminate immediately" with nothing terminated is a program ending (std::terminate), not an action on a resource.
-  refine: (hit) => (PAYMENT_NOUN_RE.test(hit.evidence) || INTRANSITIVE_END_RE.test(hit.evidence) ? null : hit),
+  // A table row's cells are separate statements ("`terminate()` | Immediately stops the worker").
+  refine: (hit, _m, ctx) =>
+    PAYMENT_NOUN_RE.test(hit.evidence) || INTRANSITIVE_END_RE.test(hit.evidence) || (ctx.lineInfo[hit.line - 1]?.table && hit.evidence.includes('|')) ? null : hit,
 });

@@ -31,11 +31,20 @@ export function editDistance(a: string, b: string): number {
  * the prose after it begins (`pip install Pillow` - thumbnails), and quotes and extras
  * ("markitdown[pptx]") are not part of a name.
  */
+/** Quotes, brackets and commas around a token of code (`"playwright",`, `puppeteer)`). */
+function trimPunctuation(token: string): string {
+  let from = 0;
+  let to = token.length;
+  while (from < to && `"'(`.includes(token[from])) from++;
+  while (to > from && `"'),;`.includes(token[to - 1])) to--;
+  return token.slice(from, to);
+}
+
 function installedNames(args: string): string[] {
   const command = cutAt(args, INSTALL_ARGS_END_RE);
   return command
     .split(/\s+/)
-    .map((t) => t.replace(/^["']/, '').replace(/["']$/, '').replace(/\[[^\]]{0,60}\]$/, ''))
+    .map((t) => trimPunctuation(t).replace(/\[[^\]]{0,60}\]$/, ''))
     .filter((t) => t && !t.startsWith('-') && !t.includes('/') && !t.includes(':'));
 }
 
@@ -73,7 +82,7 @@ function nearbyPopular(name: string): { p: string; dist: number }[] {
 
 /** The popular package a name imitates (1 edit away, or 2 for long names), or null. */
 export function imitatedPackage(name: string): string | null {
-  const n = cutAt(cutAt(name.toLowerCase(), /[=<>~^!]/), /@[\d^~]/);
+  const n = cutAt(cutAt(name.toLowerCase(), /@[\d^~*]/), /[=<>~^!]/);
   if (n.length < 4 || POPULAR_PACKAGES.has(n)) return null;
   // Prefix squats: "expresss-utils" borrows a misspelt popular name as its first segment.
   const head = n.replace(/^@[^/]{1,60}\//, '').split(/[-_.]/)[0];
@@ -107,6 +116,8 @@ export const urlPackageSourceRule: Rule = {
         { text: 'pip install requests numpy pandas' },
         { text: 'npm install express lodash' },
         { text: 'pip install --index-url https://pypi.org/simple/ mypkg' },
+        { text: 'Run `npm install react@^19.0.0 react-dom@^19.0.0` first.' },
+        { path: 'tools/setup.py', text: 'import os\nos.system("npm install puppeteer playwright")\n' },
         { text: '- `pip install "markitdown[pptx]"` - text extraction\n- `pip install Pillow` - thumbnail grids\n- `pip install PyYAML` (config files)' },
       ],
     },
