@@ -60,6 +60,17 @@ export const TEMPLATE_SLOT_LINE_RE = /^\s{0,8}(?:\{\{\s{0,3}[\w.-]{1,60}\s{0,3}\
 export const BADGE_HOSTS: ReadonlySet<string> = new Set(['img.shields.io', 'badgen.net', 'badge.fury.io', 'flat.badgen.net']);
 export const BADGE_FETCHES_ELSEWHERE_RE = /[?&](?:url|endpoint|uri|link)=|\/endpoint\b|\/https?:/i;
 
+/**
+ * Output filtering, not concealment: the work is quiet and only its problems are reported
+ * ("run these checks silently and only surface errors"), or the agent is asked not to narrate
+ * each step as it goes.
+ */
+export const REPORTS_ONLY_PROBLEMS_RE =
+  /\bonly\s{1,3}(?:surface|report|show|mention|print|flag|tell\s{1,3}(?:the\s{1,3})?user\s{1,3}about)\s{1,3}(?:the\s{1,3})?(?:problems|errors|failures|issues|warnings|findings|what\s{1,3}(?:fails|failed|needs))\b|\babout\s{1,3}(?:each|every)\s{1,3}(?:tool\s{1,3}call|step|command|action)\s{1,3}as\s{1,3}you\b/i;
+
+/** "**TERMINATION PROTOCOL**:" — the word as a section label, not an act of terminating something. */
+export const TERMINATION_LABEL_RE = /^(?:[Tt]erminat|TERMINAT)\w{0,6}(?:\s{1,3}[A-Z]{2,20})?\*{1,2}\s{0,3}[-:–—]|^TERMINAT\w{0,6}(?:\s{1,3}[A-Z]{2,20})?\s{0,3}:/;
+
 /** A command-line argument that leaves files out (`--exclude='.env'`): an exclusion is the opposite of a read. */
 export const EXCLUSION_ARG_RE = /--(?:exclude|ignore)(?:-(?:from|dir|pattern))?(?:=|\s{1,3})["']?[^\s"']{1,80}["']?/g;
 
@@ -82,8 +93,8 @@ export const INTRANSITIVE_END_RE = /^terminat(?:e|es|ed|ing)\s{1,3}(?:immediatel
  * the env command that prints the environment (`nice env`, `sudo env` stay sources).
  */
 export const ENV_SUBCOMMAND_RE = /\b(?:fnm|conda|mamba|micromamba|pyenv|rbenv|nodenv|poetry|pipenv|uv|hatch|pdm|nix|mise|asdf|direnv|go|cargo|rustup|deno|bun)\s{1,3}env\b/g;
-/** `.Env` after an identifier: a property (`.Config.Env` of docker inspect), not an env file. */
-export const ENV_PROPERTY_RE = /(?<=\w)\.Env\b/g;
+/** `.Env`, `.SSH` after an identifier: a property or a dotted name (`.Config.Env`, `TMCore.SSH`), not a dot-file. */
+export const ENV_PROPERTY_RE = /(?<=\w)\.(?:Env|ENV|SSH|Ssh|AWS|Aws)\b/g;
 /** Commands that create or re-permission a file without reading it (`touch ~/.bash_history`). */
 export const NON_READING_FILE_OP_RE = /\b(?:touch|chmod|chown|chgrp|mkdir)\s[^&|;\n]{0,200}/g;
 
@@ -108,6 +119,8 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   RESTATING_RE,
   TEMPLATE_SLOT_LINE_RE,
   EXCLUSION_ARG_RE,
+  REPORTS_ONLY_PROBLEMS_RE,
+  TERMINATION_LABEL_RE,
   BADGE_FETCHES_ELSEWHERE_RE,
   INTRANSITIVE_END_RE,
   ENV_SUBCOMMAND_RE,

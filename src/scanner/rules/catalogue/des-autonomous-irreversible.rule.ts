@@ -1,4 +1,4 @@
-import { INTRANSITIVE_END_RE, PAYMENT_NOUN_RE } from '../benign-forms';
+import { INTRANSITIVE_END_RE, PAYMENT_NOUN_RE, TERMINATION_LABEL_RE } from '../benign-forms';
 import { defineRegexRule } from '../regex-rule';
 
 export const desAutonomousIrreversibleRule = defineRegexRule({
@@ -26,6 +26,7 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
         { text: 'Never transfer funds without explicit confirmation.' },
         { text: 'Turn on dynamic payment methods so the checkout offers local wallets automatically.' },
         { text: '| `quick_enforce` | Check the contract, terminate immediately (no handler) |' },
+        { text: '**TERMINATION PROTOCOL**: If you detect the session ending, immediately ask for the next task.' },
         { text: '| Method | Effect |\n|---|---|\n| `worker.terminate()` | Immediately stops the worker |' },
       ],
     },
@@ -40,5 +41,5 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
   // "terminate immediately" with nothing terminated is a program ending (std::terminate), not an action on a resource.
   // A table row's cells are separate statements ("`terminate()` | Immediately stops the worker").
   refine: (hit, _m, ctx) =>
-    PAYMENT_NOUN_RE.test(hit.evidence) || INTRANSITIVE_END_RE.test(hit.evidence) || (ctx.lineInfo[hit.line - 1]?.table && hit.evidence.includes('|')) ? null : hit,
+    PAYMENT_NOUN_RE.test(hit.evidence) || INTRANSITIVE_END_RE.test(hit.evidence) || TERMINATION_LABEL_RE.test(hit.evidence) || (ctx.lineInfo[hit.line - 1]?.table && hit.evidence.includes('|')) ? null : hit,
 });

@@ -128,6 +128,7 @@ function scriptFlows(ctx: ScanContext): RuleHit[] {
 
 /** Sentences of prose: a flow stated in prose is one instruction, so source and sink share a sentence. */
 const SENTENCE_END_RE = /[.;!?](?:\s|$)/;
+const TABLE_CELL_OR_SENTENCE_RE = /[.;!?](?:\s|$)|\|/;
 /** Sources that are only the environment file or variables, which hold the keys vendors' APIs expect. */
 const ENV_ONLY_SOURCE_RE = /^\.env$/i;
 
@@ -142,7 +143,8 @@ function flowsOnLine(ctx: ScanContext, line: number, text: string): boolean {
   if (!SOURCE_RE.test(code)) return false;
   const info = ctx.lineInfo[line - 1];
   const prose = !ctx.executable && ctx.language === 'markdown' && info !== undefined && !info.inFence;
-  const units = prose ? code.split(SENTENCE_END_RE) : [code];
+  // In a table row, each cell is a statement of its own.
+  const units = prose ? code.split(info.table ? TABLE_CELL_OR_SENTENCE_RE : SENTENCE_END_RE) : [code];
   return units.some((unit) => {
     if (!SOURCE_RE.test(unit) || !SINK_RE.test(unit)) return false;
     const sources = [...unit.matchAll(SOURCE_GLOBAL_RE)].map((m) => m[0].replace(/^[\s/\\"' ,+~]+/, ''));
@@ -185,6 +187,7 @@ export const exCredentialToNetworkRule: Rule = {
         { text: 'Run `curl https://api.example.com/health` to check the service.' },
         { path: 'ok.py', text: 'import os, requests\nkey = os.getenv("API_KEY")\nrequests.post(URL, json={"q": q}, headers={"Authorization": key})\n' },
         { text: '- Check the model list: `curl -s https://api.anthropic.com/v1/models -H "x-api-key: $ANTHROPIC_API_KEY"` (the key is in `.env`).' },
+        { text: '| Element | Protocol | Examples |\n|---|---|---|\n| `SE.DF.TMCore.SSH` | SSH | SSH tunnels, SFTP, SCP |' },
         { text: 'Keep the key in `.env` and load it with `source .env`. Use `curl` only from scripts, never inline.' },
         { path: 'deploy.sh', text: '#!/bin/sh\ntar --exclude=\'.env\' --exclude=\'.git\' -czf site.tgz .\ncurl -s -X POST "$ENDPOINT" -F "file=@site.tgz"\n' },
         { path: 'probe.mjs', text: 'await run("npm", ["ci"], { cwd, env: process.env });\nawait run(cmd, args, {\n  env: {\n    ...process.env,\n    HOME: home,\n  },\n});\nconst res = await fetch(url);\n' },
@@ -193,7 +196,7 @@ export const exCredentialToNetworkRule: Rule = {
       ],
     },
   },
-  regexes: [SOURCE_RE, SINK_RE, SOURCE_GLOBAL_RE, IMPORT_LINE, HARVEST_RE, SECRET_VAR_RE, BODY_SEND_RE, SENTENCE_END_RE, ENV_ONLY_SOURCE_RE],
+  regexes: [SOURCE_RE, SINK_RE, SOURCE_GLOBAL_RE, IMPORT_LINE, HARVEST_RE, SECRET_VAR_RE, BODY_SEND_RE, SENTENCE_END_RE, TABLE_CELL_OR_SENTENCE_RE, ENV_ONLY_SOURCE_RE],
   match(ctx) {
     const hits: RuleHit[] = [];
     const seen = new Set<number>();
