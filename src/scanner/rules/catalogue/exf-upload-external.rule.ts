@@ -1,4 +1,48 @@
-import { defineRegexRule } from '../regex-rule';
+import type { ScanContext } from '../../views/scan-context';
+import { parseFrontmatter } from '../../parsers/frontmatter.parser';
+import { realHost } from '../credential-vendors';
+import { defineRegexRule, perFile } from '../regex-rule';
+
+const SHELL_URL_ASSIGNMENT_RE = /^\s{0,8}(?:export\s{1,3}|readonly\s{1,3}|local\s{1,3})?([A-Za-z_]\w{0,40})=["']?(https:\/\/[^\s"']{1,300})/;
+const CURL_TARGET_RE = /(https:\/\/[^\s"'`)]{1,300})|["']?\$\{?([A-Za-z_]\w{0,40})\}?/g;
+
+/** Shell variables assigned an https URL in this file (DEPLOY_ENDPOINT="https://…"). */
+const urlVariables = perFile((ctx: ScanContext): Map<string, string> => {
+  const vars = new Map<string, string>();
+  for (const line of ctx.lines) {
+    const m = SHELL_URL_ASSIGNMENT_RE.exec(line);
+    if (m && !vars.has(m[1])) vars.set(m[1], m[2]);
+  }
+  return vars;
+});
+
+/** Words of the bundle's declared purpose: the name and description of its SKILL.md. */
+const declaredPurposeWords = perFile((ctx: ScanContext): Set<string> => {
+  const skill = ctx.bundle.files.find((f) => /(?:^|\/)SKILL\.md$/i.test(f.relativePath));
+  const data = skill ? parseFrontmatter(skill.text.split('\n'))?.data : null;
+  const text = `${String(data?.name ?? '')} ${String(data?.description ?? '')}`.toLowerCase();
+  return new Set(text.split(/[^a-z0-9]+/).filter((w) => w.length >= 4));
+});
+
+/**
+ * The upload goes to the service the bundle says it is for ("Deploy applications to Vercel" posting
+ * to *.vercel.com, resolved through the script's own URL variable): the declared purpose, not a
+ * leak to a third party. Judged on the real host's service label.
+ */
+function uploadsToDeclaredService(ctx: ScanContext, line: string): boolean {
+  const words = declaredPurposeWords(ctx);
+  if (words.size === 0) return false;
+  const targets: string[] = [];
+  for (const m of line.matchAll(CURL_TARGET_RE)) {
+    const url = m[1] ?? urlVariables(ctx).get(m[2] ?? '');
+    if (url) targets.push(url);
+  }
+  return targets.length > 0 && targets.every((url) => {
+    const labels = realHost(url)?.split('.') ?? [];
+    const service = labels.length >= 2 ? labels[labels.length - 2] : '';
+    return service.length >= 4 && words.has(service);
+  });
+}
 
 export const exfUploadExternalRule = defineRegexRule({
   meta: {
@@ -36,4 +80,9 @@ export const exfUploadExternalRule = defineRegexRule({
     /\bsendBeacon\(/,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
+  refine(hit, _m, ctx, view) {
+    if (view.name !== 'raw' || !/^curl\b/i.test(hit.evidence)) return hit;
+    const line = ctx.lines[hit.line - 1] ?? '';
+    return uploadsToDeclaredService(ctx, line) ? { ...hit, severity: 'medium', confidence: 'low', message: 'Upload to the service the bundle declares it deploys to' } : hit;
+  },
 });
