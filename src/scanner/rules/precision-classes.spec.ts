@@ -53,6 +53,14 @@ describe('benign look-alikes rated down', () => {
     expect(used.map((f) => f.context)).toContain('direct');
   });
 
+  it('a list under a bold prohibition label is negated; under a bold permission label it is direct', () => {
+    const banned = findings('SKILL.md', '**MUST NOT**\n- Log passwords in any form.\n- Transmit passwords in URLs to the login server.', 'BW-EXF-004');
+    expect(banned.length).toBeGreaterThan(0);
+    expect(banned.every((f) => f.context === 'negated')).toBe(true);
+    const asked = findings('SKILL.md', '**Setup**\n- Transmit passwords in URLs to the login server.', 'BW-EXF-004');
+    expect(asked.map((f) => f.context)).toContain('direct');
+  });
+
   it('a concealment form reversed by a prohibition before it is negated, not direct', () => {
     const negated = findings('SKILL.md', 'Surface every skipped file; do not let the clean report hide the loss.', 'BW-DEC-001');
     expect(negated.every((f) => f.context === 'negated')).toBe(true);
