@@ -21,6 +21,8 @@ export function isEducationalFile(ctx: ScanContext): boolean {
   return (hits?.length ?? 0) >= 3;
 }
 
+/** A line that is only a bold label ("**MUST NOT**", "__Don't:__"), as a list's title. */
+const BOLD_LABEL_RE = /^\s{0,3}(?:\*\*|__)[^*_\n]{1,60}(?:\*\*|__)\s{0,3}:?\s{0,3}$/;
 const YAML_DENY_KEY = /^\s*(?:deny|disallow(?:ed)?_?tools?|blocked)\s{0,3}[:=]/i;
 /** How far above a line its deny-list key or opening bracket may be. */
 const DENY_REACH = 400;
@@ -91,6 +93,17 @@ export function isQuotedMention(lineText: string, evidence: string): boolean {
   return straight || curly;
 }
 
+/**
+ * The match is a name standing alone in an inline code span of a prose line (`--yolo`,
+ * `<system-reminder>`): the text talks about the flag or tag instead of using it. Only for rules
+ * whose evidence is a name; a whole command in a code span is still a command.
+ */
+export function isNamedInCodeSpan(ctx: ScanContext, line: number, evidence: string): boolean {
+  if (ctx.executable || ctx.lineInfo[line - 1]?.inFence) return false;
+  const text = ctx.lines[line - 1] ?? '';
+  return evidence.length > 0 && (text.includes(`\`${evidence}\``) || text.includes(`\`${evidence}=`));
+}
+
 export interface ContextInputs {
   line: number;
   evidence: string;
@@ -108,12 +121,13 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
   if (inDenyList(ctx, input.line)) return 'deny_list';
   if (!input.inherentNegation && isNegatedAt(lineText, input.evidence)) return 'negated';
   if (!info) return 'direct';
-  // A list item under a prohibition line ("Never do the following:") inherits its polarity.
+  // A list item under a prohibition line ("Never do the following:", a bold "**MUST NOT**" label)
+  // inherits its polarity.
   if (/^\s*(?:[-*+]|\d+[.)])\s/.test(lineText) && idx > 0) {
     for (let i = idx - 1, steps = 0; i >= 0 && steps < 15; i--, steps++) {
       const prev = ctx.lines[i];
       if (/^\s*(?:[-*+]|\d+[.)])\s/.test(prev)) continue;
-      if (prev.trim().endsWith(':') && NEGATION_BEFORE.test(prev)) return 'negated';
+      if ((prev.trim().endsWith(':') || BOLD_LABEL_RE.test(prev)) && NEGATION_BEFORE.test(prev)) return 'negated';
       break;
     }
   }
@@ -133,4 +147,4 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CONTEXT_REGEXES: readonly RegExp[] = [NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE];
+export const CONTEXT_REGEXES: readonly RegExp[] = [NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE];

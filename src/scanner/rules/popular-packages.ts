@@ -11,7 +11,7 @@ export const POPULAR_PACKAGES: ReadonlySet<string> = new Set([
   'express', 'lodash', 'react', 'react-dom', 'axios', 'chalk', 'commander', 'moment', 'dotenv', 'typescript',
   'webpack', 'eslint', 'prettier', 'jest', 'mocha', 'vue', 'next', 'nuxt', 'svelte', 'angular', 'jquery',
   'underscore', 'request', 'debug', 'uuid', 'yargs', 'inquirer', 'mongoose', 'sequelize', 'knex', 'pg',
-  'mysql', 'mysql2', 'socket.io', 'ws', 'body-parser', 'cors', 'helmet', 'nodemon', 'rimraf', 'glob',
+  'mysql', 'mysql2', 'mssql', 'socket.io', 'ws', 'body-parser', 'cors', 'helmet', 'nodemon', 'rimraf', 'glob',
   'minimist', 'semver', 'colors', 'async', 'bluebird', 'cross-env', 'electron', 'puppeteer', 'playwright',
   'vite', 'esbuild', 'rollup', 'babel-core', 'zod', 'ajv', 'jsonwebtoken', 'bcrypt', 'passport', 'graphql',
   'date-fns', 'dayjs', 'node-fetch', 'form-data', 'tslib', 'rxjs', 'ramda', 'immer', 'redux', 'mobx',

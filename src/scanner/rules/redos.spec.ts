@@ -10,6 +10,10 @@ import { NORMALIZE_REGEXES } from '../views/normalize';
 import { CONTEXT_REGEXES } from './context-layer';
 import { MCP_SURFACE_REGEXES } from './mcp-surface';
 import { MCP_TOOL_FLOW_REGEXES } from './mcp-tool-flow';
+import { BENIGN_FORM_REGEXES } from './benign-forms';
+import { CREDENTIAL_VENDOR_REGEXES } from './credential-vendors';
+import { OFFICIAL_INSTALLER_REGEXES } from './official-installers';
+import { PATTERN_LITERAL_REGEXES } from './pattern-literals';
 import { ALL_RULES } from './presets';
 
 /**
@@ -34,6 +38,10 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...MCP_SCHEMA_REGEXES,
     ...MCP_SURFACE_REGEXES,
     ...MCP_TOOL_FLOW_REGEXES,
+    ...BENIGN_FORM_REGEXES,
+    ...CREDENTIAL_VENDOR_REGEXES,
+    ...PATTERN_LITERAL_REGEXES,
+    ...OFFICIAL_INSTALLER_REGEXES,
   ].map(
     (re) => ({ owner: 'engine', re }),
   ),

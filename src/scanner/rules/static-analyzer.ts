@@ -8,6 +8,7 @@ import { CONFIDENCES, SEVERITIES, type AssetType, type FindingContext, type Stat
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
 import { determineContext, inDenyList, isEducationalFile } from './context-layer';
+import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
 import type { Rule, RuleHit } from './rule.types';
 
@@ -98,6 +99,9 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
     // One finding per rule and line: the strongest hit on that line wins.
     const byLine = new Map<number, RuleHit>();
     for (const hit of hits) {
+      // A detection pattern held as data in code (a scanner's rule table) spells the technique it
+      // looks for; it does nothing itself (rules/pattern-literals.ts says when this holds).
+      if (ctx.executable && insidePatternLiteral(ctx, hit.line, hit.evidence)) continue;
       const prev = byLine.get(hit.line);
       if (!prev || findingRank({ ...resolved(rule, hit), context: hit.context }) > findingRank({ ...resolved(rule, prev), context: prev.context })) byLine.set(hit.line, hit);
     }

@@ -24,6 +24,20 @@ const HIDDEN_ELEMENT_RE =
 // each of its positions (that re-scan made 256 KB of tabs quadratic).
 const PADDING_RE = /(?<![ \t\u00A0])[ \t\u00A0]{60,}(\S[^\n]{0,2000})$/;
 
+/**
+ * Emoji subdivision flags (🏴 + tag letters/digits + cancel tag, e.g. the flags of England,
+ * Scotland and Wales, "gbeng", "gbsct", "gbwls") are the one visible use of tag characters. A valid
+ * sequence spells a subdivision code: a two-letter region (or three-digit area) and one to four
+ * letters or digits, lower case, closed by U+E007F right after the black flag's tags.
+ */
+export const EMOJI_TAG_SEQUENCE_RE =
+  /\uD83C\uDFF4(?:(?:\uDB40[\uDC61-\uDC7A]){2}|(?:\uDB40[\uDC30-\uDC39]){3})(?:\uDB40[\uDC30-\uDC39\uDC61-\uDC7A]){1,4}\uDB40\uDC7F/g;
+
+/** The text with valid emoji flag tag sequences removed: what remains of the tag block is smuggled text. */
+export function withoutEmojiTagSequences(text: string): string {
+  return text.includes('\uD83C\uDFF4') ? text.replace(EMOJI_TAG_SEQUENCE_RE, '\uD83C\uDFF4') : text;
+}
+
 /** Decode a run of Unicode tag characters (U+E0000 block) to ASCII. */
 export function decodeTagChars(run: string): string {
   let out = '';
@@ -108,7 +122,7 @@ export function extractHiddenPieces(line: string, state: HiddenScanState): Hidde
   rest = line;
 
   if (rest.includes('\uDB40')) {
-    for (const m of rest.matchAll(TAG_RUN_RE)) {
+    for (const m of withoutEmojiTagSequences(rest).matchAll(TAG_RUN_RE)) {
       const decoded = decodeTagChars(m[0]);
       if (decoded.trim().length > 0) pieces.push({ source: 'tag_chars', text: decoded });
     }
@@ -148,4 +162,4 @@ export function extractHiddenPieces(line: string, state: HiddenScanState): Hidde
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const HIDDEN_TEXT_REGEXES: readonly RegExp[] = [TAG_RUN_RE, VS_RUN_RE, ZW_RUN_RE, ALT_RE, TITLE_RE, HTML_ATTR_TEXT_RE, HIDDEN_ELEMENT_RE, PADDING_RE];
+export const HIDDEN_TEXT_REGEXES: readonly RegExp[] = [EMOJI_TAG_SEQUENCE_RE, TAG_RUN_RE, VS_RUN_RE, ZW_RUN_RE, ALT_RE, TITLE_RE, HTML_ATTR_TEXT_RE, HIDDEN_ELEMENT_RE, PADDING_RE];

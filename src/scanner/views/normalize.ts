@@ -50,17 +50,25 @@ export function normalizeLine(line: string): string {
   return skeleton(out).replace(/[\n\r\u2028\u2029]/g, ' ');
 }
 
-/** A word mixing Latin with Cyrillic/Greek letters (a homoglyph disguise), or null. */
+const CYRILLIC_OR_GREEK_RE = /[\u0370-\u03FF\u0400-\u04FF]/g;
+
+/**
+ * A word mixing Latin letters with Cyrillic/Greek *look-alikes* (a homoglyph disguise), or null.
+ * Letters that look like no Latin letter (Δ, λ, σ, μ in "Δc", "λx", "μs") are symbols of
+ * mathematics and units, not disguises.
+ */
 export function findMixedScriptWord(text: string): string | null {
   const re = /[A-Za-z\u0370-\u03FF\u0400-\u04FF]{2,60}/g;
   let m: RegExpExecArray | null;
   let guard = 0;
   while ((m = re.exec(text)) !== null && guard++ < 5000) {
     const word = m[0];
-    if (/[A-Za-z]/.test(word) && /[\u0370-\u03FF\u0400-\u04FF]/.test(word)) return word;
+    if (!/[A-Za-z]/.test(word)) continue;
+    const foreign = word.match(CYRILLIC_OR_GREEK_RE);
+    if (foreign?.some((ch) => ch in CONFUSABLES)) return word;
   }
   return null;
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const NORMALIZE_REGEXES: readonly RegExp[] = [FORMAT_CHARS_RE, BIDI_CONTROL_RE, ZERO_WIDTH_RE, CONFUSABLE_RE, NON_ASCII_RE];
+export const NORMALIZE_REGEXES: readonly RegExp[] = [FORMAT_CHARS_RE, BIDI_CONTROL_RE, ZERO_WIDTH_RE, CONFUSABLE_RE, NON_ASCII_RE, CYRILLIC_OR_GREEK_RE];

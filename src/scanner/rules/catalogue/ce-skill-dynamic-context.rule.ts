@@ -1,3 +1,4 @@
+import { READ_ONLY_COMMAND_RE } from '../benign-forms';
 import { defineRegexRule } from '../regex-rule';
 
 export const ceSkillDynamicContextRule = defineRegexRule({
@@ -9,11 +10,12 @@ export const ceSkillDynamicContextRule = defineRegexRule({
     confidence: 'high',
     asset_type: 'instructions',
     rationale:
-      'In Claude Code skills and slash commands, !`command` runs a shell command while the prompt is being built, before the model or user sees anything. Reading secrets or reaching the network there is especially risky.',
+      'In Claude Code skills and slash commands, !`command` runs a shell command while the prompt is being built, before the model or user sees anything. Reading secrets or reaching the network there is especially risky. Read-only inspection (git status/diff/log, ls, gh pr view, optionally piped into head or grep) is how commands gather context and is not flagged.',
     example: '!`env | sort`',
     fixtures: {
       positive: [
-        { path: '.claude/commands/x.md', text: 'Context: !`git log --oneline -5`' },
+        { path: '.claude/commands/x.md', text: 'Context: !`./scripts/collect-context.sh`' },
+        { path: '.claude/commands/x.md', text: 'Status: !`git status; rm -rf build`' },
         { text: '1. !`cat ~/.config/gh/hosts.yml`' },
         { text: 'Status: !`curl -s https://x.test/s`' },
       ],
@@ -21,6 +23,7 @@ export const ceSkillDynamicContextRule = defineRegexRule({
         { text: 'Use `!important` sparingly in CSS.' },
         { text: 'Run `git status` before committing.' },
         { text: 'if (!`value`) return;' },
+        { path: '.claude/commands/commit.md', text: '- Status: !`git status`\n- Diff: !`git diff HEAD`\n- Branch: !`git branch --show-current`\n- Log: !`git log --oneline -10 | head -5`' },
       ],
     },
   },
@@ -29,6 +32,7 @@ export const ceSkillDynamicContextRule = defineRegexRule({
   languages: ['markdown'],
   refine(hit, m) {
     const cmd = m[1] ?? '';
+    if (READ_ONLY_COMMAND_RE.test(cmd)) return null;
     if (/\b(?:curl|wget|nc|env|printenv|cat\s[^\n]{0,60}(?:\.ssh|\.aws|\.env|\.config|\.docker|\.npmrc|credentials|hosts\.yml))\b|\|\s{0,3}(?:ba)?sh/.test(cmd)) {
       return { ...hit, severity: 'high' };
     }

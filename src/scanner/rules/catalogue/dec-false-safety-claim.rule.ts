@@ -1,9 +1,26 @@
+import { isQuotedMention } from '../context-layer';
 import type { Rule, RuleHit } from '../rule.types';
 
 const CLAIM_RE =
   /\b(?:(?:is|runs|works|stays|operates)\s{1,3}(?:completely\s{1,3}|fully\s{1,3}|strictly\s{1,3}|100%\s{1,3})?(?:read-only|offline|local(?:ly)?(?:\s{1,3}only)?|sandboxed|harmless)|never\s{1,3}(?:touches|uses|accesses|contacts|calls)\s{1,3}the\s{1,3}(?:network|internet)|(?:no|without any)\s{1,3}(?:network|internet)\s{1,3}(?:access|calls|requests|connections)|(?:does|will)\s{1,3}not\s{1,3}(?:send|transmit|upload|share|collect)\s{1,3}(?:any\s{1,3})?(?:data|information|files)|nothing\s{1,3}(?:leaves|is sent from)\s{1,3}(?:your|the)\s{1,3}(?:machine|computer|device))\b/i;
 const NETWORK_RE = /\b(?:requests\.(?:post|put|get)|urlopen|urllib\.request|http\.client|fetch\(|axios|https?\.request|curl\s|wget\s|Invoke-WebRequest|socket\.connect|nslookup|dig\s)/;
 const WRITE_RE = /\b(?:rm\s{1,3}-[a-zA-Z]{0,4}r|shutil\.rmtree|os\.remove|unlink\(|fs\.rm|DROP\s{1,3}(?:TABLE|DATABASE|SCHEMA)|writeFile|open\([^\n)]{0,80}["'][wa]b?["'])/;
+
+/** "X is read-only/harmless" is the file's promise only when X is the file's own tool, not "the database" or "the change". */
+const SELF_SUBJECT_BEFORE_IS = /\b(?:skill|tool|script|server|plugin|extension|command|helper|utility|package|integration|agent|it|this|everything)\s{1,3}(?:\w{2,12}\s{1,3}){0,2}$/i;
+
+/**
+ * The claim is made by the file: not quoted (a rationalisation the file tells the reader to reject,
+ * "“The database is read-only so it's fine”") and, for "is …", said of the file's own tool.
+ */
+function isOwnClaim(line: string, claim: RegExpExecArray, prose: boolean, referenceDoc: boolean): boolean {
+  // In code a claim in quotes is the program's own docstring or message; in prose it is someone's words.
+  if (prose && isQuotedMention(line, claim[0])) return false;
+  // A reference document describes other systems ("No internet access (fully sandboxed)" of a
+  // hosted tool); it promises something of its own only when it names itself.
+  if (!/^is\b/i.test(claim[0]) && !referenceDoc) return true;
+  return SELF_SUBJECT_BEFORE_IS.test(line.slice(Math.max(0, claim.index - 80), claim.index));
+}
 
 /** A promise of read-only/offline behaviour contradicted by the bundle's own code. */
 export const decFalseSafetyClaimRule: Rule = {
@@ -27,15 +44,19 @@ export const decFalseSafetyClaimRule: Rule = {
         { text: 'This tool is read-only: it lists files and prints their sizes.' },
         { path: 'ok.py', text: '"""Runs locally only."""\nimport json\nprint(json.dumps({"a": 1}))\n' },
         { text: 'The skill sends the report to the API you configure.\nRun `curl -d @r.json https://api.example.com/in`.' },
+        { text: '## Rationalizations to reject\n- **"The database is read-only so it\'s fine"** - exposure is still a finding.\nCheck with `curl -s https://project.example.com/rules.json`.' },
+        { text: 'The flag flip is harmless without the new literals.\n\n```bash\ncurl -s https://api.example.com/models\n```' },
+        { path: 'docs/hosted-sandbox.md', text: '## Hosted sandbox\n- No internet access (fully sandboxed)\n\nCall it with `curl -s https://api.example.com/v1/run`.' },
       ],
     },
   },
-  regexes: [CLAIM_RE, NETWORK_RE, WRITE_RE],
+  regexes: [CLAIM_RE, NETWORK_RE, WRITE_RE, SELF_SUBJECT_BEFORE_IS],
   match(ctx) {
     const hits: RuleHit[] = [];
     let claimLine = 0;
     for (let i = 0; i < ctx.lines.length; i++) {
-      if (CLAIM_RE.test(ctx.lines[i])) {
+      const claimMatch = CLAIM_RE.exec(ctx.lines[i]);
+      if (claimMatch && isOwnClaim(ctx.lines[i], claimMatch, !ctx.executable, ctx.kind === 'document')) {
         claimLine = i + 1;
         break;
       }

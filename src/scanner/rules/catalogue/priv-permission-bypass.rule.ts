@@ -1,4 +1,23 @@
+import { isNamedInCodeSpan } from '../context-layer';
 import { defineRegexRule } from '../regex-rule';
+import type { ScanContext } from '../../views/scan-context';
+
+/** Keys whose value grants tools (a bare string or a list). */
+const GRANT_KEY_RE = /^(?:allow|allowed|allowed[-_]?tools|alwaysAllow|autoApprove|auto_approve|permissions|tools|trust(?:ed)?)$/i;
+/** A frontmatter key that lists the tools a skill, command or agent may use. */
+const TOOL_DECLARATION_KEY_RE = /^\s{0,8}(?:allowed[-_]tools|tools|disallowed[-_]tools)\s{0,3}:/i;
+const FRONTMATTER_KEY_RE = /^\s{0,8}[\w-]{1,40}\s{0,3}:/;
+
+/** The line belongs to a frontmatter tool-declaration key (on the line or as a list under it). */
+function inToolDeclaration(ctx: ScanContext, line: number): boolean {
+  for (let i = line - 1; i >= 0 && i >= line - 40; i--) {
+    if (!ctx.lineInfo[i]?.inFrontmatter) return false;
+    const text = ctx.lines[i];
+    if (TOOL_DECLARATION_KEY_RE.test(text)) return true;
+    if (FRONTMATTER_KEY_RE.test(text)) return false;
+  }
+  return false;
+}
 
 export const privPermissionBypassRule = defineRegexRule({
   meta: {
@@ -13,11 +32,15 @@ export const privPermissionBypassRule = defineRegexRule({
     example: '{"permissions": {"allow": ["Bash(*)"], "defaultMode": "bypassPermissions"}}',
     fixtures: {
       positive: [
+        { path: '.claude/settings.json', text: '{"permissions": {"allow": ["Bash", "Edit"]}}' },
+        { text: 'Review with the second model:\n\n```bash\ngemini -p "/code-review" --yolo\n```' },
         { path: '.claude/settings.json', text: '{"permissions": {"defaultMode": "bypassPermissions"}}' },
         { text: 'Start the agent with `claude --dangerously-skip-permissions`.' },
         { path: '.claude/settings.json', text: '{"permissions": {"allow": ["Bash(*)"]}}' },
       ],
       negative: [
+        { text: '```json\n{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}}\n```' },
+        { text: 'Sandbox misconfigurations (`danger-full-access`, `Bash(*)`, `--yolo`) disable protections entirely.' },
         { path: '.claude/settings.json', text: '{"permissions": {"allow": ["Bash(npm run test:*)"]}}' },
         { text: 'Never use --dangerously-skip-permissions outside a disposable container.' },
         { path: '.claude/settings.json', text: '{"permissions": {"deny": ["Bash(*)"]}}' },
@@ -38,9 +61,22 @@ export const privPermissionBypassRule = defineRegexRule({
     /\b(?:may|can|are allowed to|are free to|feel free to)\s{1,3}run\s{1,3}any\s{1,3}(?:shell\s{1,3})?(?:commands?|scripts?)\b/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
-  refine(hit) {
+  refine(hit, m, ctx, view) {
     // An agent file that edits the agent's own permission settings is escalating itself.
     if (/^(?:edit|modify|update|overwrite|write to|merge into)\b/i.test(hit.evidence)) return { ...hit, severity: 'high' };
+    if (/^["'](?:Bash|Shell|Write|Edit|WebFetch|Execute|Run)["']/.test(hit.evidence)) {
+      // A tool name as the value of another key ("matcher": "Bash" of a hook, Action::"Bash" of a
+      // policy) names the tool; only an entry of an allow-style list grants it.
+      const before = view.text.slice(view.lineStarts[hit.line - 1], m.index);
+      const key = /["']?([\w-]{1,40})["']?\s{0,3}[:=]\s{0,3}$/.exec(before)?.[1];
+      if ((key !== undefined && !GRANT_KEY_RE.test(key)) || /::\s{0,2}$/.test(before)) return null;
+    }
+    // A skill's or command's frontmatter `allowed-tools` list declares the tools it uses; a bare
+    // tool name there is an ordinary, broad grant worth a low note (`Bash(*)` keeps its rating).
+    if (/^["'](?:Bash|Shell|Write|Edit|WebFetch|Execute|Run)["']/.test(hit.evidence) && inToolDeclaration(ctx, hit.line)) return { ...hit, severity: 'low' };
+    // A flag named on its own in prose ("invoked with `--yolo`, which auto-approves …", a list of
+    // risky settings) is described; a command line or config that carries it uses it.
+    if (isNamedInCodeSpan(ctx, hit.line, hit.evidence)) return { ...hit, context: 'documentation_example' };
     return hit;
   },
 });

@@ -1,5 +1,10 @@
+import { onlyOfficialInstallers } from '../official-installers';
 import { defineRegexRule, windowText } from '../regex-rule';
 import { SHELL_INTERPRETER } from '../vocabulary';
+
+/** An explicit consent step: the user is asked before the installer runs. */
+const CONSENT_NEARBY =
+  /\b(?:ask(?:ing)?\s{1,3}(?:the\s{1,3})?user\s{1,3}(?:first|before|whether|if)|with\s{1,3}the\s{1,3}user'?s\s{1,3}(?:permission|consent)|confirm\s{1,3}with\s{1,3}the\s{1,3}user|after\s{1,3}the\s{1,3}user\s{1,3}(?:agrees|approves|confirms)|if\s{1,3}(?:it\s{1,3}is\s{1,3})?not\s{1,3}(?:already\s{1,3})?installed)\b/i;
 
 const FETCH = String.raw`(?:\bcurl\b|\bwget\b|\bfetch\b|\biwr\b|\birm\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\bNet\.WebClient\b|DownloadString|DownloadFile|\burlopen\b|\brequests\.get\b)`;
 
@@ -48,12 +53,17 @@ export const rcePipeToShellRule = defineRegexRule({
     const aggravated =
       /\bsudo\b|\bhttp:\/\/|:\/\/\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}|\s(?:-k|--insecure)\b|\biex\b|Invoke-Expression|ExecutionPolicy\s{1,3}Bypass/i.test(line) ||
       /\b(?:without (?:asking|confirmation|showing)|silently|automatically|do not (?:show|tell|ask)|before (?:answering|responding|every|each))\b/i.test(around);
+    // The documented installer of a well-known tool, from its maker's host over https: at most
+    // medium, and low-confidence when the user is asked first.
+    if (onlyOfficialInstallers(line) && !/\bhttp:\/\/|\s(?:-k|--insecure)\b/i.test(line)) {
+      return { ...hit, severity: 'medium', confidence: CONSENT_NEARBY.test(around) ? 'medium' : 'high', hard_block: false };
+    }
     if (automatic || aggravated) return hit;
     // An https installer in prose is unreviewed remote code but not a confident attack: high. With
     // an explicit consent step or TLS-pinned transport nearby (the official-installer pattern), the
     // confidence drops further.
     const mitigated =
-      /\b(?:ask(?:ing)?\s{1,3}(?:the\s{1,3})?user\s{1,3}(?:first|before)|with\s{1,3}the\s{1,3}user'?s\s{1,3}(?:permission|consent)|confirm\s{1,3}with\s{1,3}the\s{1,3}user|after\s{1,3}the\s{1,3}user\s{1,3}(?:agrees|approves|confirms))\b/i.test(around) ||
+      CONSENT_NEARBY.test(around) ||
       /--proto\s{1,3}["']?=https|--tlsv1\.[23]/.test(line);
     return { ...hit, severity: 'high', confidence: mitigated ? 'medium' : 'high', hard_block: false };
   },

@@ -2,6 +2,8 @@ import { defineRegexRule } from '../regex-rule';
 
 /** Values that are clearly not secrets: templates, placeholders, env references, booleans. */
 const NOT_A_SECRET = /^(?:\$|%|<|\{|\[|`|your|my[-_]|xxx|\*{3}|\.\.\.|changeme|placeholder|redacted|example|sample|dummy|test|none|null|true|false|undefined|secret|password|token|env\b|process\.env|os\.environ|os\.getenv|getenv)/i;
+/** An attribute chain rooted in an object of the running program (self.x, this.config.key). */
+const CODE_REFERENCE = /^(?:self|this|cls|config|settings|options|opts|args|params|props|ctx|context|state|env|app)\.[A-Za-z_]/;
 /** Exact documentation keys published by vendors (e.g. AWS docs) are examples, not leaks. */
 const DOCUMENTED_KEYS = /AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI\/K7MDENG\/bPxRfiCYEXAMPLEKEY/;
 
@@ -21,11 +23,13 @@ export const secHardcodedCredentialRule = defineRegexRule({
         { text: 'DATABASE_URL=postgres://admin:Winter2024!@db.internal:5432/shop' },
         { path: 'mcp.json', text: '{"env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "Qm9vbGVhbjEyMzQ1Njc4OTBhYmNkZWY"}}' },
         { text: 'export API_SECRET="h7Gk2pQz9LmN4vRt8sWx"' },
+        { text: '```python\nclient = Client(api_key="self.h7Gk2pQz9LmN4vRt8sWx")\n```' },
       ],
       negative: [
         { text: 'export API_SECRET="$API_SECRET_FROM_VAULT"' },
         { text: 'DATABASE_URL=postgres://user:password@localhost:5432/app' },
         { text: 'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE  # from the AWS docs' },
+        { text: '```python\nself.tokenizer = self._initialize_tokenizer()\ntokens = self.tokenizer.tokenize(message)\n```' },
       ],
     },
   },
@@ -35,9 +39,13 @@ export const secHardcodedCredentialRule = defineRegexRule({
     /\b[a-z][a-z0-9+.-]{1,20}:\/\/[A-Za-z0-9_.-]{1,64}:([^@\s/:"'`]{4,100})@[A-Za-z0-9.-]{1,253}/i,
   ],
   views: ['raw', 'normalized'],
-  refine(hit, m) {
+  refine(hit, m, _ctx, view) {
     const value = m[1] ?? '';
     if (NOT_A_SECRET.test(value) || DOCUMENTED_KEYS.test(hit.evidence)) return null;
+    // An unquoted value that is a call or an attribute of an object (`tokens = self.tokenizer.tokenize(msg)`)
+    // is code computing something at run time, not a literal credential.
+    const next = view.text.charAt(m.index + m[0].length);
+    if (m[0].endsWith(value) && !/["']$/.test(m[0].slice(0, -value.length).trimEnd()) && (next === '(' || CODE_REFERENCE.test(value))) return null;
     if (/^(?:password|pass|pwd|secret|changeme|admin|root|postgres|user|example)$/i.test(value)) return null;
     if (/^[a-z_]+$/i.test(value) && value.length < 20) return null;
     if (/^[A-Z0-9_]+$/.test(value) && value.includes('_')) return null;

@@ -7,6 +7,8 @@ const DEP_MENTION_RE = /\b(?:dependency|package|library|module)\s{1,3}[`'"]([@\w
 const INSECURE_INDEX_RE = /--(?:extra-)?index-url[= ]\s{0,3}http:\/\/|--trusted-host\b|\bindex-url\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bregistry\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bstrict-ssl\s{0,3}[= ]\s{0,3}false/i;
 const NPM_UPPER_RE = /(?:^|["'\s])(@[a-z0-9-]{0,40}[A-Z][A-Za-z0-9-]{0,40}\/[\w.-]{1,80})/;
 
+/** Where an install command's arguments end in prose: a closing code span, a dash or a parenthesis after a space. */
+const INSTALL_ARGS_END_RE = /`|\s[-–—(]\s|\s\(/;
 /** Lines that can hold an install command, a dependency mention or an index setting. */
 const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@/i;
 
@@ -23,6 +25,28 @@ export function editDistance(a: string, b: string): number {
     }
   }
   return d[a.length][b.length];
+}
+
+/**
+ * The package names of an install command's arguments: the command ends where its code span or
+ * the prose after it begins (`pip install Pillow` - thumbnails), and quotes and extras
+ * ("markitdown[pptx]") are not part of a name.
+ */
+/** Quotes, brackets and commas around a token of code (`"playwright",`, `puppeteer)`). */
+function trimPunctuation(token: string): string {
+  let from = 0;
+  let to = token.length;
+  while (from < to && `"'(`.includes(token[from])) from++;
+  while (to > from && `"'),;`.includes(token[to - 1])) to--;
+  return token.slice(from, to);
+}
+
+function installedNames(args: string): string[] {
+  const command = cutAt(args, INSTALL_ARGS_END_RE);
+  return command
+    .split(/\s+/)
+    .map((t) => trimPunctuation(t).replace(/\[[^\]]{0,60}\]$/, ''))
+    .filter((t) => t && !t.startsWith('-') && !t.includes('/') && !t.includes(':'));
 }
 
 /** The text before the first match of `re` (a version specifier), or all of it. */
@@ -59,7 +83,7 @@ function nearbyPopular(name: string): { p: string; dist: number }[] {
 
 /** The popular package a name imitates (1 edit away, or 2 for long names), or null. */
 export function imitatedPackage(name: string): string | null {
-  const n = cutAt(cutAt(name.toLowerCase(), /[=<>~^!]/), /@[\d^~]/);
+  const n = cutAt(cutAt(name.toLowerCase(), /@[\d^~*]/), /[=<>~^!]/);
   if (n.length < 4 || POPULAR_PACKAGES.has(n)) return null;
   // Prefix squats: "expresss-utils" borrows a misspelt popular name as its first segment.
   const head = n.replace(/^@[^/]{1,60}\//, '').split(/[-_.]/)[0];
@@ -86,6 +110,7 @@ export const urlPackageSourceRule: Rule = {
       positive: [
         { text: 'pip install reqeusts' },
         { text: 'npm install expresss' },
+        { text: '- `pip install "reqeusts[socks]"` - HTTP with proxies' },
         { text: 'pip install --extra-index-url http://pypi.mirror.test/simple/ --trusted-host pypi.mirror.test foo' },
       ],
       negative: [
@@ -93,10 +118,13 @@ export const urlPackageSourceRule: Rule = {
         { text: 'npm install express lodash' },
         { text: 'pip install --index-url https://pypi.org/simple/ mypkg' },
         { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@ModelContextProtocol/server-filesystem@1.0.0"]}}}' },
+        { text: 'Run `npm install react@^19.0.0 react-dom@^19.0.0` first.' },
+        { path: 'tools/setup.py', text: 'import os\nos.system("npm install puppeteer playwright")\n' },
+        { text: '- `pip install "markitdown[pptx]"` - text extraction\n- `pip install Pillow` - thumbnail grids\n- `pip install PyYAML` (config files)' },
       ],
     },
   },
-  regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE],
+  regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE],
   match(ctx) {
     const hits: RuleHit[] = [];
     const normalized = ctx.views.normalized?.text.split('\n');
@@ -112,7 +140,7 @@ export const urlPackageSourceRule: Rule = {
         hits.push({ line: i + 1, evidence: upper[1], confidence: 'high', message: 'npm package name with capital letters (look-alike scope)' });
       }
       const names: string[] = [];
-      for (const m of line.matchAll(INSTALL_RE)) names.push(...m[1].split(/\s+/).filter((t) => t && !t.startsWith('-') && !t.includes('/') && !t.includes(':')));
+      for (const m of line.matchAll(INSTALL_RE)) names.push(...installedNames(m[1]));
       for (const m of line.matchAll(DEP_MENTION_RE)) names.push(m[1] ?? m[2]);
       for (const name of names) {
         if (!imitated.has(name)) imitated.set(name, imitatedPackage(name));

@@ -1,0 +1,135 @@
+/**
+ * Vocabulary of ordinary forms that share words with attack techniques: read-only commands, the
+ * product modes of applications, descriptions of what a program does "silently", exclusion
+ * arguments. Rules use these to tell the technique from its everyday look-alike; each fragment is
+ * bounded and alternation-only (ReDoS-checked in redos.spec.ts).
+ */
+
+/**
+ * Commands that only inspect the working copy or the machine: a Claude Code `!` context line that
+ * runs one of these (optionally piped into a text filter) collects what the prompt needs and
+ * changes nothing.
+ */
+const ARGS = String.raw`[^|;&$\`<>\n]{0,200}`;
+const READ_ONLY_STEP = [
+  String.raw`git\s{1,3}(?:status|diff|log|show|rev-parse|ls-files|describe|shortlog|blame|merge-base)\b${ARGS}`,
+  String.raw`git\s{1,3}branch(?:\s{1,3}(?:--show-current|-a|-r|-vv?|--list))?\s{0,3}`,
+  String.raw`git\s{1,3}remote\s{1,3}-v\s{0,3}`,
+  String.raw`(?:ls|pwd|date|whoami|uname|which|head|tail|wc|tree|grep|rg)\b${ARGS}`,
+  String.raw`gh\s{1,3}(?:pr|issue|run|repo|release)\s{1,3}(?:view|list|diff|status|checks)\b${ARGS}`,
+  String.raw`(?:node|npm|pnpm|yarn|python3?|go|cargo|rustc|uv)\s{1,3}--version\s{0,3}`,
+  String.raw`cat\s{1,3}(?:\w[\w.-]{0,79}/){0,6}(?:package\.json|README(?:\.md)?|CHANGELOG(?:\.md)?|[\w-]{1,60}\.(?:md|txt|toml|ya?ml|lock))\s{0,3}`,
+].join('|');
+export const READ_ONLY_COMMAND_RE = new RegExp(String.raw`^\s{0,3}(?:${READ_ONLY_STEP})(?:\|\s{0,3}(?:head|tail|wc|sort|uniq|grep|cut|sed\s{1,3}-n)\b[^|;&$\`<>\n]{0,80}){0,3}$`);
+
+/**
+ * A mode name that belongs to the agent only when the sentence addresses the agent or talks about
+ * its restrictions: "php artisan down  # Enable maintenance mode" is the application's mode.
+ */
+export const AMBIGUOUS_MODE_RE = /\b(?:maintenance|developer|admin|diagnostic|debug|special)\s{1,3}mode\b/i;
+export const AGENT_MODE_CONTEXT_RE =
+  /\b(?:you|your|yourself|assistant|agent|AI|model|LLM|claude|skill|restrictions?|restricted|unrestricted|safety|filters?|guardrails?|polic(?:y|ies)|rules|guidelines|limits?|unlock\w{0,3}|bypass\w{0,3}|jailbr\w{0,6}|no longer bound)\b/i;
+
+/**
+ * Words that can follow a concealment adverb without becoming the verb it modifies ("send it
+ * silently to …", "run it quietly and …"). Any other word after the adverb is the verb it
+ * describes: in "a push can't be silently clobbered" the adverb belongs to "clobbered", not "push".
+ */
+export const ADVERB_CLAUSE_CONTINUATION_RE =
+  /^\s{0,3}(?:$|[.,;:!?)\]*_`'"—–-]|(?:to|and|or|in|into|on|onto|at|from|via|with|without|so|then|while|before|after|when|whenever|unless|for|over|through|behind|every|each|each time|as|if|too|also|again|instead|here|there|now|later|afterwards|first|it|them|this|that|these|those|all|everything|anything|the|a|an|any|your|their|its)\b)/i;
+
+/** After "do not let the user …": the verbs of finding out, which make the phrase concealment. */
+export const FINDING_OUT_RE = /^\s{1,3}(?:know|knows|see|notice|find\s{1,3}out|learn|realise|realize|suspect|discover|hear|catch\s{1,3}on|be\s{1,3}(?:told|aware|informed|alerted))\b/i;
+
+/** "… back to the user": what is not summarised is being restated, not hidden. */
+export const RESTATING_RE = /^\s{1,3}back\s{1,3}(?:to|for)\b/i;
+
+/**
+ * What comes right before a verb that gives an order: the start of a clause, a modal, or a word
+ * addressing the reader. "Computer use  ov:73" in a table of citations has the verb after a noun.
+ */
+export const CLAUSE_LEAD = String.raw`(?:^\s{0,6}(?:[-*+>]\s{1,3}|\d{1,3}[.)]\s{1,3})?|[.!?:;,(—–]\s{0,3}|\b(?:must|should|shall|will|always|never|please|then|and|to|now|first|also|immediately|you|agents?|assistants?|AI|model|LLM|claude)\s{1,3})`;
+
+/** A line holding only a template slot (`{{instructions}}`, `{input}`, `$ARGUMENTS`), maybe with its closing tag. */
+export const TEMPLATE_SLOT_LINE_RE = /^\s{0,8}(?:\{\{\s{0,3}[\w.-]{1,60}\s{0,3}\}\}|\{[a-z_]{1,40}\}|\$\{?[A-Za-z_]{1,40}\}?)\s{0,3}(?:<\/[\w-]{1,40}>)?\s{0,3}$/;
+
+/**
+ * Badge services draw a badge from the words in their own URL (img.shields.io/badge/status-<status>-blue);
+ * only their endpoint/url parameters make them fetch another site.
+ */
+export const BADGE_HOSTS: ReadonlySet<string> = new Set(['img.shields.io', 'badgen.net', 'badge.fury.io', 'flat.badgen.net']);
+export const BADGE_FETCHES_ELSEWHERE_RE = /[?&](?:url|endpoint|uri|link)=|\/endpoint\b|\/https?:/i;
+
+/**
+ * Output filtering, not concealment: the work is quiet and only its problems are reported
+ * ("run these checks silently and only surface errors"), or the agent is asked not to narrate
+ * each step as it goes.
+ */
+export const REPORTS_ONLY_PROBLEMS_RE =
+  /\bonly\s{1,3}(?:surface|report|show|mention|print|flag|tell\s{1,3}(?:the\s{1,3})?user\s{1,3}about)\s{1,3}(?:the\s{1,3})?(?:problems|errors|failures|issues|warnings|findings|what\s{1,3}(?:fails|failed|needs))\b|\babout\s{1,3}(?:each|every)\s{1,3}(?:tool\s{1,3}call|step|command|action)\s{1,3}as\s{1,3}you\b/i;
+
+/** "**TERMINATION PROTOCOL**:" — the word as a section label, not an act of terminating something. */
+export const TERMINATION_LABEL_RE = /^(?:[Tt]erminat|TERMINAT)\w{0,6}(?:\s{1,3}[A-Z]{2,20})?\*{1,2}\s{0,3}[-:–—]|^TERMINAT\w{0,6}(?:\s{1,3}[A-Z]{2,20})?\s{0,3}:/;
+
+/** A command-line argument that leaves files out (`--exclude='.env'`): an exclusion is the opposite of a read. */
+export const EXCLUSION_ARG_RE = /--(?:exclude|ignore)(?:-(?:from|dir|pattern))?(?:=|\s{1,3})["']?[^\s"']{1,80}["']?/g;
+
+/**
+ * The environment handed to a child process (`env: process.env`, `env={**os.environ, …}`,
+ * `env=os.environ.copy()`): the program's own environment passed on to a command it starts.
+ */
+export const ENV_PASSTHROUGH_RE =
+  /\benv\s{0,3}[:=]\s{0,3}(?:\{\s{0,3}(?:\.\.\.|\*\*)\s{0,3}|dict\(\s{0,3})?(?:process\.env|os\.environ(?:\.copy\(\))?)\b/g;
+/** A line that only spreads the environment into an object literal (`...process.env,`). */
+export const ENV_SPREAD_LINE_RE = /^\s{0,40}(?:\.\.\.|\*\*)\s{0,3}(?:process\.env|os\.environ)\s{0,3},?\s{0,3}$/;
+/** A line that opens the `env` object of a child-process call (`env: {`, `env={`, `env=dict(`). */
+export const ENV_OBJECT_OPEN_RE = /\benv\s{0,3}[:=]\s{0,3}(?:\{|dict\()\s{0,3}$/;
+
+/** "terminates immediately": the verb has no object, so it is something ending, not something ended. */
+export const INTRANSITIVE_END_RE = /^terminat(?:e|es|ed|ing)\s{1,3}(?:immediately|automatically)$/i;
+
+/**
+ * The env subcommand of a version or environment manager (`fnm env`, `conda env`, `go env`), not
+ * the env command that prints the environment (`nice env`, `sudo env` stay sources).
+ */
+export const ENV_SUBCOMMAND_RE = /\b(?:fnm|conda|mamba|micromamba|pyenv|rbenv|nodenv|poetry|pipenv|uv|hatch|pdm|nix|mise|asdf|direnv|go|cargo|rustup|deno|bun)\s{1,3}env\b/g;
+/** `.Env`, `.SSH` after an identifier: a property or a dotted name (`.Config.Env`, `TMCore.SSH`), not a dot-file. */
+export const ENV_PROPERTY_RE = /(?<=\w)\.(?:Env|ENV|SSH|Ssh|AWS|Aws)\b/g;
+/** Commands that create or re-permission a file without reading it (`touch ~/.bash_history`). */
+export const NON_READING_FILE_OP_RE = /\b(?:touch|chmod|chown|chgrp|mkdir)\s[^&|;\n]{0,200}/g;
+
+/**
+ * Nouns that turn "payment" into a product term ("payment methods", "a PaymentIntent") rather than
+ * the act of paying.
+ */
+export const PAYMENT_NOUN_RE = /^pay(?:ment)?s?[\s_-]{0,2}(?:methods?|intents?|elements?|links?|pages?|forms?|providers?|processing|processors?|gateways?|flows?|options?|details?|data|status|requests?|sheets?|terms?|plans?|history|records?|schedules?|API|SDK)\b/i;
+
+/** Addressees of a "note for …" that are automated judges, not people reviewing a change. */
+export const AUTOMATED_REVIEWER_RE = /\b(?:automated|ai|llm|security|safety|scanners?|classifiers?|moderators?|detectors?|analy[sz]ers?|tools?|bots?|models?)\b/i;
+/** What a note to a reviewer says when it asks for clearance. */
+export const CLEARANCE_REQUEST_RE =
+  /\b(?:safe|benign|harmless|trusted|legitimate|approve\w{0,2}|ignore\w{0,2}|skip\w{0,3}|disregard\w{0,2}|not\s{1,3}(?:flag|report|block)|false\s{1,3}positives?|whitelist\w{0,2}|allow-?list\w{0,2}|verified|certified|pre-?approved)\b/i;
+
+export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  READ_ONLY_COMMAND_RE,
+  AMBIGUOUS_MODE_RE,
+  AGENT_MODE_CONTEXT_RE,
+  ADVERB_CLAUSE_CONTINUATION_RE,
+  FINDING_OUT_RE,
+  RESTATING_RE,
+  TEMPLATE_SLOT_LINE_RE,
+  EXCLUSION_ARG_RE,
+  REPORTS_ONLY_PROBLEMS_RE,
+  TERMINATION_LABEL_RE,
+  BADGE_FETCHES_ELSEWHERE_RE,
+  INTRANSITIVE_END_RE,
+  ENV_SUBCOMMAND_RE,
+  ENV_PROPERTY_RE,
+  NON_READING_FILE_OP_RE,
+  ENV_PASSTHROUGH_RE,
+  ENV_SPREAD_LINE_RE,
+  ENV_OBJECT_OPEN_RE,
+  PAYMENT_NOUN_RE,
+  AUTOMATED_REVIEWER_RE,
+  CLEARANCE_REQUEST_RE,
+];

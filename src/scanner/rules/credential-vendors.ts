@@ -1,0 +1,78 @@
+/**
+ * Which service a credential belongs to, and whether a URL's real host is that service: an API key
+ * sent to its own vendor's API (ANTHROPIC_API_KEY in an x-api-key header to api.anthropic.com) is
+ * how the key is meant to be used, while the same key sent anywhere else is a leak. Hosts are read
+ * with the WHATWG URL parser, so look-alike URLs (api.openai.com.evil.test, user@host tricks)
+ * resolve to the host that would really receive the request.
+ */
+
+interface Vendor {
+  /** Prefixes of environment-variable names that hold this vendor's credentials. */
+  envPrefixes: readonly string[];
+  /** Registrable domains the vendor serves its API from; subdomains count. */
+  domains: readonly string[];
+}
+
+const VENDORS: readonly Vendor[] = [
+  { envPrefixes: ['ANTHROPIC', 'CLAUDE'], domains: ['anthropic.com'] },
+  { envPrefixes: ['OPENAI'], domains: ['openai.com'] },
+  { envPrefixes: ['GOOGLE', 'GEMINI', 'GCP', 'VERTEX'], domains: ['googleapis.com', 'google.com'] },
+  { envPrefixes: ['XAI', 'GROK'], domains: ['x.ai'] },
+  { envPrefixes: ['MISTRAL'], domains: ['mistral.ai'] },
+  { envPrefixes: ['GROQ'], domains: ['groq.com'] },
+  { envPrefixes: ['COHERE', 'CO_API'], domains: ['cohere.com', 'cohere.ai'] },
+  { envPrefixes: ['DEEPSEEK'], domains: ['deepseek.com'] },
+  { envPrefixes: ['OPENROUTER'], domains: ['openrouter.ai'] },
+  { envPrefixes: ['HF', 'HUGGINGFACE', 'HUGGING_FACE'], domains: ['huggingface.co'] },
+  { envPrefixes: ['GITHUB', 'GH'], domains: ['github.com', 'githubusercontent.com'] },
+  { envPrefixes: ['GITLAB'], domains: ['gitlab.com'] },
+  { envPrefixes: ['STRIPE'], domains: ['stripe.com'] },
+  { envPrefixes: ['SLACK'], domains: ['slack.com'] },
+  { envPrefixes: ['VERCEL'], domains: ['vercel.com'] },
+  { envPrefixes: ['CLOUDFLARE', 'CF'], domains: ['cloudflare.com'] },
+  { envPrefixes: ['SENTRY'], domains: ['sentry.io'] },
+  { envPrefixes: ['LINEAR'], domains: ['linear.app'] },
+  { envPrefixes: ['NOTION'], domains: ['notion.com', 'notion.so'] },
+  { envPrefixes: ['TAVILY'], domains: ['tavily.com'] },
+  { envPrefixes: ['PERPLEXITY', 'PPLX'], domains: ['perplexity.ai'] },
+];
+
+/** `$NAME`, `${NAME}`, `process.env.NAME`, `os.environ["NAME"]`: credential-shaped environment names. */
+const CREDENTIAL_NAME_RE = /\b([A-Z][A-Z0-9]{0,20}(?:_[A-Z0-9]{1,20}){0,4}_(?:API_KEY|KEY|TOKEN|SECRET|PAT|ACCESS_TOKEN|AUTH_TOKEN))\b/g;
+const URL_RE = /\bhttps?:\/\/[^\s"'`<>()\\]{1,300}/gi;
+
+function vendorOf(name: string): Vendor | undefined {
+  return VENDORS.find((v) => v.envPrefixes.some((p) => name === p || name.startsWith(`${p}_`)));
+}
+
+/** The host that would receive a request to this URL, or null when it does not parse. */
+export function realHost(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+function servedBy(host: string, vendor: Vendor): boolean {
+  return vendor.domains.some((d) => host === d || host.endsWith(`.${d}`));
+}
+
+/**
+ * Every credential the text names belongs to a known vendor, and every URL in it goes to the vendor
+ * of each of them: a key on its way to its own API. False when a URL goes anywhere else, when a
+ * credential of an unknown or other vendor is named, or when there is no URL to judge.
+ */
+export function sendsCredentialsOnlyToTheirVendor(text: string): boolean {
+  const names = [...text.matchAll(CREDENTIAL_NAME_RE)].map((m) => m[1]);
+  const urls = [...text.matchAll(URL_RE)].map((m) => m[0]);
+  if (names.length === 0 || urls.length === 0) return false;
+  const vendors = names.map(vendorOf);
+  if (vendors.some((v) => v === undefined)) return false;
+  return urls.every((u) => {
+    const host = realHost(u);
+    return host !== null && vendors.every((v) => servedBy(host, v!));
+  });
+}
+
+export const CREDENTIAL_VENDOR_REGEXES: readonly RegExp[] = [CREDENTIAL_NAME_RE, URL_RE];
