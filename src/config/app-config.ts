@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { LogFormat } from '../logging/pretty-log';
 
 /**
  * The one place that reads process.env (DESIGN.md §2). Every variable is parsed and validated once;
@@ -23,6 +24,8 @@ export interface AppConfig {
   migrationsRun: boolean;
   redisUrl: string | null;
   logLevel: LogLevel;
+  /** `auto` (default): human-readable lines on a terminal, JSON otherwise (src/logging/pretty-log.ts). */
+  logFormat: LogFormat;
   judge: {
     provider: JudgeProvider;
     baseUrl: string | null;
@@ -170,6 +173,7 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
     migrationsRun: bool(env, 'DB_MIGRATIONS_RUN', true),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     judge: {
       provider: oneOf(env, 'JUDGE_PROVIDER', ['none', 'openai', 'anthropic'] as const, 'none'),
       baseUrl: url(env, 'JUDGE_BASE_URL', ['http:', 'https:']),
@@ -211,7 +215,7 @@ function replicaId(env: Env): string | null {
 
 /** Documented variables (README's configuration table is checked against this list in tests). */
 export const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'DB_MIGRATIONS_RUN', 'REDIS_URL', 'LOG_LEVEL',
+  'PORT', 'HOST', 'DATABASE_URL', 'DB_MIGRATIONS_RUN', 'REDIS_URL', 'LOG_LEVEL', 'LOG_FORMAT',
   'JUDGE_PROVIDER', 'JUDGE_BASE_URL', 'JUDGE_MODEL', 'JUDGE_API_KEY', 'JUDGE_TIMEOUT_MS', 'JUDGE_MAX_CONCURRENCY',
   'EDGE_LIMITS', 'TRUSTED_PROXIES', 'BULWARK_DEMO', 'SEED_FILE', 'FEATURES', 'AUTH_CACHE_TTL_MS',
   'API_KEY_RATE_LIMIT_PER_MINUTE', 'SCAN_WORKERS', 'SCAN_MAX_QUEUE', 'SCAN_TIMEOUT_MS', 'JSON_BODY_LIMIT_BYTES',
