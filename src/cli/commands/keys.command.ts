@@ -6,7 +6,7 @@ import { ApiKeysRepository } from '../../auth/persistence/api-keys.repository';
 import { TenantEntity } from '../../auth/persistence/tenant.entity';
 import { ALL_SCOPES, type Scope } from '../../auth/principal';
 import { DomainError } from '../../common/errors';
-import { ConfigError, loadConfig } from '../../config/app-config';
+import { ConfigError, loadConfig, TENANT_SLUG } from '../../config/app-config';
 import { buildDataSourceOptions, createDataSource } from '../../database/data-source-options';
 import { runMigrationsLocked } from '../../database/run-migrations';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
@@ -30,7 +30,6 @@ which must not be open in a running server at the same time). Pending migrations
 
 const DEFAULT_SCOPES: Scope[] = ['inventory:read', 'scan'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 interface Db {
   dataSource: DataSource;
@@ -96,7 +95,7 @@ async function create(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, { tenant: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' } });
   const tenant = values.tenant as string | undefined;
   if (!tenant) throw new UsageError('keys create needs --tenant <slug>');
-  if (!SLUG.test(tenant)) throw new UsageError('--tenant must be 1-100 characters of letters, digits, ".", "_" or "-", starting with a letter or digit');
+  if (!TENANT_SLUG.test(tenant)) throw new UsageError('--tenant must be 1-100 characters of letters, digits, ".", "_" or "-", starting with a letter or digit');
   const name = ((values.name as string | undefined) ?? 'cli').trim();
   if (name.length < 1 || name.length > 255) throw new UsageError('--name must be 1-255 characters');
   const scopes = parseScopes(values.scopes as string | undefined);
