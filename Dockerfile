@@ -9,6 +9,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json .swcrc ./
 COPY src ./src
 COPY bin ./bin
+COPY scripts/build-if-changed.js ./scripts/
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20.20-bookworm-slim AS runtime

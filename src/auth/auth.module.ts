@@ -24,6 +24,6 @@ import { ApiKeysRepository } from './persistence/api-keys.repository';
     AuthGuard,
     { provide: APP_GUARD, useExisting: AuthGuard },
   ],
-  exports: [ApiKeysService, AuthGuard],
+  exports: [ApiKeysService, ApiKeysRepository, AuthGuard, BOOTSTRAP_OUTPUT],
 })
 export class AuthModule {}

@@ -4,7 +4,7 @@ import { ApiKeysService } from './api-keys.service';
 import { ALL_SCOPES } from './principal';
 
 export const DEFAULT_TENANT_SLUG = 'default';
-/** Where the bootstrap line goes; stdout by default, replaced in tests. */
+/** Where start-up lines for the operator go (bootstrap key, demo data); stdout by default, replaced in tests. */
 export const BOOTSTRAP_OUTPUT = Symbol('BOOTSTRAP_OUTPUT');
 export type BootstrapOutput = (line: string) => void;
 

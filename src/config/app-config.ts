@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { LogFormat } from '../logging/pretty-log';
 
 /**
  * The one place that reads process.env (DESIGN.md §2). Every variable is parsed and validated once;
@@ -23,6 +24,8 @@ export interface AppConfig {
   migrationsRun: boolean;
   redisUrl: string | null;
   logLevel: LogLevel;
+  /** `auto` (default): human-readable lines on a terminal, JSON otherwise (src/logging/pretty-log.ts). */
+  logFormat: LogFormat;
   judge: {
     provider: JudgeProvider;
     baseUrl: string | null;
@@ -34,8 +37,10 @@ export interface AppConfig {
   edgeLimits: EdgeLimitsMode;
   /** CIDRs whose X-Forwarded-For is believed. */
   trustedProxies: string[];
-  /** Load the demo inventory into the default tenant when it is empty. */
+  /** Load the demo inventory (or SEED_FILE) into `demoTenant` when that tenant's inventory is empty. */
   demo: boolean;
+  /** `default` unless `--demo-tenant <slug>` / BULWARK_DEMO_TENANT names another (which implies --demo). */
+  demoTenant: string;
   seedFile: string | null;
   /** Enabled features reported by GET /api/internal/application/features. */
   features: string[];
@@ -162,6 +167,7 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
   const db = database(env);
   const port = int(env, 'PORT', 3000, 0, 65535);
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const demoTenant = demoTenantOf(env, argv);
   return {
     port,
     host: str(env, 'HOST') ?? '0.0.0.0',
@@ -170,6 +176,7 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
     migrationsRun: bool(env, 'DB_MIGRATIONS_RUN', true),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
     judge: {
       provider: oneOf(env, 'JUDGE_PROVIDER', ['none', 'openai', 'anthropic'] as const, 'none'),
       baseUrl: url(env, 'JUDGE_BASE_URL', ['http:', 'https:']),
@@ -180,7 +187,8 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
     },
     edgeLimits: oneOf(env, 'EDGE_LIMITS', ['on', 'shadow', 'off'] as const, 'on'),
     trustedProxies: cidrs(env, 'TRUSTED_PROXIES'),
-    demo: argv.includes('--demo') || bool(env, 'BULWARK_DEMO', false),
+    demo: argv.includes('--demo') || bool(env, 'BULWARK_DEMO', false) || demoTenant !== null,
+    demoTenant: demoTenant ?? 'default',
     seedFile: str(env, 'SEED_FILE'),
     features: list(env, 'FEATURES').length ? list(env, 'FEATURES') : ['agent_file_scan', 'application_inventory', 'mcp', 'sbom'],
     authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 10000, 0, 30000),
@@ -202,6 +210,17 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
   };
 }
 
+/** A tenant's slug (the CLI and the demo loader name tenants by it). */
+export const TENANT_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** `--demo-tenant <slug>` or `--demo-tenant=<slug>` on the command line, else BULWARK_DEMO_TENANT. */
+function demoTenantOf(env: Env, argv: string[]): string | null {
+  const at = argv.findIndex((a) => a === '--demo-tenant' || a.startsWith('--demo-tenant='));
+  const raw = at < 0 ? str(env, 'BULWARK_DEMO_TENANT') : argv[at].includes('=') ? argv[at].slice('--demo-tenant='.length) : (argv[at + 1] ?? '');
+  if (raw !== null && !TENANT_SLUG.test(raw)) throw new ConfigError(at < 0 ? 'BULWARK_DEMO_TENANT' : '--demo-tenant', 'a tenant slug: 1-100 of A-Z a-z 0-9 . _ - starting with a letter or digit', raw);
+  return raw;
+}
+
 /** A header-safe name (pod or container name), so it can go into a response header verbatim. */
 function replicaId(env: Env): string | null {
   const raw = str(env, 'REPLICA_ID');
@@ -211,9 +230,9 @@ function replicaId(env: Env): string | null {
 
 /** Documented variables (README's configuration table is checked against this list in tests). */
 export const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'DB_MIGRATIONS_RUN', 'REDIS_URL', 'LOG_LEVEL',
+  'PORT', 'HOST', 'DATABASE_URL', 'DB_MIGRATIONS_RUN', 'REDIS_URL', 'LOG_LEVEL', 'LOG_FORMAT',
   'JUDGE_PROVIDER', 'JUDGE_BASE_URL', 'JUDGE_MODEL', 'JUDGE_API_KEY', 'JUDGE_TIMEOUT_MS', 'JUDGE_MAX_CONCURRENCY',
-  'EDGE_LIMITS', 'TRUSTED_PROXIES', 'BULWARK_DEMO', 'SEED_FILE', 'FEATURES', 'AUTH_CACHE_TTL_MS',
+  'EDGE_LIMITS', 'TRUSTED_PROXIES', 'BULWARK_DEMO', 'BULWARK_DEMO_TENANT', 'SEED_FILE', 'FEATURES', 'AUTH_CACHE_TTL_MS',
   'API_KEY_RATE_LIMIT_PER_MINUTE', 'SCAN_WORKERS', 'SCAN_MAX_QUEUE', 'SCAN_TIMEOUT_MS', 'JSON_BODY_LIMIT_BYTES',
   'CORS_ORIGINS', 'PUBLIC_URL', 'OAUTH_ISSUER', 'OAUTH_JWKS_URL', 'OAUTH_DEFAULT_TENANT', 'REPLICA_ID',
 ] as const;

@@ -15,8 +15,8 @@ describe('documented configuration', () => {
     const baseline = JSON.stringify(loadConfig({}, []));
     const probe: Record<string, string> = {
       PORT: '1234', HOST: '127.0.0.1', DATABASE_URL: 'pglite://memory', DB_MIGRATIONS_RUN: 'false', REDIS_URL: 'redis://r:6379',
-      LOG_LEVEL: 'debug', JUDGE_PROVIDER: 'openai', JUDGE_BASE_URL: 'http://j', JUDGE_MODEL: 'm', JUDGE_API_KEY: 'k',
-      JUDGE_TIMEOUT_MS: '1234', JUDGE_MAX_CONCURRENCY: '2', EDGE_LIMITS: 'off', TRUSTED_PROXIES: '10.0.0.1', BULWARK_DEMO: 'true',
+      LOG_LEVEL: 'debug', LOG_FORMAT: 'json', JUDGE_PROVIDER: 'openai', JUDGE_BASE_URL: 'http://j', JUDGE_MODEL: 'm', JUDGE_API_KEY: 'k',
+      JUDGE_TIMEOUT_MS: '1234', JUDGE_MAX_CONCURRENCY: '2', EDGE_LIMITS: 'off', TRUSTED_PROXIES: '10.0.0.1', BULWARK_DEMO: 'true', BULWARK_DEMO_TENANT: 'demo',
       SEED_FILE: 'seed.json', FEATURES: 'x', AUTH_CACHE_TTL_MS: '5', API_KEY_RATE_LIMIT_PER_MINUTE: '7', SCAN_WORKERS: '3',
       SCAN_MAX_QUEUE: '9', SCAN_TIMEOUT_MS: '999', JSON_BODY_LIMIT_BYTES: '2048', CORS_ORIGINS: 'https://a', PUBLIC_URL: 'https://b',
       OAUTH_ISSUER: 'https://i', OAUTH_JWKS_URL: 'https://i/jwks', OAUTH_DEFAULT_TENANT: 'acme', REPLICA_ID: 'app-1',

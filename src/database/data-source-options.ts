@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
+import { acquireDataDirLock } from './data-dir-lock';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -48,7 +49,9 @@ export function createDataSource(options: DataSourceOptions): DataSource {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createPgConfig } = require('@electric-sql/pglite/node-postgres') as typeof import('@electric-sql/pglite/node-postgres');
   // PGlite creates its own folder but not the parents (`./data` on a fresh clone).
-  if (!dataDir.startsWith('memory://')) mkdirSync(dirname(dataDir), { recursive: true });
+  const onDisk = !dataDir.startsWith('memory://');
+  if (onDisk) mkdirSync(dirname(dataDir), { recursive: true });
+  const release = onDisk ? acquireDataDirLock(dataDir) : () => undefined;
   const pglite = new PGlite(dataDir);
   const dataSource = new DataSource({ ...options, extra: { ...createPgConfig(pglite) } } as DataSourceOptions);
   const destroy = dataSource.destroy.bind(dataSource);
@@ -57,6 +60,7 @@ export function createDataSource(options: DataSourceOptions): DataSource {
       if (dataSource.isInitialized) await destroy();
     } finally {
       if (!pglite.closed) await pglite.close();
+      release();
     }
   };
   return dataSource;

@@ -5,11 +5,12 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { prettyDestination, resolveLogFormat } from './pretty-log';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * JSON logs (pino) with a request id. Only method, route path, status and timing are logged per
+ * Logs (pino) with a request id: JSON lines, or human-readable ones on a terminal (LOG_FORMAT). Only method, route path, status and timing are logged per
  * request: never headers (Authorization, cookies), bodies, query strings or file names.
  */
 @Module({})
@@ -37,7 +38,7 @@ export class LoggingModule {
                 // Defence in depth: should anything put headers on a log line, they are censored.
                 redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization', 'token'], censor: '[redacted]' },
               },
-              destination,
+              destination ?? (resolveLogFormat(config.logFormat, process.stdout.isTTY === true) === 'pretty' ? prettyDestination(process.stdout) : undefined),
             ].filter((x) => x !== undefined) as never,
           }),
         }),

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { ApiKeysRepository } from '../../src/auth/persistence/api-keys.repository';
 import { UnauthorizedError } from '../../src/common/errors';
 import { loadConfig } from '../../src/config/app-config';
+import { DataDirInUseError, lockPathOf } from '../../src/database/data-dir-lock';
 import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options';
+import { runMigrationsLocked } from '../../src/database/run-migrations';
 import { buildCli, runCli } from './cli-harness';
 
 /**
@@ -91,5 +94,64 @@ describe('bulwark keys', () => {
     const r = await keys('revoke', randomUUID());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/No API key with id/);
+  });
+});
+
+/**
+ * The embedded database serves one process at a time. With a server holding a file-backed PGlite
+ * (this Jest process opens it the way the server does, through createDataSource), `bulwark keys`
+ * refuses and says what to do instead of printing a token the server never sees. Always on PGlite:
+ * the folder is the point (PostgreSQL has no such limit).
+ */
+describe('bulwark keys beside a server on the embedded database', () => {
+  let dir: string;
+  let databaseUrl: string;
+  const slug = `cli-busy-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(() => {
+    buildCli();
+    dir = mkdtempSync(join(tmpdir(), 'bulwark-keys-busy-'));
+    databaseUrl = `pglite://${join(dir, 'pglite')}`;
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const keys = (...args: string[]) => runCli(['keys', ...args], { env: { DATABASE_URL: databaseUrl, PORT: '3123' }, timeoutMs: 90_000 });
+  const open = () => createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: databaseUrl }, []))).initialize();
+
+  it('refuses while the folder is open elsewhere, naming the process and both ways out; works once it is closed', async () => {
+    const server = await open();
+    await runMigrationsLocked(server, true);
+    try {
+      const refused = await keys('create', '--tenant', slug, '--scopes', 'admin');
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain(`${join(dir, 'pglite')} is open in another process (pid ${process.pid}:`);
+      expect(refused.stderr).toContain('http://localhost:3123/api/admin/api-keys');
+      expect(refused.stderr).toMatch(/stop the server \(Ctrl-C\), run this command again/);
+      // Nothing was written behind the server's back.
+      expect(await server.query('SELECT count(*)::int AS n FROM tenants WHERE slug = $1', [slug])).toEqual([{ n: 0 }]);
+      expect((await keys('list')).code).toBe(2);
+    } finally {
+      await server.destroy();
+    }
+    const created = await keys('create', '--tenant', slug, '--scopes', 'admin');
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout.trimEnd().split('\n').pop()).toMatch(/^bwk_/);
+  });
+
+  it('the server side: a folder held by a live process cannot be opened, a stale lock is taken over', async () => {
+    const lock = lockPathOf(join(dir, 'pglite'));
+    // A live process that is not this one: Jest's parent.
+    writeFileSync(lock, JSON.stringify({ pid: process.ppid, command: 'bulwark keys create' }));
+    expect(() => createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: databaseUrl }, [])))).toThrow(DataDirInUseError);
+    expect(() => createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: databaseUrl }, [])))).toThrow(/in use by another process \(pid \d+: bulwark keys create\)/);
+    // A process that has exited leaves its lock behind; the next opener takes it over.
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    writeFileSync(lock, JSON.stringify({ pid: Number(gone.stdout.toString()), command: 'node dist/main.js' }));
+    const ds = await open();
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    await ds.destroy();
+    expect(existsSync(lock)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { SCAN_EXECUTOR, SCAN_POOL_OPTIONS } from '../../src/scanner/scanner.tokens';
 import type { ScanExecutor, ScanPoolOptions } from '../../src/scanner/worker/scan-pool';
 import { validateScanReport } from '../../src/scanner/engine/scan-report.validator';
@@ -14,11 +15,18 @@ const ENGINE = join(__dirname, '../fixtures/scan/engines/scripted.engine.ts');
 describe('scan capacity and failures (502/503)', () => {
   let t: TestApp;
   let token: string;
+  const logs: { level: number; msg: string }[] = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+      done();
+    },
+  });
 
   beforeAll(async () => {
     // Generous deadline: a replacement worker boots through ts-node under Jest (seconds on a busy machine).
     const options: ScanPoolOptions = { threads: 1, maxQueue: 1, timeoutMs: 10_000, engineModule: ENGINE };
-    t = await createTestApp({ override: (b) => b.overrideProvider(SCAN_POOL_OPTIONS).useValue(options) });
+    t = await createTestApp({ env: { LOG_LEVEL: 'warn' }, logDestination, override: (b) => b.overrideProvider(SCAN_POOL_OPTIONS).useValue(options) });
     token = await (await t.tenant()).key(['scan']);
     // Warm the pool so timings below measure scans, not thread start-up.
     await scan('warm.md').expect(200);
@@ -50,6 +58,8 @@ describe('scan capacity and failures (502/503)', () => {
     const res = await scan('crash.md').expect(502);
     expect(res.body.detail).toMatch(/worker failed/);
     expect(res.headers['retry-after']).toBeUndefined();
+    // Logged at error, not only as the request's info line.
+    expect(logs.some((l) => l.level === 50 && /^Scan worker crashed .*answered 502/.test(l.msg))).toBe(true);
     await recovered();
   });
 

@@ -6,7 +6,8 @@ import { ApiKeysRepository } from '../../auth/persistence/api-keys.repository';
 import { TenantEntity } from '../../auth/persistence/tenant.entity';
 import { ALL_SCOPES, type Scope } from '../../auth/principal';
 import { DomainError } from '../../common/errors';
-import { ConfigError, loadConfig } from '../../config/app-config';
+import { ConfigError, loadConfig, TENANT_SLUG } from '../../config/app-config';
+import { DataDirInUseError } from '../../database/data-dir-lock';
 import { buildDataSourceOptions, createDataSource } from '../../database/data-source-options';
 import { runMigrationsLocked } from '../../database/run-migrations';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
@@ -18,8 +19,9 @@ export const KEYS_HELP = `Usage:
   bulwark keys list [--tenant <slug>] [--json]
   bulwark keys revoke <id>
 
-Works on the database directly (DATABASE_URL; unset = the embedded PGlite in ./data/pglite,
-which must not be open in a running server at the same time). Pending migrations run first.
+Works on the database directly (DATABASE_URL; unset = the embedded PGlite in ./data/pglite).
+The embedded database serves one process at a time: while a server has it open these commands
+refuse and say how to go through the server instead. Pending migrations run first.
 
   create   creates the tenant if it does not exist; prints the token alone on the last stdout line
            (shown once: only its hash is stored). Scopes: ${ALL_SCOPES.join(', ')} (default inventory:read,scan).
@@ -30,7 +32,6 @@ which must not be open in a running server at the same time). Pending migrations
 
 const DEFAULT_SCOPES: Scope[] = ['inventory:read', 'scan'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 interface Db {
   dataSource: DataSource;
@@ -46,7 +47,13 @@ async function withDatabase<T>(io: CliIo, work: (db: Db) => Promise<T>): Promise
     if (err instanceof ConfigError) throw new CliError(err.message);
     throw err;
   }
-  const dataSource = createDataSource(buildDataSourceOptions(config));
+  let dataSource: DataSource;
+  try {
+    dataSource = createDataSource(buildDataSourceOptions(config));
+  } catch (err) {
+    if (err instanceof DataDirInUseError) throw new CliError(inUseMessage(err, config.port));
+    throw err;
+  }
   try {
     await dataSource.initialize();
   } catch (err) {
@@ -64,6 +71,20 @@ async function withDatabase<T>(io: CliIo, work: (db: Db) => Promise<T>): Promise
   } finally {
     await dataSource.destroy();
   }
+}
+
+/** Refusal when the embedded database is open in a server: say why, and the two ways that work. */
+function inUseMessage(err: DataDirInUseError, port: number): string {
+  return [
+    `${err.dataDir} is open in another process (pid ${err.holder.pid}: ${safeText(err.holder.command, 120)}), most likely a running Bulwark server.`,
+    'The embedded database serves one process at a time: a key written from here would never be seen by that',
+    'server and would be lost when it saves its own copy. Either:',
+    `  - create the key through the running server (admin key in BULWARK_API_KEY):`,
+    `      curl -s -X POST -H "Authorization: Bearer $BULWARK_API_KEY" -H 'Content-Type: application/json' \\`,
+    `        -d '{"name":"ops","scopes":["admin"]}' http://localhost:${port}/api/admin/api-keys`,
+    '    (GET lists keys, DELETE /api/admin/api-keys/<id> revokes one);',
+    '  - or stop the server (Ctrl-C), run this command again, then start the server.',
+  ].join('\n');
 }
 
 function parseScopes(raw: string | undefined): Scope[] {
@@ -96,7 +117,7 @@ async function create(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, { tenant: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' } });
   const tenant = values.tenant as string | undefined;
   if (!tenant) throw new UsageError('keys create needs --tenant <slug>');
-  if (!SLUG.test(tenant)) throw new UsageError('--tenant must be 1-100 characters of letters, digits, ".", "_" or "-", starting with a letter or digit');
+  if (!TENANT_SLUG.test(tenant)) throw new UsageError('--tenant must be 1-100 characters of letters, digits, ".", "_" or "-", starting with a letter or digit');
   const name = ((values.name as string | undefined) ?? 'cli').trim();
   if (name.length < 1 || name.length > 255) throw new UsageError('--name must be 1-255 characters');
   const scopes = parseScopes(values.scopes as string | undefined);

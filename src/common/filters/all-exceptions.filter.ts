@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger, NotFoundException } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { exceptionToResponse, type ErrorResponse } from './exception-to-response';
+import { exceptionToResponse, logErrorResponse, type ErrorResponse } from './exception-to-response';
 
 /** Longest path echoed in an unknown-route 404 (the rest is cut, so a huge URL is not sent back whole). */
 const MAX_ECHOED_PATH = 256;
@@ -24,10 +24,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const res = http.getResponse<Response>();
     const out = exception instanceof NotFoundException ? unknownRoute(http.getRequest<Request>()) : exceptionToResponse(exception);
-    if (out.unexpected) {
-      // Stack to the log only (never the body); no request content is logged.
-      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : 'Non-error thrown');
-    }
+    // Stack or outage to the log only (never the body); no request content is logged.
+    logErrorResponse(this.logger, exception, out);
     if (res.headersSent) {
       res.end();
       return;

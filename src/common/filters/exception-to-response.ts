@@ -1,4 +1,4 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
+import { HttpException, HttpStatus, type LoggerService } from '@nestjs/common';
 import { DomainError, RateLimitedError, ServiceUnavailableError, UnauthorizedError, ValidationFailedError } from '../errors';
 
 export interface ErrorResponse {
@@ -8,6 +8,8 @@ export interface ErrorResponse {
   body: { detail: unknown } | undefined;
   /** True for unexpected errors, which are logged with their stack (never sent). */
   unexpected: boolean;
+  /** A dependency that is down (logged at warn by logErrorResponse; the body does not say why). */
+  outage?: string;
 }
 
 const GENERIC_DETAIL: Record<number, string> = {
@@ -36,16 +38,22 @@ const UNAVAILABLE_MESSAGE =
 /**
  * PostgreSQL / driver errors that mean "the database is not reachable right now" (→ 503), looked
  * for through TypeORM's `driverError`, `cause` chains and AggregateError (Node's dual-stack connect).
+ * Returns the error code or name that showed it (for the log; it never names hosts), or null.
  */
-function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
-  if (!err || typeof err !== 'object' || depth > 4) return false;
+function databaseUnavailable(err: unknown, depth = 0): string | null {
+  if (!err || typeof err !== 'object' || depth > 4) return null;
   const e = err as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
-  if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return true;
-  if (err instanceof Error && RELEASED_RUNNER_ERRORS.has(err.name)) return true;
-  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+  if (UNAVAILABLE_CODES.has(code) || code.startsWith('08')) return code;
+  if (err instanceof Error && RELEASED_RUNNER_ERRORS.has(err.name)) return err.name;
+  const matched = typeof e.message === 'string' ? UNAVAILABLE_MESSAGE.exec(e.message) : null;
+  if (matched) return matched[0];
   const nested = [e.driverError, e.cause, ...(Array.isArray(e.errors) ? e.errors : [])];
-  return nested.some((n) => n !== err && isDatabaseUnavailable(n, depth + 1));
+  for (const n of nested) {
+    const found = n !== err ? databaseUnavailable(n, depth + 1) : null;
+    if (found) return found;
+  }
+  return null;
 }
 
 /**
@@ -89,12 +97,22 @@ export function exceptionToResponse(err: unknown): ErrorResponse {
     if (bodyError.type === 'entity.too.large') return { status: 413, headers: {}, body: { detail: 'Request body exceeds the size limit' }, unexpected: false };
     if (status >= 400 && status < 500) return { status, headers: {}, body: { detail: GENERIC_DETAIL[status] ?? 'Bad request' }, unexpected: false };
   }
-  if (isDatabaseUnavailable(err)) {
-    return { status: 503, headers: {}, body: { detail: 'Database unavailable' }, unexpected: false };
+  const outage = databaseUnavailable(err);
+  if (outage) {
+    return { status: 503, headers: {}, body: { detail: 'Database unavailable' }, unexpected: false, outage: `Database unavailable (${outage})` };
   }
   return internal();
 }
 
 function internal(): ErrorResponse {
   return { status: 500, headers: {}, body: { detail: 'Internal server error' }, unexpected: true };
+}
+
+/**
+ * The log line of an error response, shared by the HTTP filter and the MCP tools: an unexpected
+ * error at error with its stack, a dependency outage at warn (the request line alone is only info).
+ */
+export function logErrorResponse(logger: Pick<LoggerService, 'error' | 'warn'>, err: unknown, out: ErrorResponse): void {
+  if (out.unexpected) logger.error(err instanceof Error ? (err.stack ?? err.message) : 'Non-error thrown');
+  else if (out.outage) logger.warn(`${out.outage}; answered ${out.status}`);
 }

@@ -42,4 +42,12 @@ describe('tool results', () => {
     expect(log).toHaveBeenCalledWith(expect.stringContaining('SELECT secret'));
     log.mockRestore();
   });
+
+  it('a database outage: 503 "Database unavailable", logged at warn with the driver code (as on REST)', () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const out = toolError(Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:5432'), { code: 'ECONNREFUSED' }));
+    expect(out._meta![TOOL_ERROR_META_KEY]).toEqual({ status: 503, detail: 'Database unavailable' });
+    expect(warn).toHaveBeenCalledWith('Database unavailable (ECONNREFUSED); answered 503');
+    warn.mockRestore();
+  });
 });

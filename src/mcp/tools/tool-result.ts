@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { STATUS_CODES } from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { exceptionToResponse } from '../../common/filters/exception-to-response';
+import { exceptionToResponse, logErrorResponse } from '../../common/filters/exception-to-response';
 import type { ValidationIssue } from '../../common/errors';
 
 /** Machine-readable part of a tool error: what the REST endpoint would have answered. */
@@ -32,11 +32,11 @@ function describeDetail(detail: unknown): string {
  * Maps any error a tool raises to an MCP tool error (`isError: true`) carrying the HTTP-equivalent
  * answer, through the same mapping as the REST exception filter: status, detail (413 limits,
  * 404, 422 issues, 503 capacity...) and Retry-After as `retry_after_seconds`. Unexpected errors
- * are logged with their stack and reported as a bare 500, exactly like REST.
+ * are logged with their stack and reported as a bare 500, outages logged at warn, exactly like REST.
  */
 export function toolError(err: unknown): CallToolResult {
   const out = exceptionToResponse(err);
-  if (out.unexpected) logger.error(err instanceof Error ? (err.stack ?? err.message) : 'Non-error thrown');
+  logErrorResponse(logger, err, out);
   const detail = out.body?.detail ?? STATUS_CODES[out.status] ?? 'Error';
   const retry = out.headers['Retry-After'];
   const meta: ToolErrorMeta = { status: out.status, detail };

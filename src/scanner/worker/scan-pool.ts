@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
+import { Logger } from '@nestjs/common';
 import { ScannerFailedError, ServiceUnavailableError } from '../../common/errors';
 import type { ScanLimits } from '../archive/scan-limits';
 import type { PreparedScan } from '../engine/scan-engine';
@@ -32,6 +33,7 @@ export interface ScanExecutor {
 
 const RESTART_BACKOFF_MS = 5000;
 const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
+const logger = new Logger('ScanPool');
 
 /** The compiled worker when it exists (production, `node dist/...`); the TS source through ts-node otherwise (Jest). */
 export function resolveWorkerFile(): { filename: string; execArgv?: string[] } {
@@ -84,7 +86,8 @@ export class PiscinaScanExecutor implements ScanExecutor {
           signal: AbortSignal.timeout(this.options.startTimeoutMs ?? 60_000),
         })) as ScanTaskResult;
         if (!probe.ok) throw new Error('scan worker probe failed');
-      } catch {
+      } catch (err) {
+        logger.error(`Scan worker pool failed to start (${(err as Error).message}); scans answer 503 for ${RESTART_BACKOFF_MS} ms`);
         await this.pool?.destroy().catch(() => undefined);
         this.pool = null;
         // Down for a while, then a later scan tries to start the pool again.
@@ -128,7 +131,12 @@ export class PiscinaScanExecutor implements ScanExecutor {
         throw new ServiceUnavailableError('Scan capacity is saturated; retry later.', this.retryAfterSeconds());
       }
       if (this.closed) throw this.notAvailable();
-      if (e.name === 'AbortError') throw new ScannerFailedError('The scan did not finish within its internal deadline.');
+      if (e.name === 'AbortError') {
+        logger.warn(`Scan stopped at its internal deadline (${this.options.timeoutMs} ms); answered 502`);
+        throw new ScannerFailedError('The scan did not finish within its internal deadline.');
+      }
+      // The request line says only 502; the operator needs to see that a worker died (and why).
+      logger.error(`Scan worker crashed (${e.message}); answered 502, the pool replaces the worker`);
       throw new ScannerFailedError('The scanner worker failed before producing a result.');
     } finally {
       this.inFlight--;
