@@ -16,6 +16,17 @@ import { exMarkdownImageBeaconRule } from './catalogue/ex-markdown-image-beacon.
 import { exfExfilInstructionRule } from './catalogue/exf-exfil-instruction.rule';
 import { exfExternalPostRule } from './catalogue/exf-external-post.rule';
 import { exfUploadExternalRule } from './catalogue/exf-upload-external.rule';
+import { frmAuthorityBypassRule } from './catalogue/frm-authority-bypass.rule';
+import { frmCovertCollectionRule } from './catalogue/frm-covert-collection.rule';
+import { frmCredentialSolicitationRule } from './catalogue/frm-credential-solicitation.rule';
+import { frmDisableSafeguardRule } from './catalogue/frm-disable-safeguard.rule';
+import { frmEchoSecretsRule } from './catalogue/frm-echo-secrets.rule';
+import { frmHiddenAdvertisingRule } from './catalogue/frm-hidden-advertising.rule';
+import { frmMisreportToUserRule } from './catalogue/frm-misreport-to-user.rule';
+import { frmObeyFetchedContentRule } from './catalogue/frm-obey-fetched-content.rule';
+import { frmPersonaJailbreakRule } from './catalogue/frm-persona-jailbreak.rule';
+import { frmSensitiveToExternalRule } from './catalogue/frm-sensitive-to-external.rule';
+import { frmUnconsentedIrreversibleRule } from './catalogue/frm-unconsented-irreversible.rule';
 import { mcpInlineSecretRule, mcpServerRiskRule } from './catalogue/mcp-server-risk.rule';
 import { obEncodedPayloadRule } from './catalogue/ob-encoded-payload.rule';
 import { obHomoglyphRule } from './catalogue/ob-homoglyph.rule';
@@ -86,6 +97,17 @@ export const ALL_RULES: readonly Rule[] = [
   decLieToUserRule,
   decSkipConfirmationRule,
   dcConcealActionRule,
+  frmSensitiveToExternalRule,
+  frmCovertCollectionRule,
+  frmUnconsentedIrreversibleRule,
+  frmAuthorityBypassRule,
+  frmDisableSafeguardRule,
+  frmMisreportToUserRule,
+  frmHiddenAdvertisingRule,
+  frmObeyFetchedContentRule,
+  frmEchoSecretsRule,
+  frmPersonaJailbreakRule,
+  frmCredentialSolicitationRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,
