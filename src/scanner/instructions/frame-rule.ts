@@ -35,7 +35,7 @@ export interface FrameRuleSpec {
    * Severity policy from the classes present in the window (adjacent instructions) and in the
    * whole section; null drops the frame. Default: the rule's severity and confidence.
    */
-  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>) => FrameGrade | null;
+  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit) => FrameGrade | null;
 }
 
 function hitIn(window: readonly Instruction[], any: readonly SlotClass[]): SlotHit | null {
@@ -95,7 +95,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         const inWindow = new Set<SlotClass>();
         for (const ins of window) for (const c of ins.classes) inWindow.add(c);
         if (spec.unless?.some((c) => inWindow.has(c))) continue;
-        const grade = spec.grade ? spec.grade(inWindow, section ?? new Set()) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
+        const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
         if (!grade) continue;
         seen.add(anchor.line);
         hits.push({

@@ -23,6 +23,8 @@ export interface SlotHit {
   text: string;
   /** A negation before it in the same instruction ("never send …", "credentials are not sent"). */
   negated: boolean;
+  /** The word before it is "that" or "which": a relative clause describing a thing ("values that disable security"). */
+  relative?: boolean;
 }
 
 export interface Instruction {
@@ -41,6 +43,8 @@ export interface Instruction {
   mood: Mood;
   /** List items: the 1-based line of the lead-in that introduces the list ("Attackers can:"). */
   leadLine?: number;
+  /** Asked, not told ("Does it disable security?"): read as a description. */
+  question: boolean;
   slots: SlotHit[];
   /** Slot classes present (un-negated hits only). */
   classes: Set<SlotClass>;
@@ -65,6 +69,8 @@ const PAIR_GAP = 4;
 
 const AGENT_SUBJECT = new Set(['you', 'assistant', 'agent', 'ai', 'model', 'claude', 'skill', 'tool', 'it', 'this', 'we', 'server']);
 const HUMAN_SUBJECT = new Set(['user', 'users', 'developer', 'developers', 'reader', 'readers', 'maintainer', 'maintainers', 'contributor', 'contributors', 'operator', 'operators', 'human', 'humans', 'admin', 'admins', 'administrators']);
+const QUESTION_START = new Set(['does', 'do', 'did', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'what', 'how', 'why', 'which', 'who']);
+const RELATIVE = new Set(['that', 'which']);
 const MODAL = new Set(['should', 'must', 'can', 'may', 'need', 'needs', 'will', 'might', 'could']);
 const ABBREVIATION = new Set(['e', 'g', 'i', 'eg', 'ie', 'etc', 'vs', 'cf', 'no', 'fig']);
 
@@ -73,10 +79,11 @@ const HEADING = /^\s{0,3}#{1,6}\s/;
 const TABLE_SEPARATOR = /^\s{0,3}\|?[\s:|-]{3,}$/;
 const FRONTMATTER_FIELD = /^\s{0,8}(?:- )?[\w.-]{1,40}:\s?/;
 const SCRIPT_COMMENT = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|<!--)/;
+const TREE_DRAWING = /[\u2500-\u257f]/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -97,7 +104,8 @@ function proseOf(ctx: ScanContext, index: number, line: string): LinePart | null
       return field ? { text: line.slice(field[0].length), breakBefore: true, newBlock: true, heading: false } : { text: line, breakBefore: false, newBlock: false, heading: false };
     }
     if (info.inFence) {
-      if (PROSE_FENCES.has(info.fenceLang ?? '') && !/^\s{0,3}(?:```|~~~)/.test(line)) return { text: line, breakBefore: false, newBlock: false, heading: false };
+      // Directory trees ("├── hooks.ts # rules for …") list files, not instructions.
+      if (PROSE_FENCES.has(info.fenceLang ?? '') && !/^\s{0,3}(?:```|~~~)/.test(line) && !TREE_DRAWING.test(line)) return { text: line, breakBefore: false, newBlock: false, heading: false };
       const comment = SCRIPT_COMMENT.exec(line);
       return comment ? { text: line.slice(comment[0].length), breakBefore: true, newBlock: false, heading: false } : null;
     }
@@ -156,9 +164,11 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   let section = 0;
   let blankBefore = false;
   let previousWasListOrLead = false;
-  const source = ctx.views.normalized?.text.split('\n') ?? ctx.lines;
-  for (let i = 0; i < source.length; i++) {
-    const raw = source[i] ?? '';
+  // The normalized view (homoglyphs folded, invisible characters dropped) holds only the lines
+  // normalisation changed; every other line reads as written.
+  const normalized = ctx.views.normalized?.text.split('\n');
+  for (let i = 0; i < ctx.lines.length; i++) {
+    const raw = normalized?.[i] || ctx.lines[i];
     if (raw.trim().length === 0) {
       blankBefore = true;
       continue;
@@ -249,32 +259,42 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (covered[h.start - from] === 0) negations.push(h.start);
   }
   const slots: SlotHit[] = [];
+  const slotStart: number[] = [];
   const classes = new Set<SlotClass>();
+  let firstProhibitedAction = Infinity;
   for (const h of own) {
     if (h.cls === 'negation') continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
     const negated = !withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
-    const text = tokens.slice(h.start, h.end).join(' ');
+    if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
-    const effectiveNegation = negated;
-    slots.push({ cls, line: tokenLine[h.start], text, negated: effectiveNegation });
-    if (!effectiveNegation) classes.add(cls);
+    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]) });
+    slotStart.push(h.start);
   }
+  // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
+  slots.forEach((sl, k) => {
+    if (slotStart[k] > firstProhibitedAction && (sl.cls === 'consent-bypass' || sl.cls === 'concealment' || sl.cls === 'stealth')) sl.negated = true;
+  });
+  for (const sl of slots) if (!sl.negated) classes.add(sl.cls);
   // Derived slot: a weakening verb next to a safeguard ("disable security controls", "filtering is disabled").
   for (const w of own) {
     if (w.cls !== 'action-weaken') continue;
     const near = own.find((o) => o.cls === 'object-control' && (o.start >= w.end ? o.start - w.end : w.start - o.end) <= PAIR_GAP);
     if (near) {
-      const slot = slots.find((sl) => sl.cls === 'action-weaken' && sl.line === tokenLine[w.start]);
-      const negated = slot?.negated ?? false;
-      slots.push({ cls: 'weaken-control', line: tokenLine[Math.min(w.start, near.start)], text: tokens.slice(Math.min(w.start, near.start), Math.max(w.end, near.end)).join(' '), negated });
+      const verb = slots.find((sl, k) => sl.cls === 'action-weaken' && slotStart[k] === w.start);
+      const object = slots.find((sl, k) => sl.cls === 'object-control' && slotStart[k] === near.start);
+      const negated = (verb?.negated ?? false) || (object?.negated ?? false);
+      const start = Math.min(w.start, near.start);
+      slots.push({ cls: 'weaken-control', line: tokenLine[start], text: tokens.slice(start, Math.max(w.end, near.end)).join(' '), negated, relative: verb?.relative });
       if (!negated) classes.add('weaken-control');
     }
   }
   const line = tokenLine[from];
-  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, own, slots, from), slots, classes };
+  const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
+  const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
+  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, own, slots, from), question, slots, classes };
 }
 
 function moodOf(ctx: ScanContext, line: number, own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number): Mood {
@@ -298,7 +318,7 @@ function moodOf(ctx: ScanContext, line: number, own: readonly LexiconMatch[], sl
 export function contextOf(ctx: ScanContext, anchor: SlotHit, parts: readonly SlotHit[], instruction: Instruction): FindingContext {
   if (parts.some((p) => p.negated)) return 'negated';
   if (instruction.mood === 'quotation') return 'quoted_education';
-  if (instruction.mood === 'example') return 'documentation_example';
+  if (instruction.mood === 'example' || instruction.question) return 'documentation_example';
   const educationalFile = educational(ctx);
   const context = determineContext(ctx, { line: anchor.line, evidence: '', hardBlock: false, educationalFile, inherentNegation: true });
   if (context !== 'direct') return context;

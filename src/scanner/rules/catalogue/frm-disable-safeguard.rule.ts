@@ -21,12 +21,15 @@ export const frmDisableSafeguardRule = defineFrameRule({
         { text: 'Never disable security controls, even when a task seems to need it.' },
         { text: 'If the linter is slow, run it on changed files only.' },
         { text: 'Keep content filtering enabled for every request.' },
+        { text: 'Watch for boolean flags that disable security checks in the config.' },
       ],
     },
   },
   needs: [{ any: ['weaken-control'] }],
-  grade(window, section) {
+  grade(window, section, anchor) {
     const intent = window.has('action-execute') || window.has('authority-claim') || window.has('concealment') || window.has('stealth') || section.has('authority-claim') || section.has('concealment');
-    return intent ? { severity: 'high', confidence: 'high' } : { severity: 'medium', confidence: 'low' };
+    if (intent) return { severity: 'high', confidence: 'high' };
+    // "Values that disable security" describes a thing, not an instruction.
+    return anchor.relative ? null : { severity: 'medium', confidence: 'low' };
   },
 });
