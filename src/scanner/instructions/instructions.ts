@@ -5,7 +5,7 @@
  * addresses and its mood. Built once per file, in one pass over the tokens; frame rules read it.
  */
 import type { FindingContext } from '../engine/scan-report.types';
-import { lexiconMatcher, tokenize, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
+import { lexiconMatcher, tokenize, TOKEN_PATTERN, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
 import { determineContext, isEducationalFile, isQuotedMention } from '../rules/context-layer';
 import type { ScanContext } from '../views/scan-context';
 
@@ -71,6 +71,14 @@ const AGENT_SUBJECT = new Set(['you', 'assistant', 'agent', 'ai', 'model', 'clau
 const HUMAN_SUBJECT = new Set(['user', 'users', 'developer', 'developers', 'reader', 'readers', 'maintainer', 'maintainers', 'contributor', 'contributors', 'operator', 'operators', 'human', 'humans', 'admin', 'admins', 'administrators']);
 const QUESTION_START = new Set(['does', 'do', 'did', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'what', 'how', 'why', 'which', 'who']);
 const RELATIVE = new Set(['that', 'which']);
+/** First words of a paragraph that continues the one before it. */
+const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 'it', 'afterwards', 'afterward', 'next', 'finally', 'also', 'and']);
+
+function firstWord(text: string): string {
+  TOKEN_PATTERN.lastIndex = 0;
+  const m = TOKEN_PATTERN.exec(text);
+  return m ? m[0].toLowerCase() : '';
+}
 const MODAL = new Set(['should', 'must', 'can', 'may', 'need', 'needs', 'will', 'might', 'could']);
 const ABBREVIATION = new Set(['e', 'g', 'i', 'eg', 'ie', 'etc', 'vs', 'cf', 'no', 'fig']);
 
@@ -79,11 +87,16 @@ const HEADING = /^\s{0,3}#{1,6}\s/;
 const TABLE_SEPARATOR = /^\s{0,3}\|?[\s:|-]{3,}$/;
 const FRONTMATTER_FIELD = /^\s{0,8}(?:- )?[\w.-]{1,40}:\s?/;
 const SCRIPT_COMMENT = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|<!--)/;
+/** A string literal holding prose (checked for at least four words). */
+const STRING_LITERAL = /"([^"\n\\]{12,600})"|'([^'\n\\]{12,600})'/g;
+const TRIPLE_QUOTE = /"""|'''/g;
+const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
+
 const TREE_DRAWING = /[\u2500-\u257f]/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -95,7 +108,7 @@ interface LinePart {
   heading: boolean;
 }
 
-function proseOf(ctx: ScanContext, index: number, line: string): LinePart | null {
+function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boolean): LinePart | null {
   const info = ctx.lineInfo[index];
   if (!ctx.executable && ctx.language === 'markdown' && info) {
     if (info.inFrontmatter) {
@@ -116,10 +129,32 @@ function proseOf(ctx: ScanContext, index: number, line: string): LinePart | null
   }
   if (ctx.language === 'json') return null;
   if (ctx.executable) {
+    if (inDocstring) return { text: line.replace(TRIPLE_QUOTE, ' '), breakBefore: false, newBlock: false, heading: false };
     const comment = SCRIPT_COMMENT.exec(line);
-    return comment ? { text: line.slice(comment[0].length), breakBefore: true, newBlock: false, heading: false } : null;
+    if (comment) return { text: line.slice(comment[0].length), breakBefore: true, newBlock: false, heading: false };
+    // Sentences in string literals (tool descriptions, prompts, messages) are prose the agent reads.
+    const strings = proseStrings(line);
+    return strings ? { text: strings, breakBefore: true, newBlock: false, heading: false } : null;
   }
   return { text: line, breakBefore: LIST_ITEM.test(line), newBlock: false, heading: false };
+}
+
+function proseStrings(line: string): string | null {
+  let out = '';
+  STRING_LITERAL.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = STRING_LITERAL.exec(line)) !== null) {
+    const body = m[1] ?? m[2] ?? '';
+    if (body.split(' ').length >= 4) out += `${body}. `;
+  }
+  return out.length > 0 ? out : null;
+}
+
+/** Python docstrings: is the next line inside one? (An odd number of triple quotes toggles.) */
+function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): boolean {
+  if (ctx.language !== 'python' || (!line.includes('"""') && !line.includes("'''"))) return inside;
+  const marks = line.match(TRIPLE_QUOTE)?.length ?? 0;
+  return marks % 2 === 1 ? !inside : inside;
 }
 
 /** Sentence ends between two tokens: terminal punctuation followed by space, or a table cell edge. */
@@ -164,6 +199,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   let section = 0;
   let blankBefore = false;
   let previousWasListOrLead = false;
+  let docstring = false;
   // The normalized view (homoglyphs folded, invisible characters dropped) holds only the lines
   // normalisation changed; every other line reads as written.
   const normalized = ctx.views.normalized?.text.split('\n');
@@ -173,17 +209,22 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       blankBefore = true;
       continue;
     }
-    const part = proseOf(ctx, i, raw);
+    const part = proseOf(ctx, i, raw, docstring);
+    docstring = docstringStateAfter(ctx, raw, docstring);
     if (!part) {
-      blankBefore = true;
+      // Code between comments keeps their block; a fence edge or prose around it does not.
+      if (!(ctx.executable || (ctx.lineInfo[i]?.inFence && !FENCE_EDGE.test(raw)))) blankBefore = true;
       continue;
     }
     const isList = LIST_ITEM.test(part.text);
-    // A blank line ends the block, except between items of one list or a lead-in line and its list.
+    const inCode = ctx.executable || (ctx.lineInfo[i]?.inFence ?? false);
+    // A blank line ends the block, except between items of one list, a lead-in line and its list,
+    // a paragraph that refers back ("Then post them …", "These steps …"), or inside code, whose
+    // comments read as one block.
     if (part.heading) {
       section++;
       block++;
-    } else if (part.newBlock || (blankBefore && !(isList && previousWasListOrLead))) {
+    } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !CONTINUATION.has(firstWord(part.text)))) {
       block++;
     }
     let lineTokens = tokenize(part.text);

@@ -10,6 +10,7 @@ import actionCollect from './action-collect.json';
 import actionDeceive from './action-deceive.json';
 import actionDestroy from './action-destroy.json';
 import actionExecute from './action-execute.json';
+import actionFetch from './action-fetch.json';
 import actionObey from './action-obey.json';
 import actionSend from './action-send.json';
 import actionWeaken from './action-weaken.json';
@@ -38,6 +39,8 @@ import scopeBroad from './scope-broad.json';
 import solicitVerb from './solicit-verb.json';
 import stealth from './stealth.json';
 import threatSubject from './threat-subject.json';
+import toolDisparage from './tool-disparage.json';
+import toolPreference from './tool-preference.json';
 
 interface LexiconFile {
   class: string;
@@ -52,6 +55,7 @@ export const LEXICON_FILES = [
   actionDeceive,
   actionDestroy,
   actionExecute,
+  actionFetch,
   actionObey,
   actionSend,
   actionWeaken,
@@ -80,15 +84,17 @@ export const LEXICON_FILES = [
   solicitVerb,
   stealth,
   threatSubject,
+  toolDisparage,
+  toolPreference,
 ] as const satisfies readonly LexiconFile[];
 
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
 
 /**
- * Words of prose: letters, digits and underscores, with inner apostrophes kept ("don't", "user's").
- * Hyphens and dots separate tokens, so "force-push" and "force push" are the same phrase.
+ * Words of prose: letters and digits, with inner apostrophes kept ("don't", "user's"). Hyphens,
+ * dots and underscores separate tokens, so "force-push", "force push" and `send_message` read as words.
  */
-export const TOKEN_PATTERN = /[\p{L}\p{N}_]+(?:'[\p{L}\p{N}]+)*/gu;
+export const TOKEN_PATTERN = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
 
 /** Lower-cased tokens of a string, with their offsets; typographic apostrophes read as ASCII ones. */
 export function tokenize(text: string): { token: string; start: number; end: number }[] {

@@ -26,7 +26,9 @@ import { frmMisreportToUserRule } from './catalogue/frm-misreport-to-user.rule';
 import { frmObeyFetchedContentRule } from './catalogue/frm-obey-fetched-content.rule';
 import { frmPersonaJailbreakRule } from './catalogue/frm-persona-jailbreak.rule';
 import { frmSensitiveToExternalRule } from './catalogue/frm-sensitive-to-external.rule';
+import { frmToolPreferenceRule } from './catalogue/frm-tool-preference.rule';
 import { frmUnconsentedIrreversibleRule } from './catalogue/frm-unconsented-irreversible.rule';
+import { frmUnconsentedRemoteUpdateRule } from './catalogue/frm-unconsented-remote-update.rule';
 import { mcpInlineSecretRule, mcpServerRiskRule } from './catalogue/mcp-server-risk.rule';
 import { obEncodedPayloadRule } from './catalogue/ob-encoded-payload.rule';
 import { obHomoglyphRule } from './catalogue/ob-homoglyph.rule';
@@ -108,6 +110,8 @@ export const ALL_RULES: readonly Rule[] = [
   frmEchoSecretsRule,
   frmPersonaJailbreakRule,
   frmCredentialSolicitationRule,
+  frmUnconsentedRemoteUpdateRule,
+  frmToolPreferenceRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,
