@@ -89,6 +89,7 @@ const FRONTMATTER_FIELD = /^\s{0,8}(?:- )?[\w.-]{1,40}:\s?/;
 const SCRIPT_COMMENT = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|<!--)/;
 /** A string literal holding prose (checked for at least four words). */
 const STRING_LITERAL = /"([^"\n\\]{12,600})"|'([^'\n\\]{12,600})'/g;
+const MODEL_FACING_FIELD = /\b(?:description|instructions?|prompt|system_prompt|system|summary|help|title)["']?\s{0,3}[=:]/i;
 const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
 
@@ -96,7 +97,7 @@ const TREE_DRAWING = /[\u2500-\u257f]/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -132,8 +133,9 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
     if (inDocstring) return { text: line.replace(TRIPLE_QUOTE, ' '), breakBefore: false, newBlock: false, heading: false };
     const comment = SCRIPT_COMMENT.exec(line);
     if (comment) return { text: line.slice(comment[0].length), breakBefore: true, newBlock: false, heading: false };
-    // Sentences in string literals (tool descriptions, prompts, messages) are prose the agent reads.
-    const strings = proseStrings(line);
+    // Strings given to the model (tool descriptions, instructions, prompts) are prose it reads;
+    // other literals (log lines, demo output) are the program talking, not instructions.
+    const strings = MODEL_FACING_FIELD.test(line) ? proseStrings(line) : null;
     return strings ? { text: strings, breakBefore: true, newBlock: false, heading: false } : null;
   }
   return { text: line, breakBefore: LIST_ITEM.test(line), newBlock: false, heading: false };

@@ -17,6 +17,7 @@ import { exfExfilInstructionRule } from './catalogue/exf-exfil-instruction.rule'
 import { exfExternalPostRule } from './catalogue/exf-external-post.rule';
 import { exfUploadExternalRule } from './catalogue/exf-upload-external.rule';
 import { frmAuthorityBypassRule } from './catalogue/frm-authority-bypass.rule';
+import { frmConcealedIrreversibleRule } from './catalogue/frm-concealed-irreversible.rule';
 import { frmCovertCollectionRule } from './catalogue/frm-covert-collection.rule';
 import { frmCredentialSolicitationRule } from './catalogue/frm-credential-solicitation.rule';
 import { frmDisableSafeguardRule } from './catalogue/frm-disable-safeguard.rule';
@@ -112,6 +113,7 @@ export const ALL_RULES: readonly Rule[] = [
   frmCredentialSolicitationRule,
   frmUnconsentedRemoteUpdateRule,
   frmToolPreferenceRule,
+  frmConcealedIrreversibleRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,
