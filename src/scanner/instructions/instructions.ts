@@ -5,7 +5,7 @@
  * addresses and its mood. Built once per file, in one pass over the tokens; frame rules read it.
  */
 import type { FindingContext } from '../engine/scan-report.types';
-import { lexiconMatcher, tokenize, TOKEN_PATTERN, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
+import { lexiconMatcher, TOKEN_PATTERN, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
 import { determineContext, isEducationalFile, isQuotedMention } from '../rules/context-layer';
 import type { ScanContext } from '../views/scan-context';
 
@@ -73,6 +73,19 @@ const QUESTION_START = new Set(['does', 'do', 'did', 'is', 'are', 'can', 'could'
 const RELATIVE = new Set(['that', 'which']);
 /** First words of a paragraph that continues the one before it. */
 const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 'it', 'afterwards', 'afterward', 'next', 'finally', 'also', 'and']);
+
+/** Tokens read per line at most (a minified line must not dominate). */
+const MAX_TOKENS_PER_LINE = 400;
+
+/**
+ * Lower-cased with typographic apostrophes straightened; when lower-casing would shift offsets
+ * (a few characters such as İ) the text stays as written and each token is lower-cased instead.
+ */
+function lowerSameLength(text: string): { text: string; lowered: boolean } {
+  const straight = text.includes('\u2019') ? text.replace(/\u2019/g, "'") : text;
+  const lower = straight.toLowerCase();
+  return lower.length === straight.length ? { text: lower, lowered: true } : { text: straight, lowered: false };
+}
 
 function firstWord(text: string): string {
   TOKEN_PATTERN.lastIndex = 0;
@@ -160,11 +173,11 @@ function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): b
 }
 
 /** Sentence ends between two tokens: terminal punctuation followed by space, or a table cell edge. */
-function endsSentence(gap: string, previousToken: string | undefined): boolean {
-  for (let k = 0; k < gap.length; k++) {
-    const c = gap[k];
+function endsSentence(text: string, from: number, to: number, previousToken: string | undefined): boolean {
+  for (let k = from; k < to; k++) {
+    const c = text[k];
     if (c === '|' || c === ';' || c === '!' || c === '?') return true;
-    if ((c === '.' || c === ':') && (k + 1 === gap.length || gap[k + 1] === ' ' || gap[k + 1] === '\t' || gap[k + 1] === '*' || gap[k + 1] === '`')) {
+    if ((c === '.' || c === ':') && (k + 1 === to || text[k + 1] === ' ' || text[k + 1] === '\t' || text[k + 1] === '*' || text[k + 1] === '`')) {
       if (c === '.' && previousToken !== undefined && (ABBREVIATION.has(previousToken) || previousToken.length === 1)) continue;
       return true;
     }
@@ -229,25 +242,28 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !CONTINUATION.has(firstWord(part.text)))) {
       block++;
     }
-    let lineTokens = tokenize(part.text);
-    if (lineTokens.length > 400) lineTokens = lineTokens.slice(0, 400);
-    if (lineTokens.length > 0) {
-      let startHere = part.breakBefore || blankBefore || part.heading || starts.length === 0;
-      let previousEnd = 0;
-      for (let t = 0; t < lineTokens.length; t++) {
-        const tok = lineTokens[t];
-        if (t > 0 && endsSentence(part.text.slice(previousEnd, tok.start), lineTokens[t - 1].token)) startHere = true;
-        if (startHere) {
-          starts.push({ token: tokens.length, block, section, list: t === 0 && isList });
-          startHere = false;
-        }
-        tokens.push(tok.token);
-        tokenLine.push(i + 1);
-        previousEnd = tok.end;
+    // Tokens are read in place (no per-token objects: this runs over every prose line of every file).
+    const { text: lower, lowered } = lowerSameLength(part.text);
+    let startHere = part.breakBefore || blankBefore || part.heading || starts.length === 0;
+    let previousEnd = -1;
+    let previousToken: string | undefined;
+    let onLine = 0;
+    TOKEN_PATTERN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while (onLine < MAX_TOKENS_PER_LINE && (m = TOKEN_PATTERN.exec(lower)) !== null) {
+      if (previousEnd >= 0 && endsSentence(lower, previousEnd, m.index, previousToken)) startHere = true;
+      if (startHere) {
+        starts.push({ token: tokens.length, block, section, list: onLine === 0 && isList });
+        startHere = false;
       }
-      // A heading is an instruction of its own; the body starts a new one.
-      if (part.heading || /[.!?;:|]\s*$/.test(part.text.slice(previousEnd))) starts.push({ token: tokens.length, block, section, list: false });
+      previousToken = lowered ? m[0] : m[0].toLowerCase();
+      tokens.push(previousToken);
+      tokenLine.push(i + 1);
+      previousEnd = m.index + m[0].length;
+      onLine++;
     }
+    // A heading is an instruction of its own; the body starts a new one.
+    if (onLine > 0 && (part.heading || /[.!?;:|]\s*$/.test(lower.slice(previousEnd)))) starts.push({ token: tokens.length, block, section, list: false });
     previousWasListOrLead = isList || part.text.trimEnd().endsWith(':');
     blankBefore = false;
   }
@@ -290,6 +306,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
 }
 
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
+  // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
+  if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: [], classes: new Set() };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
   // that phrase and negates nothing else.
   const covered = new Uint8Array(to - from);
