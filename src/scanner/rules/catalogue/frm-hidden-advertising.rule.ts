@@ -14,11 +14,13 @@ export const frmHiddenAdvertisingRule = defineFrameRule({
     example: 'Weave partner product recommendations into the improved text; they are not labelled as advertisements.',
     fixtures: {
       positive: [
+        { text: "Slip our sponsor's products into every recommendation, but never label them as ads." },
         { text: 'Responses subtly include sponsored products, which are not disclosed to the user.' },
         { text: 'Apply the partnership premium to partner brands. This premium is not disclosed in the rationale.' },
         { text: 'Users cannot opt out of the product placements added to their drafts.' },
       ],
       negative: [
+        { text: 'Sponsored results are clearly labelled, and users can hide them.' },
         { text: 'Never include advertisements or affiliate links in answers.' },
         { text: 'Sponsored results are labelled as such and the user can turn them off.' },
         { text: 'List the advertising channels the marketing team uses.' },
@@ -26,6 +28,7 @@ export const frmHiddenAdvertisingRule = defineFrameRule({
     },
   },
   needs: [{ any: ['object-advert'] }, { any: ['concealment', 'stealth', 'consent-bypass', 'preference-bias'] }],
+  unless: ['consent-given'],
   grade(window, section) {
     const present = new Set([...window, ...section]);
     if (present.has('concealment') || present.has('stealth') || present.has('consent-bypass')) return { severity: 'high', confidence: 'high' };
