@@ -22,6 +22,7 @@ import destinationExternal from './destination-external.json';
 import destinationOwn from './destination-own.json';
 import destinationReply from './destination-reply.json';
 import echoVerb from './echo-verb.json';
+import failureContext from './failure-context.json';
 import ifAsked from './if-asked.json';
 import negation from './negation.json';
 import objectAdvert from './object-advert.json';
@@ -67,6 +68,7 @@ export const LEXICON_FILES = [
   destinationOwn,
   destinationReply,
   echoVerb,
+  failureContext,
   ifAsked,
   negation,
   objectAdvert,
