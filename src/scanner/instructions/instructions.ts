@@ -71,8 +71,28 @@ const AGENT_SUBJECT = new Set(['you', 'assistant', 'agent', 'ai', 'model', 'clau
 const HUMAN_SUBJECT = new Set(['user', 'users', 'developer', 'developers', 'reader', 'readers', 'maintainer', 'maintainers', 'contributor', 'contributors', 'operator', 'operators', 'human', 'humans', 'admin', 'admins', 'administrators']);
 const QUESTION_START = new Set(['does', 'do', 'did', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'what', 'how', 'why', 'which', 'who']);
 const RELATIVE = new Set(['that', 'which']);
+/** Nouns that open a checklist item naming a technique rather than ordering it. */
+const TECHNIQUE_NOUN = new Set(['instructions', 'attempts', 'requests', 'prompts', 'directives', 'commands', 'code', 'scripts', 'text', 'content']);
 /** First words of a paragraph that continues the one before it. */
 const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 'it', 'afterwards', 'afterward', 'next', 'finally', 'also', 'and']);
+
+const OCTET = /^\d{1,3}$/;
+
+/**
+ * A URL whose host is a public IP address ("http://203.0.113.7/in"): a destination outside the
+ * user's control (no name, no vendor). Loopback and private ranges are the user's own machines.
+ */
+function publicIpUrlAt(tokens: readonly string[], from: number, to: number): number {
+  for (let k = from; k + 4 < to; k++) {
+    if (tokens[k] !== 'http' && tokens[k] !== 'https') continue;
+    const octets = tokens.slice(k + 1, k + 5);
+    if (!octets.every((o) => OCTET.test(o) && Number(o) <= 255)) continue;
+    const [a, b] = octets.map(Number);
+    const privateRange = a === 10 || a === 127 || a === 0 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
+    if (!privateRange) return k;
+  }
+  return -1;
+}
 
 /** Tokens read per line at most (a minified line must not dominate). */
 const MAX_TOKENS_PER_LINE = 400;
@@ -107,10 +127,12 @@ const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
 
 const TREE_DRAWING = /[\u2500-\u257f]/;
+/** A file listing line: a path, then a comment ("json.ts  # report formats"). */
+const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -132,7 +154,8 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
     }
     if (info.inFence) {
       // Directory trees ("├── hooks.ts # rules for …") list files, not instructions.
-      if (PROSE_FENCES.has(info.fenceLang ?? '') && !/^\s{0,3}(?:```|~~~)/.test(line) && !TREE_DRAWING.test(line)) return { text: line, breakBefore: false, newBlock: false, heading: false };
+      // Fenced text is line-oriented (templates, prompts, listings): each line is an instruction of its own.
+      if (PROSE_FENCES.has(info.fenceLang ?? '') && !FENCE_EDGE.test(line) && !TREE_DRAWING.test(line) && !FILE_LISTING.test(line)) return { text: line, breakBefore: true, newBlock: false, heading: false };
       const comment = SCRIPT_COMMENT.exec(line);
       return comment ? { text: line.slice(comment[0].length), breakBefore: true, newBlock: false, heading: false } : null;
     }
@@ -177,7 +200,9 @@ function endsSentence(text: string, from: number, to: number, previousToken: str
   for (let k = from; k < to; k++) {
     const c = text[k];
     if (c === '|' || c === ';' || c === '!' || c === '?') return true;
-    if ((c === '.' || c === ':') && (k + 1 === to || text[k + 1] === ' ' || text[k + 1] === '\t' || text[k + 1] === '*' || text[k + 1] === '`')) {
+    // A dot or colon ends a sentence before a space, emphasis, a code span or the line end, never
+    // inside a word ("203.0.113.9", "file.txt", "https://").
+    if ((c === '.' || c === ':') && (k + 1 === text.length || text[k + 1] === ' ' || text[k + 1] === '\t' || text[k + 1] === '*' || text[k + 1] === '`')) {
       if (c === '.' && previousToken !== undefined && (ABBREVIATION.has(previousToken) || previousToken.length === 1)) continue;
       return true;
     }
@@ -352,15 +377,25 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       if (!negated) classes.add('weaken-control');
     }
   }
+  const literal = publicIpUrlAt(tokens, from, to);
+  if (literal >= 0) {
+    slots.push({ cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false });
+    classes.add('destination-external');
+  }
   const line = tokenLine[from];
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
   const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
-  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, own, slots, from), question, slots, classes };
+  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, tokens, own, slots, from), question, slots, classes };
 }
 
-function moodOf(ctx: ScanContext, line: number, own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number): Mood {
+function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number): Mood {
   if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
-  if (own.some((h) => h.cls === 'threat-subject')) return 'quotation';
+  // The attack is described when an attacker is the subject: named before the first action
+  // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example").
+  const firstAction = own.find((h) => h.cls.startsWith('action-'))?.start ?? Infinity;
+  if (own.some((h) => h.cls === 'threat-subject' && h.start < firstAction)) return 'quotation';
+  // A list item naming a technique ("Instructions to modify settings.json") mentions it.
+  if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';
   const info = ctx.lineInfo[line - 1];
   if (info && !ctx.executable) {
     if (info.sectionKind === 'anti_pattern') return 'prohibition';

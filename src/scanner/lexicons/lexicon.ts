@@ -27,6 +27,7 @@ import ifAsked from './if-asked.json';
 import negation from './negation.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
+import objectAgentMemory from './object-agent-memory.json';
 import objectControl from './object-control.json';
 import objectFetched from './object-fetched.json';
 import objectPayment from './object-payment.json';
@@ -73,6 +74,7 @@ export const LEXICON_FILES = [
   negation,
   objectAdvert,
   objectAgentConfig,
+  objectAgentMemory,
   objectControl,
   objectFetched,
   objectPayment,
