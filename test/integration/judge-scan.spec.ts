@@ -81,7 +81,9 @@ describe.each<Wire>(['openai', 'anthropic'])('scanUpload with the %s judge', (wi
     const hardBlockIds = staticOnly.verdict.hard_block_rule_ids;
     server.enqueue({ kind: 'content', content: { ...benignVerdict, demote_rule_ids: [...hardBlockIds, ...staticOnly.static_findings.map((f) => f.rule_id)] } });
     const judged = (await scan(HARD_BLOCK_SKILL, judgeWith())).files[0];
-    expect(judged.assessed_intent).toBe('benign');
+    // A whitewashing "benign" cannot lower the intent the static signals show either.
+    expect(staticOnly.assessed_intent).toBe('malicious');
+    expect(judged.assessed_intent).toBe('malicious');
     expect(judged.score).toBeLessThanOrEqual(HARD_BLOCK_CEILING);
     expect(judged.score).toBeLessThanOrEqual(staticOnly.score as number);
     expect(judged.band).toBe('critical');
@@ -106,7 +108,7 @@ describe.each<Wire>(['openai', 'anthropic'])('scanUpload with the %s judge', (wi
     server.enqueue({ kind: 'content', content: 'not json' }, { kind: 'content', content: '{"assessed_intent":' });
     const file = (await scan(HARD_BLOCK_SKILL, judgeWith())).files[0];
     expect(server.requests).toHaveLength(2);
-    expect(file).toMatchObject({ assessed_intent: null, llm_findings: [], score: staticOnly.score, band: staticOnly.band });
+    expect(file).toMatchObject({ assessed_intent: staticOnly.assessed_intent, llm_findings: [], score: staticOnly.score, band: staticOnly.band });
     expect(file.score_breakdown?.coverage.judge_status).toBe('malformed_output');
     expect(file.verdict.judge_used).toBe(false);
   });
@@ -128,7 +130,7 @@ describe.each<Wire>(['openai', 'anthropic'])('scanUpload with the %s judge', (wi
     server.onRequestReply(() => ({ kind: 'http', status }));
     const file = (await scan(HARD_BLOCK_SKILL, judgeWith())).files[0];
     expect(file.score_breakdown?.coverage.judge_status).toBe(judgeStatus);
-    expect(file).toMatchObject({ assessed_intent: null, score: staticOnly.score, band: staticOnly.band });
+    expect(file).toMatchObject({ assessed_intent: staticOnly.assessed_intent, score: staticOnly.score, band: staticOnly.band });
   });
 
   it('does not send an upload with fake closing delimiters to the provider', async () => {
@@ -142,7 +144,9 @@ describe.each<Wire>(['openai', 'anthropic'])('scanUpload with the %s judge', (wi
     const file = (await scan(attack, judgeWith())).files[0];
     expect(server.requests).toHaveLength(0);
     expect(file.score_breakdown?.coverage.judge_status).toBe('injection_detected');
-    expect(file.assessed_intent).toBeNull();
+    // No intent from the judge; the withheld file's deception finding puts it in a risky band, so
+    // the static read says suspicious.
+    expect(file.assessed_intent).toBe('suspicious');
     // The withheld file is still a finding (DESIGN.md §9), and it counts in the score.
     expect(file.llm_findings).toEqual(expect.arrayContaining([expect.objectContaining({ category: 'deception', locator: 'SKILL.md:4' })]));
     const withoutJudge = (await scan(attack)).files[0];
@@ -159,7 +163,8 @@ describe.each<Wire>(['openai', 'anthropic'])('scanUpload with the %s judge', (wi
     server.onRequestReply(() => ({ kind: 'content', content: benignVerdict }));
     const file = (await scan(attack, judgeWith())).files[0];
     expect(server.requests).toHaveLength(1);
-    expect(file.assessed_intent).toBe('suspicious');
+    // The judge's reviewer-addressed benign is raised to suspicious; text addressed to reviewers shows intent statically.
+    expect(file.assessed_intent).toBe('malicious');
     expect(file.llm_findings).toEqual([expect.objectContaining({ category: 'deception', locator: 'SKILL.md:2' })]);
     const plain = (await scan(attack)).files[0];
     expect(file.score).toBeLessThan(plain.score as number);

@@ -27,6 +27,7 @@ import {
   type Verdict,
 } from './scan-report.types';
 import { decodeText } from './text-decoder';
+import { staticIntent, worseIntent } from '../scoring/static-intent';
 
 /**
  * The scan pipeline (DESIGN.md §9): upload → entries → kind → decode → rule engine → judge →
@@ -312,7 +313,8 @@ async function completeFile(p: PreparedFile, bundle: AnalysisBundle, deps: Compl
     kind: p.file.kind,
     score: scored.score,
     band: scored.band,
-    assessed_intent: judged.status === 'ok' ? judged.assessed_intent : null,
+    // The judge's read when it answered, never milder than what the static signals show.
+    assessed_intent: worseIntent(judged.status === 'ok' ? judged.assessed_intent : null, staticIntent(scored.band, scored.staticFindings)),
     static_findings: boundStatic(scored.staticFindings),
     llm_findings: judgeFindingsApply(judged) ? boundJudge(judged.findings) : [],
     content_skipped: false,

@@ -20,6 +20,20 @@ import { exMarkdownImageBeaconRule } from './catalogue/ex-markdown-image-beacon.
 import { exfExfilInstructionRule } from './catalogue/exf-exfil-instruction.rule';
 import { exfExternalPostRule } from './catalogue/exf-external-post.rule';
 import { exfUploadExternalRule } from './catalogue/exf-upload-external.rule';
+import { frmAuthorityBypassRule } from './catalogue/frm-authority-bypass.rule';
+import { frmConcealedIrreversibleRule } from './catalogue/frm-concealed-irreversible.rule';
+import { frmCovertCollectionRule } from './catalogue/frm-covert-collection.rule';
+import { frmCredentialSolicitationRule } from './catalogue/frm-credential-solicitation.rule';
+import { frmDisableSafeguardRule } from './catalogue/frm-disable-safeguard.rule';
+import { frmEchoSecretsRule } from './catalogue/frm-echo-secrets.rule';
+import { frmHiddenAdvertisingRule } from './catalogue/frm-hidden-advertising.rule';
+import { frmMisreportToUserRule } from './catalogue/frm-misreport-to-user.rule';
+import { frmObeyFetchedContentRule } from './catalogue/frm-obey-fetched-content.rule';
+import { frmPersonaJailbreakRule } from './catalogue/frm-persona-jailbreak.rule';
+import { frmSensitiveToExternalRule } from './catalogue/frm-sensitive-to-external.rule';
+import { frmToolPreferenceRule } from './catalogue/frm-tool-preference.rule';
+import { frmUnconsentedIrreversibleRule } from './catalogue/frm-unconsented-irreversible.rule';
+import { frmUnconsentedRemoteUpdateRule } from './catalogue/frm-unconsented-remote-update.rule';
 import { mcpAnnotationContradictionRule } from './catalogue/mcp-annotation-contradiction.rule';
 import { mcpInlineSecretRule, mcpServerRiskRule } from './catalogue/mcp-server-risk.rule';
 import { mcpToolInputToPathRule } from './catalogue/mcp-tool-input-to-path.rule';
@@ -100,6 +114,20 @@ export const ALL_RULES: readonly Rule[] = [
   decLieToUserRule,
   decSkipConfirmationRule,
   dcConcealActionRule,
+  frmSensitiveToExternalRule,
+  frmCovertCollectionRule,
+  frmUnconsentedIrreversibleRule,
+  frmAuthorityBypassRule,
+  frmDisableSafeguardRule,
+  frmMisreportToUserRule,
+  frmHiddenAdvertisingRule,
+  frmObeyFetchedContentRule,
+  frmEchoSecretsRule,
+  frmPersonaJailbreakRule,
+  frmCredentialSolicitationRule,
+  frmUnconsentedRemoteUpdateRule,
+  frmToolPreferenceRule,
+  frmConcealedIrreversibleRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,

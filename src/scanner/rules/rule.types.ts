@@ -46,6 +46,12 @@ export interface RuleMeta {
    * confirmation"), so the negation test of the context layer does not apply.
    */
   inherent_negation?: boolean;
+  /**
+   * The technique itself shows intent (concealment, a lie prepared for the user, an attacker's
+   * destination, destruction or spending the user did not ask for): a direct, confident finding
+   * makes the file's static intent `malicious` rather than `suspicious` (scoring/static-intent.ts).
+   */
+  shows_intent?: boolean;
   /** Why the technique is risky and what the rule looks for (rendered in docs/rules.md). */
   rationale: string;
   /** A short, representative positive example (rendered in docs/rules.md). */

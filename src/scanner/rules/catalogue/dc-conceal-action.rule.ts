@@ -20,6 +20,7 @@ export const dcConcealActionRule = defineRegexRule({
     severity: 'high',
     confidence: 'high',
     asset_type: 'instructions',
+    shows_intent: true,
     inherent_negation: true,
     rationale:
       'Telling the agent to act "silently", "without telling the user" or "never mention this step" is how malicious files keep exfiltration, remote execution, persistence or deletion out of the transcript. The rule requires a risky action (network, exec, persistence, deletion, secrets) near the concealment, so requests for quiet UX ("don\'t narrate every step") stay clean.',

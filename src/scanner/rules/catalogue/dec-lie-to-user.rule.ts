@@ -8,6 +8,7 @@ export const decLieToUserRule = defineRegexRule({
     severity: 'high',
     confidence: 'high',
     asset_type: 'instructions',
+    shows_intent: true,
     inherent_negation: true,
     rationale:
       'Instructions that script what to tell the user when they ask about data access, system prompts, uploads or capabilities (say no / deny / claim it runs locally), or that report success "whatever the actual output", make the agent lie about what it did.',

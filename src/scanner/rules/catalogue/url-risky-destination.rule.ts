@@ -8,6 +8,7 @@ export const urlRiskyDestinationRule = defineRegexRule({
     severity: 'medium',
     confidence: 'medium',
     asset_type: 'url',
+    shows_intent: true,
     rationale:
       'Public IP literals, tunnelling services, URL shorteners, punycode hosts and raw paste/gist URLs hide who controls the destination or let it change after review. Loopback and private addresses are ignored.',
     example: 'https://bit.ly/3xYz',

@@ -1,0 +1,437 @@
+/**
+ * The instruction layer: a file's prose split into instructions (sentences, list items, table
+ * cells, frontmatter values, headings, HTML comments, comments in scripts and fenced code), each
+ * with its 1-based line, the lexicon classes it states (the slots of its semantic frame), who it
+ * addresses and its mood. Built once per file, in one pass over the tokens; frame rules read it.
+ */
+import type { FindingContext } from '../engine/scan-report.types';
+import { lexiconMatcher, TOKEN_PATTERN, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
+import { determineContext, isEducationalFile, isQuotedMention } from '../rules/context-layer';
+import type { ScanContext } from '../views/scan-context';
+
+export type Addressee = 'agent' | 'human';
+/** A lexicon class, or a slot derived from two of them standing together. */
+export type SlotClass = LexiconClass | 'weaken-control';
+export type Mood = 'directive' | 'description' | 'prohibition' | 'example' | 'quotation';
+
+/** One lexicon phrase found in an instruction: a filled slot of its frame. */
+export interface SlotHit {
+  cls: SlotClass;
+  /** 1-based line of the phrase's first token. */
+  line: number;
+  /** The phrase as written (lower-cased tokens). */
+  text: string;
+  /** A negation before it in the same instruction ("never send …", "credentials are not sent"). */
+  negated: boolean;
+  /** The word before it is "that" or "which": a relative clause describing a thing ("values that disable security"). */
+  relative?: boolean;
+}
+
+export interface Instruction {
+  /** 1-based line of the first token. */
+  line: number;
+  /** Paragraph or list (with its lead-in line): frames may span adjacent instructions of one block. */
+  block: number;
+  /** Heading section: modifiers such as concealment may come from anywhere in it. */
+  section: number;
+  addressee: Addressee;
+  /**
+   * Prohibition (a negated action, an anti-pattern section), quotation (an attack described as
+   * what attackers or vulnerabilities do, here or in the list's lead-in line), example (fenced or
+   * example section of a document), else directive (starts with an action) or description.
+   */
+  mood: Mood;
+  /** List items: the 1-based line of the lead-in that introduces the list ("Attackers can:"). */
+  leadLine?: number;
+  /** Asked, not told ("Does it disable security?"): read as a description. */
+  question: boolean;
+  slots: SlotHit[];
+  /** Slot classes present (un-negated hits only). */
+  classes: Set<SlotClass>;
+}
+
+export interface InstructionSet {
+  instructions: Instruction[];
+  /** Classes present anywhere in a section (un-negated), by section number. */
+  sectionClasses: Map<number, Set<SlotClass>>;
+  /** Classes present anywhere in the file (un-negated). */
+  fileClasses: Set<SlotClass>;
+}
+
+/** Classes whose phrases carry their own negation ("do not mention", "without asking"): never negated by it. */
+const SELF_NEGATING: ReadonlySet<LexiconClass> = new Set<LexiconClass>(['concealment', 'consent-bypass', 'persona-unrestricted', 'negation']);
+/** Quiet adverbs ("silently") also describe harmless background work: they count next to an action only, never section-wide. */
+const WINDOW_ONLY: ReadonlySet<SlotClass> = new Set<SlotClass>(['stealth']);
+/** A negation this many tokens before a phrase, within its instruction, makes it a prohibition. */
+const NEGATION_REACH = 6;
+/** A verb and its object form one derived slot when at most this many tokens lie between them. */
+const PAIR_GAP = 4;
+
+const AGENT_SUBJECT = new Set(['you', 'assistant', 'agent', 'ai', 'model', 'claude', 'skill', 'tool', 'it', 'this', 'we', 'server']);
+const HUMAN_SUBJECT = new Set(['user', 'users', 'developer', 'developers', 'reader', 'readers', 'maintainer', 'maintainers', 'contributor', 'contributors', 'operator', 'operators', 'human', 'humans', 'admin', 'admins', 'administrators']);
+const QUESTION_START = new Set(['does', 'do', 'did', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'what', 'how', 'why', 'which', 'who']);
+const RELATIVE = new Set(['that', 'which']);
+/** Nouns that open a checklist item naming a technique rather than ordering it. */
+const TECHNIQUE_NOUN = new Set(['instructions', 'attempts', 'requests', 'prompts', 'directives', 'commands', 'code', 'scripts', 'text', 'content']);
+/** First words of a paragraph that continues the one before it. */
+const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 'it', 'afterwards', 'afterward', 'next', 'finally', 'also', 'and']);
+
+const OCTET = /^\d{1,3}$/;
+
+/**
+ * A URL whose host is a public IP address ("http://203.0.113.7/in"): a destination outside the
+ * user's control (no name, no vendor). Loopback and private ranges are the user's own machines.
+ */
+function publicIpUrlAt(tokens: readonly string[], from: number, to: number): number {
+  for (let k = from; k + 4 < to; k++) {
+    if (tokens[k] !== 'http' && tokens[k] !== 'https') continue;
+    const octets = tokens.slice(k + 1, k + 5);
+    if (!octets.every((o) => OCTET.test(o) && Number(o) <= 255)) continue;
+    const [a, b] = octets.map(Number);
+    const privateRange = a === 10 || a === 127 || a === 0 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
+    if (!privateRange) return k;
+  }
+  return -1;
+}
+
+/** Tokens read per line at most (a minified line must not dominate). */
+const MAX_TOKENS_PER_LINE = 400;
+
+/**
+ * Lower-cased with typographic apostrophes straightened; when lower-casing would shift offsets
+ * (a few characters such as İ) the text stays as written and each token is lower-cased instead.
+ */
+function lowerSameLength(text: string): { text: string; lowered: boolean } {
+  const straight = text.includes('\u2019') ? text.replace(/\u2019/g, "'") : text;
+  const lower = straight.toLowerCase();
+  return lower.length === straight.length ? { text: lower, lowered: true } : { text: straight, lowered: false };
+}
+
+function firstWord(text: string): string {
+  TOKEN_PATTERN.lastIndex = 0;
+  const m = TOKEN_PATTERN.exec(text);
+  return m ? m[0].toLowerCase() : '';
+}
+const MODAL = new Set(['should', 'must', 'can', 'may', 'need', 'needs', 'will', 'might', 'could']);
+const ABBREVIATION = new Set(['e', 'g', 'i', 'eg', 'ie', 'etc', 'vs', 'cf', 'no', 'fig']);
+
+const LIST_ITEM = /^\s{0,12}(?:[-*+]|\d{1,3}[.)])\s/;
+const HEADING = /^\s{0,3}#{1,6}\s/;
+const TABLE_SEPARATOR = /^\s{0,3}\|?[\s:|-]{3,}$/;
+const FRONTMATTER_FIELD = /^\s{0,8}(?:- )?[\w.-]{1,40}:\s?/;
+const SCRIPT_COMMENT = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|<!--)/;
+/** A string literal holding prose (checked for at least four words). */
+const STRING_LITERAL = /"([^"\n\\]{12,600})"|'([^'\n\\]{12,600})'/g;
+const MODEL_FACING_FIELD = /\b(?:description|instructions?|prompt|system_prompt|system|summary|help|title)["']?\s{0,3}[=:]/i;
+const TRIPLE_QUOTE = /"""|'''/g;
+const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
+
+const TREE_DRAWING = /[\u2500-\u257f]/;
+/** A file listing line: a path, then a comment ("json.ts  # report formats"). */
+const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
+const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+
+/** What part of a line is prose, and whether it starts an instruction of its own. */
+interface LinePart {
+  text: string;
+  /** The line begins a new instruction (list item, heading, cell, comment, field value). */
+  breakBefore: boolean;
+  /** The line begins a new block (after a blank line, a heading, a fence edge). */
+  newBlock: boolean;
+  heading: boolean;
+}
+
+function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boolean): LinePart | null {
+  const info = ctx.lineInfo[index];
+  if (!ctx.executable && ctx.language === 'markdown' && info) {
+    if (info.inFrontmatter) {
+      if (line.trim() === '---' || line.trim() === '...') return null;
+      const field = FRONTMATTER_FIELD.exec(line);
+      return field ? { text: line.slice(field[0].length), breakBefore: true, newBlock: true, heading: false } : { text: line, breakBefore: false, newBlock: false, heading: false };
+    }
+    if (info.inFence) {
+      // Directory trees ("├── hooks.ts # rules for …") list files, not instructions.
+      // Fenced text is line-oriented (templates, prompts, listings): each line is an instruction of its own.
+      if (PROSE_FENCES.has(info.fenceLang ?? '') && !FENCE_EDGE.test(line) && !TREE_DRAWING.test(line) && !FILE_LISTING.test(line)) return { text: line, breakBefore: true, newBlock: false, heading: false };
+      const comment = SCRIPT_COMMENT.exec(line);
+      return comment ? { text: line.slice(comment[0].length), breakBefore: true, newBlock: false, heading: false } : null;
+    }
+    if (HEADING.test(line)) return { text: line, breakBefore: true, newBlock: true, heading: true };
+    if (info.table) return TABLE_SEPARATOR.test(line) ? null : { text: line, breakBefore: true, newBlock: false, heading: false };
+    const quoted = info.blockquote ? line.replace(/^\s{0,3}>\s?/, '') : line;
+    return { text: quoted, breakBefore: LIST_ITEM.test(quoted) || line.trimStart().startsWith('<!--'), newBlock: false, heading: false };
+  }
+  if (ctx.language === 'json') return null;
+  if (ctx.executable) {
+    if (inDocstring) return { text: line.replace(TRIPLE_QUOTE, ' '), breakBefore: false, newBlock: false, heading: false };
+    const comment = SCRIPT_COMMENT.exec(line);
+    if (comment) return { text: line.slice(comment[0].length), breakBefore: true, newBlock: false, heading: false };
+    // Strings given to the model (tool descriptions, instructions, prompts) are prose it reads;
+    // other literals (log lines, demo output) are the program talking, not instructions.
+    const strings = MODEL_FACING_FIELD.test(line) ? proseStrings(line) : null;
+    return strings ? { text: strings, breakBefore: true, newBlock: false, heading: false } : null;
+  }
+  return { text: line, breakBefore: LIST_ITEM.test(line), newBlock: false, heading: false };
+}
+
+function proseStrings(line: string): string | null {
+  let out = '';
+  STRING_LITERAL.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = STRING_LITERAL.exec(line)) !== null) {
+    const body = m[1] ?? m[2] ?? '';
+    if (body.split(' ').length >= 4) out += `${body}. `;
+  }
+  return out.length > 0 ? out : null;
+}
+
+/** Python docstrings: is the next line inside one? (An odd number of triple quotes toggles.) */
+function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): boolean {
+  if (ctx.language !== 'python' || (!line.includes('"""') && !line.includes("'''"))) return inside;
+  const marks = line.match(TRIPLE_QUOTE)?.length ?? 0;
+  return marks % 2 === 1 ? !inside : inside;
+}
+
+/** Sentence ends between two tokens: terminal punctuation followed by space, or a table cell edge. */
+function endsSentence(text: string, from: number, to: number, previousToken: string | undefined): boolean {
+  for (let k = from; k < to; k++) {
+    const c = text[k];
+    if (c === '|' || c === ';' || c === '!' || c === '?') return true;
+    // A dot or colon ends a sentence before a space, emphasis, a code span or the line end, never
+    // inside a word ("203.0.113.9", "file.txt", "https://").
+    if ((c === '.' || c === ':') && (k + 1 === text.length || text[k + 1] === ' ' || text[k + 1] === '\t' || text[k + 1] === '*' || text[k + 1] === '`')) {
+      if (c === '.' && previousToken !== undefined && (ABBREVIATION.has(previousToken) || previousToken.length === 1)) continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+function addresseeOf(ctx: ScanContext, tokens: readonly string[], from: number, to: number): Addressee {
+  let i = from;
+  while (i < to && (tokens[i] === 'the' || tokens[i] === 'a' || tokens[i] === 'an' || tokens[i] === 'your' || tokens[i] === 'our')) i++;
+  const subject = tokens[i];
+  if (subject !== undefined && HUMAN_SUBJECT.has(subject) && i + 1 < to && MODAL.has(tokens[i + 1])) return 'human';
+  if (ctx.kind === 'document') return subject !== undefined && AGENT_SUBJECT.has(subject) && subject !== 'you' ? 'agent' : 'human';
+  return 'agent';
+}
+
+const CACHE = new WeakMap<ScanContext, InstructionSet>();
+
+/** The instructions of a file, computed once per ScanContext. */
+export function instructionsOf(ctx: ScanContext): InstructionSet {
+  const cached = CACHE.get(ctx);
+  if (cached) return cached;
+  const built = buildInstructions(ctx);
+  CACHE.set(ctx, built);
+  return built;
+}
+
+function buildInstructions(ctx: ScanContext): InstructionSet {
+  const tokens: string[] = [];
+  const tokenLine: number[] = [];
+  // Instruction boundaries as token indices, with the block and section each one belongs to.
+  const starts: { token: number; block: number; section: number; list: boolean }[] = [];
+  let block = 0;
+  let section = 0;
+  let blankBefore = false;
+  let previousWasListOrLead = false;
+  let docstring = false;
+  // The normalized view (homoglyphs folded, invisible characters dropped) holds only the lines
+  // normalisation changed; every other line reads as written.
+  const normalized = ctx.views.normalized?.text.split('\n');
+  for (let i = 0; i < ctx.lines.length; i++) {
+    const raw = normalized?.[i] || ctx.lines[i];
+    if (raw.trim().length === 0) {
+      blankBefore = true;
+      continue;
+    }
+    const part = proseOf(ctx, i, raw, docstring);
+    docstring = docstringStateAfter(ctx, raw, docstring);
+    if (!part) {
+      // Code between comments keeps their block; a fence edge or prose around it does not.
+      if (!(ctx.executable || (ctx.lineInfo[i]?.inFence && !FENCE_EDGE.test(raw)))) blankBefore = true;
+      continue;
+    }
+    const isList = LIST_ITEM.test(part.text);
+    const inCode = ctx.executable || (ctx.lineInfo[i]?.inFence ?? false);
+    // A blank line ends the block, except between items of one list, a lead-in line and its list,
+    // a paragraph that refers back ("Then post them …", "These steps …"), or inside code, whose
+    // comments read as one block.
+    if (part.heading) {
+      section++;
+      block++;
+    } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !CONTINUATION.has(firstWord(part.text)))) {
+      block++;
+    }
+    // Tokens are read in place (no per-token objects: this runs over every prose line of every file).
+    const { text: lower, lowered } = lowerSameLength(part.text);
+    let startHere = part.breakBefore || blankBefore || part.heading || starts.length === 0;
+    let previousEnd = -1;
+    let previousToken: string | undefined;
+    let onLine = 0;
+    TOKEN_PATTERN.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    while (onLine < MAX_TOKENS_PER_LINE && (m = TOKEN_PATTERN.exec(lower)) !== null) {
+      if (previousEnd >= 0 && endsSentence(lower, previousEnd, m.index, previousToken)) startHere = true;
+      if (startHere) {
+        starts.push({ token: tokens.length, block, section, list: onLine === 0 && isList });
+        startHere = false;
+      }
+      previousToken = lowered ? m[0] : m[0].toLowerCase();
+      tokens.push(previousToken);
+      tokenLine.push(i + 1);
+      previousEnd = m.index + m[0].length;
+      onLine++;
+    }
+    // A heading is an instruction of its own; the body starts a new one.
+    if (onLine > 0 && (part.heading || /[.!?;:|]\s*$/.test(lower.slice(previousEnd)))) starts.push({ token: tokens.length, block, section, list: false });
+    previousWasListOrLead = isList || part.text.trimEnd().endsWith(':');
+    blankBefore = false;
+  }
+  starts.push({ token: tokens.length, block, section, list: false });
+
+  const matches = lexiconMatcher().match(tokens);
+  const instructions: Instruction[] = [];
+  const sectionClasses = new Map<number, Set<SlotClass>>();
+  const fileClasses = new Set<SlotClass>();
+  let m = 0;
+  let lead: Instruction | null = null;
+  for (let s = 0; s + 1 < starts.length; s++) {
+    const from = starts[s].token;
+    const to = starts[s + 1].token;
+    if (to <= from) continue;
+    const own: LexiconMatch[] = [];
+    while (m < matches.length && matches[m].start < to) {
+      if (matches[m].start >= from) own.push(matches[m]);
+      m++;
+    }
+    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section);
+    if (lead && lead.block !== instruction.block) lead = null;
+    if (starts[s].list && lead) {
+      instruction.leadLine = lead.line;
+      // An item under "Attackers can:" describes the attack like its lead-in does.
+      if (lead.mood === 'quotation' && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
+    } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
+      lead = instruction;
+    }
+    instructions.push(instruction);
+    let sec = sectionClasses.get(instruction.section);
+    if (!sec) sectionClasses.set(instruction.section, (sec = new Set()));
+    for (const c of instruction.classes) {
+      if (WINDOW_ONLY.has(c)) continue;
+      sec.add(c);
+      fileClasses.add(c);
+    }
+  }
+  return { instructions, sectionClasses, fileClasses };
+}
+
+function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
+  // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
+  if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: [], classes: new Set() };
+  // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
+  // that phrase and negates nothing else.
+  const covered = new Uint8Array(to - from);
+  for (const h of own) if (h.cls !== 'negation' && h.end - h.start > 1) for (let k = h.start; k < h.end; k++) covered[k - from] = 1;
+  const negations: number[] = [];
+  const anyNegations: number[] = [];
+  for (const h of own) {
+    if (h.cls !== 'negation') continue;
+    anyNegations.push(h.start);
+    if (covered[h.start - from] === 0) negations.push(h.start);
+  }
+  const slots: SlotHit[] = [];
+  const slotStart: number[] = [];
+  const classes = new Set<SlotClass>();
+  let firstProhibitedAction = Infinity;
+  for (const h of own) {
+    if (h.cls === 'negation') continue;
+    // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
+    // consent: any negation before it, even one inside another phrase, makes it a bypass.
+    const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
+    const negated = !withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
+    if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
+    const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
+    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]) });
+    slotStart.push(h.start);
+  }
+  // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
+  slots.forEach((sl, k) => {
+    if (slotStart[k] > firstProhibitedAction && (sl.cls === 'consent-bypass' || sl.cls === 'concealment' || sl.cls === 'stealth')) sl.negated = true;
+  });
+  for (const sl of slots) if (!sl.negated) classes.add(sl.cls);
+  // Derived slot: a weakening verb next to a safeguard ("disable security controls", "filtering is disabled").
+  for (const w of own) {
+    if (w.cls !== 'action-weaken') continue;
+    const near = own.find((o) => o.cls === 'object-control' && (o.start >= w.end ? o.start - w.end : w.start - o.end) <= PAIR_GAP);
+    if (near) {
+      const verb = slots.find((sl, k) => sl.cls === 'action-weaken' && slotStart[k] === w.start);
+      const object = slots.find((sl, k) => sl.cls === 'object-control' && slotStart[k] === near.start);
+      const negated = (verb?.negated ?? false) || (object?.negated ?? false);
+      const start = Math.min(w.start, near.start);
+      slots.push({ cls: 'weaken-control', line: tokenLine[start], text: tokens.slice(start, Math.max(w.end, near.end)).join(' '), negated, relative: verb?.relative });
+      if (!negated) classes.add('weaken-control');
+    }
+  }
+  const literal = publicIpUrlAt(tokens, from, to);
+  if (literal >= 0) {
+    slots.push({ cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false });
+    classes.add('destination-external');
+  }
+  const line = tokenLine[from];
+  const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
+  const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
+  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, tokens, own, slots, from), question, slots, classes };
+}
+
+function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number): Mood {
+  if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
+  // The attack is described when an attacker is the subject: named before the first action
+  // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example").
+  const firstAction = own.find((h) => h.cls.startsWith('action-'))?.start ?? Infinity;
+  if (own.some((h) => h.cls === 'threat-subject' && h.start < firstAction)) return 'quotation';
+  // A list item naming a technique ("Instructions to modify settings.json") mentions it.
+  if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';
+  const info = ctx.lineInfo[line - 1];
+  if (info && !ctx.executable) {
+    if (info.sectionKind === 'anti_pattern') return 'prohibition';
+    if (info.sectionKind === 'education' || (info.blockquote && educational(ctx))) return 'quotation';
+    if (ctx.kind === 'document' && (info.inFence || info.sectionKind === 'example')) return 'example';
+  }
+  return own.some((h) => h.start === from && h.cls.startsWith('action-')) ? 'directive' : 'description';
+}
+
+/**
+ * How a frame found in these instructions weighs: a negated slot makes it a prohibition; otherwise
+ * the line's context (deny list, anti-pattern section, quotation, security education,
+ * documentation example, decided by the context layer) and, for a human reader, a documentation
+ * discount. Self-negating slots (concealment) are never read as prohibitions.
+ */
+export function contextOf(ctx: ScanContext, anchor: SlotHit, parts: readonly SlotHit[], instruction: Instruction): FindingContext {
+  if (parts.some((p) => p.negated)) return 'negated';
+  if (instruction.mood === 'quotation') return 'quoted_education';
+  if (instruction.mood === 'example' || instruction.question) return 'documentation_example';
+  const educationalFile = educational(ctx);
+  const context = determineContext(ctx, { line: anchor.line, evidence: '', hardBlock: false, educationalFile, inherentNegation: true });
+  if (context !== 'direct') return context;
+  if (parts.some((p) => quotedOnItsLine(ctx, p)) && (educationalFile || ctx.lineInfo[anchor.line - 1]?.table)) return 'quoted_education';
+  if (instruction.addressee === 'human' && !ctx.executable) return 'documentation_example';
+  return 'direct';
+}
+
+const EDUCATIONAL = new WeakMap<ScanContext, boolean>();
+function educational(ctx: ScanContext): boolean {
+  let e = EDUCATIONAL.get(ctx);
+  if (e === undefined) EDUCATIONAL.set(ctx, (e = isEducationalFile(ctx)));
+  return e;
+}
+
+function quotedOnItsLine(ctx: ScanContext, slot: SlotHit): boolean {
+  const lineText = (ctx.lines[slot.line - 1] ?? '').toLowerCase();
+  const word = slot.text.split(' ')[0];
+  return word.length > 0 && isQuotedMention(lineText, word);
+}

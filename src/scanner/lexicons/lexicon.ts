@@ -1,0 +1,210 @@
+/**
+ * The word classes of the instruction layer, compiled once into a token trie. Each class is a data
+ * file beside this module (one per class, phrases with their inflections and a few non-English
+ * synonyms); a phrase is a space-separated token pattern where `a/b` lists alternatives and
+ * `[a/b]` an optional token. Lookup walks the trie from every token, at most LONGEST_PHRASE deep,
+ * so matching is linear in the text.
+ */
+import actionCharge from './action-charge.json';
+import actionCollect from './action-collect.json';
+import actionDeceive from './action-deceive.json';
+import actionDestroy from './action-destroy.json';
+import actionExecute from './action-execute.json';
+import actionFetch from './action-fetch.json';
+import actionObey from './action-obey.json';
+import actionSend from './action-send.json';
+import actionWeaken from './action-weaken.json';
+import authorityClaim from './authority-claim.json';
+import concealment from './concealment.json';
+import consentBypass from './consent-bypass.json';
+import consentGiven from './consent-given.json';
+import destinationExternal from './destination-external.json';
+import destinationOwn from './destination-own.json';
+import destinationReply from './destination-reply.json';
+import echoVerb from './echo-verb.json';
+import failureContext from './failure-context.json';
+import ifAsked from './if-asked.json';
+import negation from './negation.json';
+import objectAdvert from './object-advert.json';
+import objectAgentConfig from './object-agent-config.json';
+import objectAgentMemory from './object-agent-memory.json';
+import objectControl from './object-control.json';
+import objectFetched from './object-fetched.json';
+import objectPayment from './object-payment.json';
+import objectPersonal from './object-personal.json';
+import objectSecret from './object-secret.json';
+import objectStore from './object-store.json';
+import persona from './persona.json';
+import personaUnrestricted from './persona-unrestricted.json';
+import preferenceBias from './preference-bias.json';
+import scopeBroad from './scope-broad.json';
+import solicitVerb from './solicit-verb.json';
+import stealth from './stealth.json';
+import threatSubject from './threat-subject.json';
+import toolDisparage from './tool-disparage.json';
+import toolPreference from './tool-preference.json';
+
+interface LexiconFile {
+  class: string;
+  description: string;
+  phrases: string[];
+}
+
+/** Every lexicon file, in one list so the loader and the tests see the same set. */
+export const LEXICON_FILES = [
+  actionCharge,
+  actionCollect,
+  actionDeceive,
+  actionDestroy,
+  actionExecute,
+  actionFetch,
+  actionObey,
+  actionSend,
+  actionWeaken,
+  authorityClaim,
+  concealment,
+  consentBypass,
+  consentGiven,
+  destinationExternal,
+  destinationOwn,
+  destinationReply,
+  echoVerb,
+  failureContext,
+  ifAsked,
+  negation,
+  objectAdvert,
+  objectAgentConfig,
+  objectAgentMemory,
+  objectControl,
+  objectFetched,
+  objectPayment,
+  objectPersonal,
+  objectSecret,
+  objectStore,
+  persona,
+  personaUnrestricted,
+  preferenceBias,
+  scopeBroad,
+  solicitVerb,
+  stealth,
+  threatSubject,
+  toolDisparage,
+  toolPreference,
+] as const satisfies readonly LexiconFile[];
+
+export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
+
+/**
+ * Words of prose: letters and digits, with inner apostrophes kept ("don't", "user's"). Hyphens,
+ * dots and underscores separate tokens, so "force-push", "force push" and `send_message` read as words.
+ */
+export const TOKEN_PATTERN = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
+
+/** Lower-cased tokens of a string, with their offsets; typographic apostrophes read as ASCII ones. */
+export function tokenize(text: string): { token: string; start: number; end: number }[] {
+  const out: { token: string; start: number; end: number }[] = [];
+  const straight = text.includes('\u2019') ? text.replace(/\u2019/g, "'") : text;
+  // Lower-casing can change the length of a few characters (İ); offsets then come from the original.
+  const lower = straight.toLowerCase();
+  const src = lower.length === straight.length ? lower : straight;
+  const lowered = src === lower;
+  TOKEN_PATTERN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = TOKEN_PATTERN.exec(src)) !== null) out.push({ token: lowered ? m[0] : m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+  return out;
+}
+
+/** Longest phrase, in tokens, any lexicon may hold: bounds the walk from each token. */
+export const LONGEST_PHRASE = 10;
+/** A phrase pattern may expand to at most this many phrases (a typo in a data file cannot blow up the trie). */
+const MAX_EXPANSIONS = 2048;
+
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  classes: LexiconClass[] | null;
+}
+
+/** `send/sends [them] to` → every token sequence it stands for. */
+export function expandPhrase(pattern: string): string[][] {
+  let results: string[][] = [[]];
+  for (const part of pattern.trim().split(/\s+/)) {
+    const optional = part.startsWith('[') && part.endsWith(']');
+    const body = optional ? part.slice(1, -1) : part;
+    const alternatives = body.split('/').map((alt) => tokenize(alt).map((t) => t.token));
+    const next: string[][] = [];
+    for (const prefix of results) {
+      if (optional) next.push(prefix);
+      for (const alt of alternatives) if (alt.length > 0) next.push([...prefix, ...alt]);
+    }
+    if (next.length > MAX_EXPANSIONS) throw new Error(`lexicon phrase expands too far: ${pattern}`);
+    results = next;
+  }
+  return results.filter((r) => r.length > 0 && r.length <= LONGEST_PHRASE);
+}
+
+export interface LexiconMatch {
+  /** Token index of the first token (inclusive) and past the last one (exclusive). */
+  start: number;
+  end: number;
+  cls: LexiconClass;
+}
+
+export class LexiconMatcher {
+  private readonly root: TrieNode = { next: new Map(), classes: null };
+
+  constructor(files: readonly { class: string; phrases: readonly string[] }[]) {
+    for (const file of files) {
+      for (const pattern of file.phrases) for (const phrase of expandPhrase(pattern)) this.insert(phrase, file.class as LexiconClass);
+    }
+  }
+
+  private insert(tokens: readonly string[], cls: LexiconClass): void {
+    let node = this.root;
+    for (const t of tokens) {
+      let child = node.next.get(t);
+      if (!child) {
+        child = { next: new Map(), classes: null };
+        node.next.set(t, child);
+      }
+      node = child;
+    }
+    node.classes ??= [];
+    if (!node.classes.includes(cls)) node.classes.push(cls);
+  }
+
+  /**
+   * Every class phrase in the token sequence, keeping per class and start only the longest phrase
+   * ("without asking for confirmation" over "without asking").
+   */
+  match(tokens: readonly string[], from = 0, to = tokens.length): LexiconMatch[] {
+    const out: LexiconMatch[] = [];
+    for (let i = from; i < to; i++) {
+      let node: TrieNode | undefined = this.root.next.get(tokens[i]);
+      if (!node) continue;
+      // Deeper nodes end later, so a class seen again replaces its shorter match from the same start.
+      const firstOfStart = out.length;
+      for (let j = i; ; ) {
+        if (node.classes) {
+          for (const cls of node.classes) {
+            let k = firstOfStart;
+            while (k < out.length && out[k].cls !== cls) k++;
+            if (k < out.length) out[k].end = j + 1;
+            else out.push({ start: i, end: j + 1, cls });
+          }
+        }
+        if (++j >= to || j - i >= LONGEST_PHRASE) break;
+        node = node.next.get(tokens[j]);
+        if (!node) break;
+      }
+    }
+    return out;
+  }
+}
+
+let shared: LexiconMatcher | null = null;
+
+/** The matcher over every lexicon file, built on first use and shared. */
+export function lexiconMatcher(): LexiconMatcher {
+  shared ??= new LexiconMatcher(LEXICON_FILES);
+  return shared;
+}
