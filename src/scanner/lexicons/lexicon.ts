@@ -41,8 +41,6 @@ import scopeBroad from './scope-broad.json';
 import solicitVerb from './solicit-verb.json';
 import stealth from './stealth.json';
 import threatSubject from './threat-subject.json';
-import toolDisparage from './tool-disparage.json';
-import toolPreference from './tool-preference.json';
 
 interface LexiconFile {
   class: string;
@@ -88,8 +86,6 @@ export const LEXICON_FILES = [
   solicitVerb,
   stealth,
   threatSubject,
-  toolDisparage,
-  toolPreference,
 ] as const satisfies readonly LexiconFile[];
 
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];

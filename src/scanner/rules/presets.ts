@@ -31,7 +31,6 @@ import { frmMisreportToUserRule } from './catalogue/frm-misreport-to-user.rule';
 import { frmObeyFetchedContentRule } from './catalogue/frm-obey-fetched-content.rule';
 import { frmPersonaJailbreakRule } from './catalogue/frm-persona-jailbreak.rule';
 import { frmSensitiveToExternalRule } from './catalogue/frm-sensitive-to-external.rule';
-import { frmToolPreferenceRule } from './catalogue/frm-tool-preference.rule';
 import { frmUnconsentedIrreversibleRule } from './catalogue/frm-unconsented-irreversible.rule';
 import { frmUnconsentedRemoteUpdateRule } from './catalogue/frm-unconsented-remote-update.rule';
 import { mcpAnnotationContradictionRule } from './catalogue/mcp-annotation-contradiction.rule';
@@ -126,7 +125,6 @@ export const ALL_RULES: readonly Rule[] = [
   frmPersonaJailbreakRule,
   frmCredentialSolicitationRule,
   frmUnconsentedRemoteUpdateRule,
-  frmToolPreferenceRule,
   frmConcealedIrreversibleRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
