@@ -110,7 +110,24 @@ export const AUTOMATED_REVIEWER_RE = /\b(?:automated|ai|llm|security|safety|scan
 export const CLEARANCE_REQUEST_RE =
   /\b(?:safe|benign|harmless|trusted|legitimate|approve\w{0,2}|ignore\w{0,2}|skip\w{0,3}|disregard\w{0,2}|not\s{1,3}(?:flag|report|block)|false\s{1,3}positives?|whitelist\w{0,2}|allow-?list\w{0,2}|verified|certified|pre-?approved)\b/i;
 
+/**
+ * Framework commands that rebuild the development database and stop at production by themselves:
+ * Laravel's artisan asks for confirmation there unless `--force`, Rails raises a protected-environment
+ * error unless DISABLE_DATABASE_ENVIRONMENT_CHECK is set.
+ */
+export const GUARDED_DEV_RESET_RE = /\b(?:artisan\s{1,3}(?:migrate:(?:fresh|reset|refresh)|db:wipe)|(?:rails|rake)\s{1,3}db:(?:drop|reset|purge))\b/i;
+/** What switches those guards off or aims the command at production. */
+export const GUARD_OVERRIDE_RE = /--force\b|DISABLE_DATABASE_ENVIRONMENT_CHECK|\b(?:RAILS_ENV|APP_ENV|NODE_ENV|MIX_ENV)=["']?prod|--env(?:=|\s{1,3})["']?prod/i;
+/** Targets a reset may name that are the developer's own throwaway copy. */
+export const LOCAL_SCOPE_RE = /\b(?:local(?:ly|host)?|dev|development|test(?:ing|s)?|disposable|throwaway|scratch|sandbox(?:ed)?|ephemeral|fixtures?)\b/i;
+/** Targets that other people depend on: a sentence naming one is not about a local copy. */
+export const SHARED_SCOPE_RE = /\b(?:prod|production|staging|live|shared|remote|customers?|replicas?|backups?|every|all\s{1,3}(?:environments|databases|servers|tenants))\b/i;
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  GUARDED_DEV_RESET_RE,
+  GUARD_OVERRIDE_RE,
+  LOCAL_SCOPE_RE,
+  SHARED_SCOPE_RE,
   READ_ONLY_COMMAND_RE,
   AMBIGUOUS_MODE_RE,
   AGENT_MODE_CONTEXT_RE,

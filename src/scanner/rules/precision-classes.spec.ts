@@ -65,4 +65,17 @@ describe('benign look-alikes rated down', () => {
     const negated = findings('SKILL.md', 'Surface every skipped file; do not let the clean report hide the loss.', 'BW-DEC-001');
     expect(negated.every((f) => f.context === 'negated')).toBe(true);
   });
+
+  it('a database reset aimed at a local copy, or a framework reset that stops at production, is low; the production form is not', () => {
+    const local = findings('AGENTS.md', 'When your seed data is broken, wipe the sandbox\ndatabase on your laptop with `yarn db:drop`, then migrate again.', 'BW-DES-002');
+    expect(local.map((f) => f.severity)).toEqual(['low']);
+    const shared = findings('AGENTS.md', 'When the seed data is broken, run `yarn db:drop` on the local\nbox and then on the production replica too.', 'BW-DES-002');
+    expect(shared.map((f) => f.severity)).toEqual(['high']);
+    const reference = findings('AGENTS.md', '```bash\nbin/rails db:reset      # rebuild the schema and seeds\n```', 'BW-DES-002');
+    expect(reference.map((f) => f.severity)).toEqual(['low']);
+    const forced = findings('AGENTS.md', '```bash\nDISABLE_DATABASE_ENVIRONMENT_CHECK=1 bin/rails db:reset\n```', 'BW-DES-002');
+    expect(forced.map((f) => f.severity)).toEqual(['high']);
+    const script = findings('scripts/reset.sh', '#!/bin/sh\n# local dev helper\npsql -c "DROP DATABASE app;"\n', 'BW-DES-002');
+    expect(script.map((f) => f.severity)).toEqual(['high']);
+  });
 });
