@@ -111,6 +111,21 @@ export const CLEARANCE_REQUEST_RE =
   /\b(?:safe|benign|harmless|trusted|legitimate|approve\w{0,2}|ignore\w{0,2}|skip\w{0,3}|disregard\w{0,2}|not\s{1,3}(?:flag|report|block)|false\s{1,3}positives?|whitelist\w{0,2}|allow-?list\w{0,2}|verified|certified|pre-?approved)\b/i;
 
 /**
+ * The line after which a script runs only on the user's yes (0 when it has no consent gate): a
+ * prompt, the answer read within three lines, an exit on refusal within four more.
+ */
+export function consentGateLine(lines: readonly string[]): number {
+  for (let i = 0; i < lines.length; i++) {
+    if (!CONSENT_PROMPT_RE.test(lines[i])) continue;
+    for (let r = i; r < Math.min(lines.length, i + 4); r++) {
+      if (!READ_ANSWER_RE.test(lines[r])) continue;
+      for (let e = r; e < Math.min(lines.length, r + 5); e++) if (REFUSAL_EXIT_RE.test(lines[e])) return e + 1;
+    }
+  }
+  return 0;
+}
+
+/**
  * Framework commands that rebuild the development database and stop at production by themselves:
  * Laravel's artisan asks for confirmation there unless `--force`, Rails raises a protected-environment
  * error unless DISABLE_DATABASE_ENVIRONMENT_CHECK is set.
@@ -123,7 +138,27 @@ export const LOCAL_SCOPE_RE = /\b(?:local(?:ly|host)?|dev|development|test(?:ing
 /** Targets that other people depend on: a sentence naming one is not about a local copy. */
 export const SHARED_SCOPE_RE = /\b(?:prod|production|staging|live|shared|remote|customers?|replicas?|backups?|every|all\s{1,3}(?:environments|databases|servers|tenants))\b/i;
 
+/**
+ * A script's consent gate: a yes/no prompt, the answer read from the terminal, and an exit on
+ * refusal. What runs after it runs because the user said yes at the keyboard.
+ */
+export const CONSENT_PROMPT_RE = /\[(?:y\/N|Y\/n|y\/n|yes\/no)\]|\((?:y\/N|Y\/n|y\/n|yes\/no)\)/;
+export const READ_ANSWER_RE = /\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3})*[A-Za-z_]\w{0,40}|\binput\s{0,3}\(|\bRead-Host\b/;
+export const REFUSAL_EXIT_RE = /(?:\|\||\bthen|\belse|\{)\s{0,3}(?:exit|return)\b|^\s{0,20}(?:exit|sys\.exit\(|return)\b/;
+/** Where a document hands the reader an admin command: sudo asks the person at the keyboard. */
+export const SUDO_SYSTEM_ENABLE_RE = /\bsudo\s{1,3}systemctl\s{1,3}enable\b/;
+/** An order to put something in place, at the start of a clause (a description says "the app installs"). */
+export const IMPERATIVE_INSTALL_RE = new RegExp(
+  String.raw`${CLAUSE_LEAD}(?:create|write|install|add|copy|put|place|drop|save|register|load|set\s{1,3}up)\b|\blaunchctl\s{1,3}(?:load|bootstrap|enable)\b|\b(?:cp|mv|tee|ln|cat)\s`,
+  'i',
+);
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  CONSENT_PROMPT_RE,
+  READ_ANSWER_RE,
+  REFUSAL_EXIT_RE,
+  SUDO_SYSTEM_ENABLE_RE,
+  IMPERATIVE_INSTALL_RE,
   GUARDED_DEV_RESET_RE,
   GUARD_OVERRIDE_RE,
   LOCAL_SCOPE_RE,
