@@ -153,7 +153,17 @@ export const IMPERATIVE_INSTALL_RE = new RegExp(
   'i',
 );
 
+/** Database resets and drops, as opposed to the git and cloud forms of BW-DES-002. */
+export const DATABASE_FORM_RE = /^(?:DROP|TRUNCATE|db:|dropDatabase|FLUSH|migrate:)/i;
+/** A job or service whose payload reaches the network is a backdoor whatever the setup around it. */
+export const REMOTE_PAYLOAD_RE = /\b(?:curl|wget|nc|ncat|socat|Invoke-WebRequest|iwr)\s|https?:\/\/|\|\s{0,3}(?:ba|z)?sh\b/;
+/** A reading step between a download and its run: the code is seen before it runs. */
+export const REVIEW_STEP_RE = /\b(?:read|review|inspect|audit|examine|check|verify|look\s{1,3}(?:it\s{1,3}|them\s{1,3})?over)\b[^\n]{0,60}\b(?:and|then)\s{1,3}(?:execute|run)\b/i;
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  DATABASE_FORM_RE,
+  REMOTE_PAYLOAD_RE,
+  REVIEW_STEP_RE,
   CONSENT_PROMPT_RE,
   READ_ANSWER_RE,
   REFUSAL_EXIT_RE,

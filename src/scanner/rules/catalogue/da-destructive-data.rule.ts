@@ -1,10 +1,7 @@
-import { GUARD_OVERRIDE_RE, GUARDED_DEV_RESET_RE, LOCAL_SCOPE_RE, SHARED_SCOPE_RE } from '../benign-forms';
+import { DATABASE_FORM_RE, GUARD_OVERRIDE_RE, GUARDED_DEV_RESET_RE, LOCAL_SCOPE_RE, SHARED_SCOPE_RE } from '../benign-forms';
 import { defineRegexRule, sentenceAround } from '../regex-rule';
 import type { RuleHit } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
-
-/** Database resets and drops, as opposed to the git and cloud forms of the rule. */
-const DATABASE_FORM_RE = /^(?:DROP|TRUNCATE|db:|dropDatabase|FLUSH|migrate:)/i;
 
 /**
  * A database reset is a low note when it cannot reach data others depend on: a framework command

@@ -1,10 +1,7 @@
-import { consentGateLine, IMPERATIVE_INSTALL_RE, SUDO_SYSTEM_ENABLE_RE } from '../benign-forms';
+import { consentGateLine, IMPERATIVE_INSTALL_RE, REMOTE_PAYLOAD_RE, SUDO_SYSTEM_ENABLE_RE } from '../benign-forms';
 import { defineRegexRule, perFile, sentenceAround } from '../regex-rule';
 
 const gateLineOf = perFile((ctx) => (ctx.executable ? consentGateLine(ctx.lines) : 0));
-
-/** A job or service whose payload reaches the network is a backdoor whatever the setup around it. */
-const REMOTE_PAYLOAD_RE = /\b(?:curl|wget|nc|ncat|socat|Invoke-WebRequest|iwr)\s|https?:\/\/|\|\s{0,3}(?:ba|z)?sh\b/;
 
 export const privPersistenceRule = defineRegexRule({
   meta: {
