@@ -38,6 +38,9 @@ export const AGENT_MODE_CONTEXT_RE =
 export const ADVERB_CLAUSE_CONTINUATION_RE =
   /^\s{0,3}(?:$|[.,;:!?)\]*_`'"—–-]|(?:to|and|or|in|into|on|onto|at|from|via|with|without|so|then|while|before|after|when|whenever|unless|for|over|through|behind|every|each|each time|as|if|too|also|again|instead|here|there|now|later|afterwards|first|it|them|this|that|these|those|all|everything|anything|the|a|an|any|your|their|its)\b)/i;
 
+/** A prefix that turns the action word after it into a noun: "evicted mid-run silently", "a dry-run quietly". */
+export const NOUN_COMPOUND_PREFIX_RE = /\b(?:mid|dry|trial|test|half|full|long|short|end)-$/i;
+
 /** After "do not let the user …": the verbs of finding out, which make the phrase concealment. */
 export const FINDING_OUT_RE = /^\s{1,3}(?:know|knows|see|notice|find\s{1,3}out|learn|realise|realize|suspect|discover|hear|catch\s{1,3}on|be\s{1,3}(?:told|aware|informed|alerted))\b/i;
 
@@ -161,6 +164,7 @@ export const REMOTE_PAYLOAD_RE = /\b(?:curl|wget|nc|ncat|socat|Invoke-WebRequest
 export const REVIEW_STEP_RE = /\b(?:read|review|inspect|audit|examine|check|verify|look\s{1,3}(?:it\s{1,3}|them\s{1,3})?over)\b[^\n]{0,60}\b(?:and|then)\s{1,3}(?:execute|run)\b/i;
 
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  NOUN_COMPOUND_PREFIX_RE,
   DATABASE_FORM_RE,
   REMOTE_PAYLOAD_RE,
   REVIEW_STEP_RE,
