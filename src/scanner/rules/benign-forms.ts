@@ -136,6 +136,10 @@ export function consentGateLine(lines: readonly string[]): number {
 export const GUARDED_DEV_RESET_RE = /\b(?:artisan\s{1,3}(?:migrate:(?:fresh|reset|refresh)|db:wipe)|(?:rails|rake)\s{1,3}db:(?:drop|reset|purge))\b/i;
 /** What switches those guards off or aims the command at production. */
 export const GUARD_OVERRIDE_RE = /--force\b|DISABLE_DATABASE_ENVIRONMENT_CHECK|\b(?:RAILS_ENV|APP_ENV|NODE_ENV|MIX_ENV)=["']?prod|--env(?:=|\s{1,3})["']?prod/i;
+/** An SQL-injection payload quoted as an example of hostile input: a closed value, the statement, a comment. */
+export const INJECTION_PAYLOAD_RE = /["'`][^"'`\n]{0,40}[;'"]\s{0,3}DROP\s{1,3}TABLE\s{1,3}\w{1,60}\s{0,3}(?:--|#|;\s{0,3}--)/i;
+/** A step the agent takes only on the user's own request ("when the user says 'start over'"). */
+export const ON_USER_REQUEST_RE = /\b(?:when|if|once|after)\s{1,3}the\s{1,3}user\s{1,3}(?:says|asks|types|requests|wants|chooses|confirms)\b/i;
 /** Targets a reset may name that are the developer's own throwaway copy. */
 export const LOCAL_SCOPE_RE = /\b(?:local(?:ly|host)?|dev|development|test(?:ing|s)?|disposable|throwaway|scratch|sandbox(?:ed)?|ephemeral|fixtures?)\b/i;
 /** Targets that other people depend on: a sentence naming one is not about a local copy. */
@@ -164,6 +168,8 @@ export const REMOTE_PAYLOAD_RE = /\b(?:curl|wget|nc|ncat|socat|Invoke-WebRequest
 export const REVIEW_STEP_RE = /\b(?:read|review|inspect|audit|examine|check|verify|look\s{1,3}(?:it\s{1,3}|them\s{1,3})?over)\b[^\n]{0,60}\b(?:and|then)\s{1,3}(?:execute|run)\b/i;
 
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  INJECTION_PAYLOAD_RE,
+  ON_USER_REQUEST_RE,
   NOUN_COMPOUND_PREFIX_RE,
   DATABASE_FORM_RE,
   REMOTE_PAYLOAD_RE,
