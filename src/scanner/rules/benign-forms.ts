@@ -38,6 +38,9 @@ export const AGENT_MODE_CONTEXT_RE =
 export const ADVERB_CLAUSE_CONTINUATION_RE =
   /^\s{0,3}(?:$|[.,;:!?)\]*_`'"—–-]|(?:to|and|or|in|into|on|onto|at|from|via|with|without|so|then|while|before|after|when|whenever|unless|for|over|through|behind|every|each|each time|as|if|too|also|again|instead|here|there|now|later|afterwards|first|it|them|this|that|these|those|all|everything|anything|the|a|an|any|your|their|its)\b)/i;
 
+/** A prefix that turns the action word after it into a noun: "evicted mid-run silently", "a dry-run quietly". */
+export const NOUN_COMPOUND_PREFIX_RE = /\b(?:mid|dry|trial|test|half|full|long|short|end)-$/i;
+
 /** After "do not let the user …": the verbs of finding out, which make the phrase concealment. */
 export const FINDING_OUT_RE = /^\s{1,3}(?:know|knows|see|notice|find\s{1,3}out|learn|realise|realize|suspect|discover|hear|catch\s{1,3}on|be\s{1,3}(?:told|aware|informed|alerted))\b/i;
 
@@ -110,7 +113,76 @@ export const AUTOMATED_REVIEWER_RE = /\b(?:automated|ai|llm|security|safety|scan
 export const CLEARANCE_REQUEST_RE =
   /\b(?:safe|benign|harmless|trusted|legitimate|approve\w{0,2}|ignore\w{0,2}|skip\w{0,3}|disregard\w{0,2}|not\s{1,3}(?:flag|report|block)|false\s{1,3}positives?|whitelist\w{0,2}|allow-?list\w{0,2}|verified|certified|pre-?approved)\b/i;
 
+/**
+ * The line after which a script runs only on the user's yes (0 when it has no consent gate): a
+ * prompt, the answer read within three lines, an exit on refusal within four more.
+ */
+export function consentGateLine(lines: readonly string[]): number {
+  for (let i = 0; i < lines.length; i++) {
+    if (!CONSENT_PROMPT_RE.test(lines[i])) continue;
+    for (let r = i; r < Math.min(lines.length, i + 4); r++) {
+      if (!READ_ANSWER_RE.test(lines[r])) continue;
+      for (let e = r; e < Math.min(lines.length, r + 5); e++) if (REFUSAL_EXIT_RE.test(lines[e])) return e + 1;
+    }
+  }
+  return 0;
+}
+
+/**
+ * Framework commands that rebuild the development database and stop at production by themselves:
+ * Laravel's artisan asks for confirmation there unless `--force`, Rails raises a protected-environment
+ * error unless DISABLE_DATABASE_ENVIRONMENT_CHECK is set.
+ */
+export const GUARDED_DEV_RESET_RE = /\b(?:artisan\s{1,3}(?:migrate:(?:fresh|reset|refresh)|db:wipe)|(?:rails|rake)\s{1,3}db:(?:drop|reset|purge))\b/i;
+/** What switches those guards off or aims the command at production. */
+export const GUARD_OVERRIDE_RE = /--force\b|DISABLE_DATABASE_ENVIRONMENT_CHECK|\b(?:RAILS_ENV|APP_ENV|NODE_ENV|MIX_ENV)=["']?prod|--env(?:=|\s{1,3})["']?prod/i;
+/** An SQL-injection payload quoted as an example of hostile input: a closed value, the statement, a comment. */
+export const INJECTION_PAYLOAD_RE = /["'`][^"'`\n]{0,40}[;'"]\s{0,3}DROP\s{1,3}TABLE\s{1,3}\w{1,60}\s{0,3}(?:--|#|;\s{0,3}--)/i;
+/** A step the agent takes only on the user's own request ("when the user says 'start over'"). */
+export const ON_USER_REQUEST_RE = /\b(?:when|if|once|after)\s{1,3}the\s{1,3}user\s{1,3}(?:says|asks|types|requests|wants|chooses|confirms)\b/i;
+/** Targets a reset may name that are the developer's own throwaway copy. */
+export const LOCAL_SCOPE_RE = /\b(?:local(?:ly|host)?|dev|development|test(?:ing|s)?|disposable|throwaway|scratch|sandbox(?:ed)?|ephemeral|fixtures?)\b/i;
+/** Targets that other people depend on: a sentence naming one is not about a local copy. */
+export const SHARED_SCOPE_RE = /\b(?:prod|production|staging|live|shared|remote|customers?|replicas?|backups?|every|all\s{1,3}(?:environments|databases|servers|tenants))\b/i;
+
+/**
+ * A script's consent gate: a yes/no prompt, the answer read from the terminal, and an exit on
+ * refusal. What runs after it runs because the user said yes at the keyboard.
+ */
+export const CONSENT_PROMPT_RE = /\[(?:y\/N|Y\/n|y\/n|yes\/no)\]|\((?:y\/N|Y\/n|y\/n|yes\/no)\)/;
+export const READ_ANSWER_RE = /\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3})*[A-Za-z_]\w{0,40}|\binput\s{0,3}\(|\bRead-Host\b/;
+export const REFUSAL_EXIT_RE = /(?:\|\||\bthen|\belse|\{)\s{0,3}(?:exit|return)\b|^\s{0,20}(?:exit|sys\.exit\(|return)\b/;
+/** Where a document hands the reader an admin command: sudo asks the person at the keyboard. */
+export const SUDO_SYSTEM_ENABLE_RE = /\bsudo\s{1,3}systemctl\s{1,3}enable\b/;
+/** An order to put something in place, at the start of a clause (a description says "the app installs"). */
+export const IMPERATIVE_INSTALL_RE = new RegExp(
+  String.raw`${CLAUSE_LEAD}(?:create|write|install|add|copy|put|place|drop|save|register|load|set\s{1,3}up)\b|\blaunchctl\s{1,3}(?:load|bootstrap|enable)\b|\b(?:cp|mv|tee|ln|cat)\s`,
+  'i',
+);
+
+/** Database resets and drops, as opposed to the git and cloud forms of BW-DES-002. */
+export const DATABASE_FORM_RE = /^(?:DROP|TRUNCATE|db:|dropDatabase|FLUSH|migrate:)/i;
+/** A job or service whose payload reaches the network is a backdoor whatever the setup around it. */
+export const REMOTE_PAYLOAD_RE = /\b(?:curl|wget|nc|ncat|socat|Invoke-WebRequest|iwr)\s|https?:\/\/|\|\s{0,3}(?:ba|z)?sh\b/;
+/** A reading step between a download and its run: the code is seen before it runs. */
+export const REVIEW_STEP_RE = /\b(?:read|review|inspect|audit|examine|check|verify|look\s{1,3}(?:it\s{1,3}|them\s{1,3})?over)\b[^\n]{0,60}\b(?:and|then)\s{1,3}(?:execute|run)\b/i;
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  INJECTION_PAYLOAD_RE,
+  ON_USER_REQUEST_RE,
+  NOUN_COMPOUND_PREFIX_RE,
+  DATABASE_FORM_RE,
+  REMOTE_PAYLOAD_RE,
+  REVIEW_STEP_RE,
+  CONSENT_PROMPT_RE,
+  READ_ANSWER_RE,
+  REFUSAL_EXIT_RE,
+  SUDO_SYSTEM_ENABLE_RE,
+  IMPERATIVE_INSTALL_RE,
+  GUARDED_DEV_RESET_RE,
+  GUARD_OVERRIDE_RE,
+  LOCAL_SCOPE_RE,
+  SHARED_SCOPE_RE,
   READ_ONLY_COMMAND_RE,
   AMBIGUOUS_MODE_RE,
   AGENT_MODE_CONTEXT_RE,

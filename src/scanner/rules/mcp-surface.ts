@@ -50,6 +50,16 @@ const BODY_SINK: Partial<Record<ToolEffect, RegExp>> = {
   sends: /\brequests\.(?:post|put)\s{0,2}\(|\bhttpx\.(?:post|put)\s{0,2}\(|\baxios\.(?:post|put)\s{0,2}\(|\bmethod\s{0,2}:\s{0,2}["'](?:POST|PUT)["']|\bsmtplib\b|\.sendmail\s{0,2}\(/,
 };
 
+/** A clause sending the reader to another tool ("to create issues, use the tracker's create_issue tool"). */
+const OTHER_TOOL_REFERENCE = /\b(?:use|call|invoke|prefer)\s{1,3}(?!this\b|it\b)[^.;\n]{0,60}?\btool\b/i;
+
+/** The sentence of `text` around offset `at`. */
+function sentenceOf(text: string, at: number): string {
+  const start = Math.max(text.lastIndexOf('. ', at), text.lastIndexOf('; ', at)) + 1;
+  const ends = [text.indexOf('. ', at), text.indexOf('; ', at)].filter((i) => i >= 0);
+  return text.slice(start, ends.length ? Math.min(...ends) : text.length);
+}
+
 /** Is `at` inside a "…", '…' or `…` quotation on its line of `text`? */
 function insideQuotes(text: string, at: number): boolean {
   const lineStart = text.lastIndexOf('\n', at) + 1;
@@ -94,6 +104,8 @@ export function toolEffects(tool: McpToolDecl, ctx: ScanContext): EffectEvidence
         if (m[1] && EFFECT_NOUN_LIKE.has(m[2].toLowerCase()) && !OBJECT_FOLLOWS.test(s.text.slice(m.index + m[0].length, m.index + m[0].length + 24))) continue;
         // Negated ("never deletes") or quoted ("a hostname like \"x; rm -rf /\"") words state no action.
         if (isNegatedAt(s.text, m[0].trim()) || insideQuotes(s.text, m.index + m[0].length - m[2].length)) continue;
+        // "To <verb> …, use the X tool": the purpose belongs to the other tool the sentence names.
+        if (m[1]?.toLowerCase() === 'to' && OTHER_TOOL_REFERENCE.test(sentenceOf(s.text, m.index + m[0].length))) continue;
         add(effect, s.line, s.text);
         break;
       }
@@ -112,7 +124,7 @@ export function toolEffects(tool: McpToolDecl, ctx: ScanContext): EffectEvidence
 }
 
 /** Every regex of this module, for the ReDoS check. */
-export const MCP_SURFACE_REGEXES: readonly RegExp[] = [...Object.values(DESCRIBED), SENDS_TO, OBJECT_FOLLOWS, DESTINATION_PARAM, ...Object.values(BODY_SINK)];
+export const MCP_SURFACE_REGEXES: readonly RegExp[] = [...Object.values(DESCRIBED), SENDS_TO, OTHER_TOOL_REFERENCE, OBJECT_FOLLOWS, DESTINATION_PARAM, ...Object.values(BODY_SINK)];
 
 const SCANNED_ROLES: ReadonlySet<string> = new Set(['description', 'title', 'enum', 'default', 'instructions']);
 

@@ -236,3 +236,20 @@ export function windowText(ctx: ScanContext, line: number, radius: number): stri
   const to = Math.min(ctx.lines.length, line + radius);
   return ctx.lines.slice(from, to).join('\n');
 }
+
+/**
+ * The sentence holding `evidence` on `line`, read across the neighbouring lines of its paragraph
+ * (hard-wrapped prose): for checks on what one statement says about its own target.
+ */
+export function sentenceAround(ctx: ScanContext, line: number, evidence: string): string {
+  const at = line - 1;
+  const own = ctx.lines[at] ?? '';
+  const prev = at > 0 && ctx.lines[at - 1].trim() !== '' ? `${ctx.lines[at - 1]} ` : '';
+  const next = ctx.lines[at + 1]?.trim() ? ` ${ctx.lines[at + 1]}` : '';
+  const text = `${prev}${own}${next}`;
+  const found = text.indexOf(evidence, prev.length);
+  const pos = found < 0 ? prev.length : found;
+  const start = Math.max(text.lastIndexOf('. ', pos), text.lastIndexOf('! ', pos), text.lastIndexOf('? ', pos)) + 1;
+  const ends = ['. ', '! ', '? '].map((t) => text.indexOf(t, pos + evidence.length)).filter((i) => i >= 0);
+  return text.slice(start, ends.length ? Math.min(...ends) + 1 : text.length).trim();
+}

@@ -1,4 +1,26 @@
-import { defineRegexRule } from '../regex-rule';
+import { DATABASE_FORM_RE, GUARD_OVERRIDE_RE, GUARDED_DEV_RESET_RE, INJECTION_PAYLOAD_RE, LOCAL_SCOPE_RE, ON_USER_REQUEST_RE, SHARED_SCOPE_RE } from '../benign-forms';
+import { defineRegexRule, sentenceAround, windowText } from '../regex-rule';
+import type { RuleHit } from '../rule.types';
+import type { ScanContext } from '../../views/scan-context';
+
+/**
+ * A database reset is a low note when it cannot reach data others depend on: a framework command
+ * that stops at production by itself (no override), or, in prose, a sentence that aims it at a
+ * local or test copy and names no shared target; also an injection payload quoted as an example,
+ * and a reset the document runs only on the user's request.
+ */
+function rateDatabaseReset(hit: RuleHit, ctx: ScanContext): RuleHit {
+  if (!DATABASE_FORM_RE.test(hit.evidence)) return hit;
+  const lineText = ctx.lines[hit.line - 1] ?? '';
+  const sentence = sentenceAround(ctx, hit.line, hit.evidence);
+  if (SHARED_SCOPE_RE.test(sentence) || GUARD_OVERRIDE_RE.test(lineText)) return hit;
+  const guarded = GUARDED_DEV_RESET_RE.test(lineText);
+  const localInProse = !ctx.executable && LOCAL_SCOPE_RE.test(sentence);
+  // Hostile input quoted in a document, and a reset the agent runs only when the user asks for it.
+  const payloadExample = !ctx.executable && INJECTION_PAYLOAD_RE.test(lineText);
+  const onRequest = !ctx.executable && ON_USER_REQUEST_RE.test(windowText(ctx, hit.line, 3)) && !SHARED_SCOPE_RE.test(windowText(ctx, hit.line, 3));
+  return guarded || localInProse || payloadExample || onRequest ? { ...hit, severity: 'low', message: 'Database reset scoped to a development copy' } : hit;
+}
 
 export const daDestructiveDataRule = defineRegexRule({
   meta: {
@@ -16,6 +38,8 @@ export const daDestructiveDataRule = defineRegexRule({
         { text: 'Then run `DROP SCHEMA public CASCADE;` to rebuild.' },
         { text: 'git push --force origin HEAD:main' },
         { text: 'aws s3 rb s3://prod-assets --force' },
+        { text: 'To start over, run `npm run db:reset` against the production database.' },
+        { text: 'php artisan migrate:fresh --force   # rebuild the schema' },
       ],
       negative: [
         { text: 'git push --force-with-lease origin feature/my-branch' },
@@ -38,4 +62,5 @@ export const daDestructiveDataRule = defineRegexRule({
     /\bterraform\s{1,3}destroy\b[^\n]{0,40}-auto-approve/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
+  refine: (hit, _m, ctx) => rateDatabaseReset(hit, ctx),
 });

@@ -1,4 +1,7 @@
-import { defineRegexRule } from '../regex-rule';
+import { consentGateLine, IMPERATIVE_INSTALL_RE, REMOTE_PAYLOAD_RE, SUDO_SYSTEM_ENABLE_RE } from '../benign-forms';
+import { defineRegexRule, perFile, sentenceAround } from '../regex-rule';
+
+const gateLineOf = perFile((ctx) => (ctx.executable ? consentGateLine(ctx.lines) : 0));
 
 export const privPersistenceRule = defineRegexRule({
   meta: {
@@ -43,6 +46,14 @@ export const privPersistenceRule = defineRegexRule({
     if (/ssh-(?:rsa|ed25519|dss)|ecdsa-sha2/.test(line) || (/crontab/.test(line) && /\bssh\b[^\n]{0,80}-[a-zA-Z]{0,4}R\b|curl|wget|nc\s/.test(line))) {
       return { ...hit, severity: 'critical' };
     }
+    if (REMOTE_PAYLOAD_RE.test(line)) return hit;
+    // Persistence the user puts in place knowingly: a script's job installed after the user said
+    // yes at a prompt, a system service enabled through sudo in setup docs, a login item a document
+    // describes rather than orders written.
+    const low = { ...hit, severity: 'low' as const, message: 'Persistence the user sets up knowingly (consent prompt, sudo setup step or description)' };
+    if (ctx.executable) return gateLineOf(ctx) > 0 && hit.line > gateLineOf(ctx) ? low : hit;
+    if (SUDO_SYSTEM_ENABLE_RE.test(line) && !REMOTE_PAYLOAD_RE.test(sentenceAround(ctx, hit.line, hit.evidence))) return low;
+    if (/LaunchAgents/.test(hit.evidence) && !IMPERATIVE_INSTALL_RE.test(sentenceAround(ctx, hit.line, hit.evidence))) return low;
     return hit;
   },
 });

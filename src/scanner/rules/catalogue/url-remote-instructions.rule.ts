@@ -1,3 +1,4 @@
+import { REVIEW_STEP_RE } from '../benign-forms';
 import { defineRegexRule } from '../regex-rule';
 
 export const urlRemoteInstructionsRule = defineRegexRule({
@@ -31,4 +32,6 @@ export const urlRemoteInstructionsRule = defineRegexRule({
     /\b(?:obey|follow)\s{1,3}(?:it|them|the fetched (?:text|content|instructions))\s{1,3}over\s{1,3}(?:the\s{1,3})?user/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
+  // Download, review, then run is the advice for installers, not a hand-off to unreviewed content.
+  refine: (hit) => (/^(?:fetch|download|retrieve|curl|wget|pull)\b/i.test(hit.evidence) && REVIEW_STEP_RE.test(hit.evidence) ? { ...hit, severity: 'low' } : hit),
 });
