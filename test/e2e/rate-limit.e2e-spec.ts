@@ -310,7 +310,8 @@ describe('rate limiting over HTTP', () => {
       const more = await burst(1992, 16, () => send(port, { path: '/api/rl-probe/ping', token, from }));
       expect(more).toEqual(new Map([[200, 1992]]));
       expect((await send(port, { path: '/api/rl-probe/ping', token, from })).status).toBe(403);
-    });
+      // Six thousand authenticated requests: well over a minute on a loaded two-core CI machine.
+    }, 240_000);
 
     it('gives POST /api/agent_files/scan a separate 6,000 per 5 minutes, not counted in the 2,000', async () => {
       const from = '127.0.0.22';
