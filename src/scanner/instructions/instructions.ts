@@ -11,7 +11,7 @@ import type { ScanContext } from '../views/scan-context';
 
 export type Addressee = 'agent' | 'human';
 /** A lexicon class, or a slot derived from two of them standing together. */
-export type SlotClass = LexiconClass | 'weaken-control';
+export type SlotClass = LexiconClass | 'weaken-control' | 'destination-address';
 export type Mood = 'directive' | 'description' | 'prohibition' | 'example' | 'quotation';
 
 /** One lexicon phrase found in an instruction: a filled slot of its frame. */
@@ -90,6 +90,22 @@ function publicIpUrlAt(tokens: readonly string[], from: number, to: number): num
     const [a, b] = octets.map(Number);
     const privateRange = a === 10 || a === 127 || a === 0 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
     if (!privateRange) return k;
+  }
+  return -1;
+}
+
+const LOCAL_HOSTS = new Set(['localhost', 'local', 'internal', 'lan', 'home']);
+
+/**
+ * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
+ * data can leave to. Whose host it is stays open, so frames use it only with stronger intent.
+ */
+function hostUrlAt(tokens: readonly string[], from: number, to: number): number {
+  for (let k = from; k + 2 < to; k++) {
+    if (tokens[k] !== 'http' && tokens[k] !== 'https') continue;
+    const host = tokens[k + 1];
+    if (LOCAL_HOSTS.has(host) || OCTET.test(host)) continue;
+    return k;
   }
   return -1;
 }
@@ -381,6 +397,11 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   if (literal >= 0) {
     slots.push({ cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false });
     classes.add('destination-external');
+  }
+  const address = literal >= 0 ? -1 : hostUrlAt(tokens, from, to);
+  if (address >= 0) {
+    slots.push({ cls: 'destination-address', line: tokenLine[address], text: tokens.slice(address, address + 3).join('.'), negated: false });
+    classes.add('destination-address');
   }
   const line = tokenLine[from];
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
