@@ -180,7 +180,12 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
     const quoted = info.blockquote ? line.replace(/^\s{0,3}>\s?/, '') : line;
     return { text: quoted, breakBefore: LIST_ITEM.test(quoted) || line.trimStart().startsWith('<!--'), newBlock: false, heading: false };
   }
-  if (ctx.language === 'json') return null;
+  if (ctx.language === 'json') {
+    // Tool schemas and configs hold prose in their string values (descriptions, defaults, enum
+    // entries) that the model reads; keys and short values are structure.
+    const strings = proseStrings(line);
+    return strings ? { text: strings, breakBefore: true, newBlock: false, heading: false } : null;
+  }
   if (ctx.executable) {
     if (inDocstring) return { text: line.replace(TRIPLE_QUOTE, ' '), breakBefore: false, newBlock: false, heading: false };
     const comment = SCRIPT_COMMENT.exec(line);
