@@ -76,6 +76,9 @@ const TECHNIQUE_NOUN = new Set(['instructions', 'attempts', 'requests', 'prompts
 /** First words of a paragraph that continues the one before it. */
 const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 'it', 'afterwards', 'afterward', 'next', 'finally', 'also', 'and']);
 
+/** Second words that refer back to what the paragraph before named ("Paste them …", "Send it …"). */
+const BACK_REFERENCE = new Set(['them', 'it', 'these', 'those', 'everything']);
+
 const OCTET = /^\d{1,3}$/;
 
 /**
@@ -123,10 +126,18 @@ function lowerSameLength(text: string): { text: string; lowered: boolean } {
   return lower.length === straight.length ? { text: lower, lowered: true } : { text: straight, lowered: false };
 }
 
-function firstWord(text: string): string {
+/** The first two words of a text, lower-cased. */
+function leadingWords(text: string): [string, string] {
   TOKEN_PATTERN.lastIndex = 0;
-  const m = TOKEN_PATTERN.exec(text);
-  return m ? m[0].toLowerCase() : '';
+  const first = TOKEN_PATTERN.exec(text);
+  const second = first ? TOKEN_PATTERN.exec(text) : null;
+  return [first ? first[0].toLowerCase() : '', second ? second[0].toLowerCase() : ''];
+}
+
+/** A paragraph that continues the one before: it opens with a back-reference or a verb acting on one. */
+function continuesBlock(text: string): boolean {
+  const [first, second] = leadingWords(text);
+  return CONTINUATION.has(first) || BACK_REFERENCE.has(second);
 }
 const MODAL = new Set(['should', 'must', 'can', 'may', 'need', 'needs', 'will', 'might', 'could']);
 const ABBREVIATION = new Set(['e', 'g', 'i', 'eg', 'ie', 'etc', 'vs', 'cf', 'no', 'fig']);
@@ -285,7 +296,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     if (part.heading) {
       section++;
       block++;
-    } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !CONTINUATION.has(firstWord(part.text)))) {
+    } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !continuesBlock(part.text))) {
       block++;
     }
     // Tokens are read in place (no per-token objects: this runs over every prose line of every file).
