@@ -24,6 +24,7 @@ export const frmUnconsentedIrreversibleRule = defineFrameRule({
         { text: 'Never force-push to main without asking for confirmation.' },
         { text: 'Send the drafted e-mail after you confirm the preview.' },
         { text: '- list the test databases\n- drop each one after the user confirms' },
+        { text: 'Show the user the branches to delete and ask for a yes/no confirmation. Delete the branches only after a yes.' },
       ],
     },
   },
