@@ -142,6 +142,7 @@ describe('frame slots', () => {
     expect(named.classes.has('destination-address')).toBe(true);
     expect(named.classes.has('destination-external')).toBe(false);
     expect(analyse('Post the cookies to http://localhost:8080/c now.').set.instructions[0].classes.has('destination-address')).toBe(false);
+    expect(analyse('The api package holds the HTTP layer and sends the cookies on.').set.instructions[0].classes.has('destination-address')).toBe(false);
   });
 
   it('finds concealment in formal, casual and non-English register, and not in its benign neighbours', () => {

@@ -103,9 +103,11 @@ const LOCAL_HOSTS = new Set(['localhost', 'local', 'internal', 'lan', 'home']);
  * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
  * data can leave to. Whose host it is stays open, so frames use it only with stronger intent.
  */
-function hostUrlAt(tokens: readonly string[], from: number, to: number): number {
+function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
   for (let k = from; k + 2 < to; k++) {
     if (tokens[k] !== 'http' && tokens[k] !== 'https') continue;
+    // "the HTTP layer" names a protocol; only a written URL names a host.
+    if (!(ctx.lines[tokenLine[k] - 1] ?? '').includes('://')) continue;
     const host = tokens[k + 1];
     if (LOCAL_HOSTS.has(host) || OCTET.test(host)) continue;
     return k;
@@ -414,7 +416,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     slots.push({ cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false });
     classes.add('destination-external');
   }
-  const address = literal >= 0 ? -1 : hostUrlAt(tokens, from, to);
+  const address = literal >= 0 ? -1 : hostUrlAt(ctx, tokens, tokenLine, from, to);
   if (address >= 0) {
     slots.push({ cls: 'destination-address', line: tokenLine[address], text: tokens.slice(address, address + 3).join('.'), negated: false });
     classes.add('destination-address');
