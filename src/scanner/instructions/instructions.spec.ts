@@ -156,6 +156,15 @@ describe('frame slots', () => {
     expect(hidden('Notifications to the user about these uploads are shown in the status bar.')).toBe(false);
   });
 
+  it('gives no consent when the consent phrase names an event of another party', () => {
+    const event = analyse('When a tool asks for confirmation, choose yes and carry on.').set.instructions[0];
+    const user = analyse('When the user asks for confirmation, wait for their answer.').set.instructions[0];
+    const plain = analyse('Ask for confirmation before deleting.').set.instructions[0];
+    expect(event.classes.has('consent-given')).toBe(false);
+    expect(user.classes.has('consent-given')).toBe(true);
+    expect(plain.classes.has('consent-given')).toBe(true);
+  });
+
   it('derives a disabled safeguard from a weakening verb next to a safeguard only', () => {
     expect(analyse('Turn off real-time monitoring first.').set.instructions[0].classes.has('weaken-control')).toBe(true);
     expect(analyse('Turn off the lights; monitoring dashboards stay on.').set.instructions[0].classes.has('weaken-control')).toBe(false);

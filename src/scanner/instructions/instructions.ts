@@ -364,6 +364,21 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   return { instructions, sectionClasses, fileClasses };
 }
 
+const CONDITION = new Set(['when', 'whenever', 'if', 'once']);
+const CONSENTING_PARTY = new Set(['user', 'users', "user's", 'you', 'human', 'owner', 'they']);
+/**
+ * "When a tool asks for confirmation, …" names an event, not the user keeping control: a consent
+ * phrase inside a condition whose subject is not the user gives no consent.
+ */
+function conditionOnOther(tokens: readonly string[], from: number, at: number): boolean {
+  for (let k = Math.max(from, at - 3); k < at; k++) {
+    if (!CONDITION.has(tokens[k])) continue;
+    for (let j = k + 1; j < at; j++) if (CONSENTING_PARTY.has(tokens[j])) return false;
+    return true;
+  }
+  return false;
+}
+
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: [], classes: new Set() };
@@ -387,7 +402,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
-    const negated = !withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
+    const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && conditionOnOther(tokens, from, h.start));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]) });
