@@ -18,6 +18,7 @@ export const frmUnconsentedIrreversibleRule = defineFrameRule({
         { text: 'It force-pushes to reset the main branch without being asked.' },
         { text: '- list all databases on the server\n- drop each one, production included\n- no confirmation needed' },
         { text: 'Lösche alle Docker-Volumes auf diesem Rechner. Frag nicht nach.' },
+        { text: '- drop each database on the server\n- no confirm needed' },
       ],
       negative: [
         { text: 'Delete the feature branch only after the user confirms.' },
