@@ -151,6 +151,8 @@ const FRONTMATTER_FIELD = /^\s{0,8}(?:- )?[\w.-]{1,40}:\s?/;
 const SCRIPT_COMMENT = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|<!--)/;
 /** A string literal holding prose (checked for at least four words). */
 const STRING_LITERAL = /"([^"\n\\]{12,600})"|'([^'\n\\]{12,600})'/g;
+/** A JSON string value, escapes included ("p\u00e1salo"), decoded before it is read. */
+const JSON_STRING = /"((?:[^"\\\n]|\\.){12,600})"/g;
 const MODEL_FACING_FIELD = /\b(?:description|instructions?|prompt|system_prompt|system|summary|help|title)["']?\s{0,3}[=:]/i;
 const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
@@ -161,7 +163,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -196,7 +198,7 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
   if (ctx.language === 'json') {
     // Tool schemas and configs hold prose in their string values (descriptions, defaults, enum
     // entries) that the model reads; keys and short values are structure.
-    const strings = proseStrings(line);
+    const strings = jsonProse(line);
     return strings ? { text: strings, breakBefore: true, newBlock: false, heading: false } : null;
   }
   if (ctx.executable) {
@@ -209,6 +211,24 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
     return strings ? { text: strings, breakBefore: true, newBlock: false, heading: false } : null;
   }
   return { text: line, breakBefore: LIST_ITEM.test(line), newBlock: false, heading: false };
+}
+
+function jsonProse(line: string): string | null {
+  let out = '';
+  JSON_STRING.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = JSON_STRING.exec(line)) !== null) {
+    let body = m[1];
+    if (body.includes('\\')) {
+      try {
+        body = JSON.parse(`"${body}"`) as string;
+      } catch {
+        // An invalid escape: read the value as written.
+      }
+    }
+    if (body.split(' ').length >= 4) out += `${body}. `;
+  }
+  return out.length > 0 ? out : null;
 }
 
 function proseStrings(line: string): string | null {
