@@ -399,6 +399,14 @@ function conditionOnOther(tokens: readonly string[], from: number, at: number): 
   return false;
 }
 
+const STOP_VERB = new Set(['stop', 'halt', 'cancel', 'pause', 'quit', 'abort']);
+/** "If the user asks you to stop …" is the user withdrawing consent, not giving it. */
+function asksToStop(tokens: readonly string[], after: number, to: number): boolean {
+  let k = after;
+  if (tokens[k] === 'you' || tokens[k] === 'me' || tokens[k] === 'us') k++;
+  return k + 1 < to && tokens[k] === 'to' && STOP_VERB.has(tokens[k + 1]);
+}
+
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: [], classes: new Set() };
@@ -422,7 +430,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
-    const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && conditionOnOther(tokens, from, h.start));
+    const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]) });
