@@ -11,7 +11,7 @@ import type { ScanContext } from '../views/scan-context';
 
 export type Addressee = 'agent' | 'human';
 /** A lexicon class, or a slot derived from two of them standing together. */
-export type SlotClass = LexiconClass | 'weaken-control';
+export type SlotClass = LexiconClass | 'weaken-control' | 'destination-address';
 export type Mood = 'directive' | 'description' | 'prohibition' | 'example' | 'quotation';
 
 /** One lexicon phrase found in an instruction: a filled slot of its frame. */
@@ -76,6 +76,9 @@ const TECHNIQUE_NOUN = new Set(['instructions', 'attempts', 'requests', 'prompts
 /** First words of a paragraph that continues the one before it. */
 const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 'it', 'afterwards', 'afterward', 'next', 'finally', 'also', 'and']);
 
+/** Second words that refer back to what the paragraph before named ("Paste them …", "Send it …"). */
+const BACK_REFERENCE = new Set(['them', 'it', 'these', 'those', 'everything']);
+
 const OCTET = /^\d{1,3}$/;
 
 /**
@@ -94,6 +97,24 @@ function publicIpUrlAt(tokens: readonly string[], from: number, to: number): num
   return -1;
 }
 
+const LOCAL_HOSTS = new Set(['localhost', 'local', 'internal', 'lan', 'home']);
+
+/**
+ * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
+ * data can leave to. Whose host it is stays open, so frames use it only with stronger intent.
+ */
+function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
+  for (let k = from; k + 2 < to; k++) {
+    if (tokens[k] !== 'http' && tokens[k] !== 'https') continue;
+    // "the HTTP layer" names a protocol; only a written URL names a host.
+    if (!(ctx.lines[tokenLine[k] - 1] ?? '').includes('://')) continue;
+    const host = tokens[k + 1];
+    if (LOCAL_HOSTS.has(host) || OCTET.test(host)) continue;
+    return k;
+  }
+  return -1;
+}
+
 /** Tokens read per line at most (a minified line must not dominate). */
 const MAX_TOKENS_PER_LINE = 400;
 
@@ -107,10 +128,18 @@ function lowerSameLength(text: string): { text: string; lowered: boolean } {
   return lower.length === straight.length ? { text: lower, lowered: true } : { text: straight, lowered: false };
 }
 
-function firstWord(text: string): string {
+/** The first two words of a text, lower-cased. */
+function leadingWords(text: string): [string, string] {
   TOKEN_PATTERN.lastIndex = 0;
-  const m = TOKEN_PATTERN.exec(text);
-  return m ? m[0].toLowerCase() : '';
+  const first = TOKEN_PATTERN.exec(text);
+  const second = first ? TOKEN_PATTERN.exec(text) : null;
+  return [first ? first[0].toLowerCase() : '', second ? second[0].toLowerCase() : ''];
+}
+
+/** A paragraph that continues the one before: it opens with a back-reference or a verb acting on one. */
+function continuesBlock(text: string): boolean {
+  const [first, second] = leadingWords(text);
+  return CONTINUATION.has(first) || BACK_REFERENCE.has(second);
 }
 const MODAL = new Set(['should', 'must', 'can', 'may', 'need', 'needs', 'will', 'might', 'could']);
 const ABBREVIATION = new Set(['e', 'g', 'i', 'eg', 'ie', 'etc', 'vs', 'cf', 'no', 'fig']);
@@ -122,6 +151,8 @@ const FRONTMATTER_FIELD = /^\s{0,8}(?:- )?[\w.-]{1,40}:\s?/;
 const SCRIPT_COMMENT = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|<!--)/;
 /** A string literal holding prose (checked for at least four words). */
 const STRING_LITERAL = /"([^"\n\\]{12,600})"|'([^'\n\\]{12,600})'/g;
+/** A JSON string value, escapes included ("p\u00e1salo"), decoded before it is read. */
+const JSON_STRING = /"((?:[^"\\\n]|\\.){12,600})"/g;
 const MODEL_FACING_FIELD = /\b(?:description|instructions?|prompt|system_prompt|system|summary|help|title)["']?\s{0,3}[=:]/i;
 const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
@@ -132,7 +163,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -164,7 +195,12 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
     const quoted = info.blockquote ? line.replace(/^\s{0,3}>\s?/, '') : line;
     return { text: quoted, breakBefore: LIST_ITEM.test(quoted) || line.trimStart().startsWith('<!--'), newBlock: false, heading: false };
   }
-  if (ctx.language === 'json') return null;
+  if (ctx.language === 'json') {
+    // Tool schemas and configs hold prose in their string values (descriptions, defaults, enum
+    // entries) that the model reads; keys and short values are structure.
+    const strings = jsonProse(line);
+    return strings ? { text: strings, breakBefore: true, newBlock: false, heading: false } : null;
+  }
   if (ctx.executable) {
     if (inDocstring) return { text: line.replace(TRIPLE_QUOTE, ' '), breakBefore: false, newBlock: false, heading: false };
     const comment = SCRIPT_COMMENT.exec(line);
@@ -175,6 +211,24 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
     return strings ? { text: strings, breakBefore: true, newBlock: false, heading: false } : null;
   }
   return { text: line, breakBefore: LIST_ITEM.test(line), newBlock: false, heading: false };
+}
+
+function jsonProse(line: string): string | null {
+  let out = '';
+  JSON_STRING.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = JSON_STRING.exec(line)) !== null) {
+    let body = m[1];
+    if (body.includes('\\')) {
+      try {
+        body = JSON.parse(`"${body}"`) as string;
+      } catch {
+        // An invalid escape: read the value as written.
+      }
+    }
+    if (body.split(' ').length >= 4) out += `${body}. `;
+  }
+  return out.length > 0 ? out : null;
 }
 
 function proseStrings(line: string): string | null {
@@ -264,7 +318,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     if (part.heading) {
       section++;
       block++;
-    } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !CONTINUATION.has(firstWord(part.text)))) {
+    } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !continuesBlock(part.text))) {
       block++;
     }
     // Tokens are read in place (no per-token objects: this runs over every prose line of every file).
@@ -330,6 +384,29 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   return { instructions, sectionClasses, fileClasses };
 }
 
+const CONDITION = new Set(['when', 'whenever', 'if', 'once']);
+const CONSENTING_PARTY = new Set(['user', 'users', "user's", 'you', 'human', 'owner', 'they']);
+/**
+ * "When a tool asks for confirmation, …" names an event, not the user keeping control: a consent
+ * phrase inside a condition whose subject is not the user gives no consent.
+ */
+function conditionOnOther(tokens: readonly string[], from: number, at: number): boolean {
+  for (let k = Math.max(from, at - 3); k < at; k++) {
+    if (!CONDITION.has(tokens[k])) continue;
+    for (let j = k + 1; j < at; j++) if (CONSENTING_PARTY.has(tokens[j])) return false;
+    return true;
+  }
+  return false;
+}
+
+const STOP_VERB = new Set(['stop', 'halt', 'cancel', 'pause', 'quit', 'abort']);
+/** "If the user asks you to stop …" is the user withdrawing consent, not giving it. */
+function asksToStop(tokens: readonly string[], after: number, to: number): boolean {
+  let k = after;
+  if (tokens[k] === 'you' || tokens[k] === 'me' || tokens[k] === 'us') k++;
+  return k + 1 < to && tokens[k] === 'to' && STOP_VERB.has(tokens[k + 1]);
+}
+
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: [], classes: new Set() };
@@ -353,7 +430,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
-    const negated = !withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
+    const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]) });
@@ -381,6 +458,11 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   if (literal >= 0) {
     slots.push({ cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false });
     classes.add('destination-external');
+  }
+  const address = literal >= 0 ? -1 : hostUrlAt(ctx, tokens, tokenLine, from, to);
+  if (address >= 0) {
+    slots.push({ cls: 'destination-address', line: tokenLine[address], text: tokens.slice(address, address + 3).join('.'), negated: false });
+    classes.add('destination-address');
   }
   const line = tokenLine[from];
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
