@@ -38,11 +38,12 @@ export interface FrameRuleSpec {
   grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit) => FrameGrade | null;
 }
 
-function hitIn(window: readonly Instruction[], any: readonly SlotClass[]): SlotHit | null {
+/** The first un-negated slot of these classes in the window (else a negated one), skipping words another slot already took. */
+function hitIn(window: readonly Instruction[], any: readonly SlotClass[], taken: ReadonlySet<number> = new Set()): SlotHit | null {
   let negated: SlotHit | null = null;
   for (const ins of window) {
     for (const s of ins.slots) {
-      if (!any.includes(s.cls)) continue;
+      if (!any.includes(s.cls) || (s.at !== undefined && taken.has(s.at))) continue;
       if (!s.negated) return s;
       negated ??= s;
     }
@@ -75,12 +76,15 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         const anchor = hitIn([first], spec.needs[0].any);
         if (!anchor || seen.has(anchor.line)) continue;
         const parts: SlotHit[] = [anchor];
+        // "Battery charge": one word may not be both the action and what it acts on.
+        const taken = new Set<number>(anchor.at === undefined ? [] : [anchor.at]);
         const section = sectionClasses.get(first.section);
         let complete = true;
         for (const need of spec.needs.slice(1)) {
-          const inWindow = hitIn(window, need.any);
+          const inWindow = hitIn(window, need.any, taken);
           if (inWindow) {
             parts.push(inWindow);
+            if (inWindow.at !== undefined) taken.add(inWindow.at);
             continue;
           }
           const wider = need.reach === 'section' ? section : need.reach === 'file' ? fileClasses : undefined;

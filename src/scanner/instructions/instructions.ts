@@ -25,6 +25,8 @@ export interface SlotHit {
   negated: boolean;
   /** The word before it is "that" or "which": a relative clause describing a thing ("values that disable security"). */
   relative?: boolean;
+  /** Index of its first token in the file's token stream: one word fills one slot of a frame. */
+  at?: number;
 }
 
 export interface Instruction {
@@ -425,15 +427,19 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const slotStart: number[] = [];
   const classes = new Set<SlotClass>();
   let firstProhibitedAction = Infinity;
+  // An action word right after a determiner is a noun ("the upload", "every change"), not an act.
+  const afterDeterminer = new Set<number>();
+  for (const h of own) if (h.cls === 'determiner') afterDeterminer.add(h.end);
   for (const h of own) {
-    if (h.cls === 'negation') continue;
+    if (h.cls === 'negation' || h.cls === 'determiner') continue;
+    if (h.cls.startsWith('action-') && afterDeterminer.has(h.start)) continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
-    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]) });
+    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start });
     slotStart.push(h.start);
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.

@@ -19,6 +19,7 @@ import concealment from './concealment.json';
 import consentBypass from './consent-bypass.json';
 import consentGiven from './consent-given.json';
 import destinationExternal from './destination-external.json';
+import determiner from './determiner.json';
 import destinationOwn from './destination-own.json';
 import destinationReply from './destination-reply.json';
 import echoVerb from './echo-verb.json';
@@ -64,6 +65,7 @@ export const LEXICON_FILES = [
   consentBypass,
   consentGiven,
   destinationExternal,
+  determiner,
   destinationOwn,
   destinationReply,
   echoVerb,
