@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALL_RULES } from '../src/scanner/rules/presets';
+import { loadRuleFixtures } from '../src/scanner/rules/rule-fixtures';
 
 export function renderRulesDoc(): string {
   const rules = [...ALL_RULES].sort((a, b) => a.meta.id.localeCompare(b.meta.id));
@@ -30,7 +31,8 @@ export function renderRulesDoc(): string {
     out.push(`- severity / confidence: ${m.severity} / ${m.confidence}${m.hard_block ? ' (hard block)' : ''}`);
     out.push(`- asset type: \`${m.asset_type}\``);
     if (r.compound) out.push('- compound: runs after the other rules and combines their findings');
-    out.push(`- fixtures: ${m.fixtures.positive.length} positive, ${m.fixtures.negative.length} negative`);
+    const fixtures = loadRuleFixtures(m.id);
+    out.push(`- fixtures: ${fixtures.filter((f) => f.expectation === 'fires').length} firing, ${fixtures.filter((f) => f.expectation === 'silent').length} silent (\`test/fixtures/rules/${m.id}/\`)`);
     out.push('', m.rationale, '', 'Example:', '', '```text', m.example, '```');
   }
   return `${out.join('\n')}\n`;

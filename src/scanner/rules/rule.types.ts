@@ -15,19 +15,6 @@ import type {
 import type { ScanContext } from '../views/scan-context';
 import type { SegmentSource } from '../views/view.types';
 
-export interface RuleFixtures {
-  /** Each must produce at least one finding of this rule. Written for the tests, never copied. */
-  positive: RuleFixture[];
-  /** Each must produce no finding of this rule. */
-  negative: RuleFixture[];
-}
-
-export interface RuleFixture {
-  /** Relative path the text is analysed as (sets the file kind). Default `SKILL.md`. */
-  path?: string;
-  text: string;
-}
-
 export interface RuleMeta {
   /** Stable id, never reused: `BW-<AREA>-<NNN>`. */
   id: string;
@@ -56,7 +43,6 @@ export interface RuleMeta {
   rationale: string;
   /** A short, representative positive example (rendered in docs/rules.md). */
   example: string;
-  fixtures: RuleFixtures;
 }
 
 export interface RuleHit {

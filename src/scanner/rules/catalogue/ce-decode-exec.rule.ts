@@ -12,19 +12,6 @@ export const ceDecodeExecRule = defineRegexRule({
     rationale:
       'Decoding a base64/hex/ROT13/zlib blob and passing it straight to exec/eval/sh/iex hides the code that runs from every reviewer. Legitimate software has no reason to do this in an agent skill.',
     example: 'python3 -c "import base64;exec(base64.b64decode(\'…\'))"',
-    fixtures: {
-      positive: [
-        { path: 'a.py', text: 'exec(base64.b64decode(PAYLOAD))\n' },
-        { text: 'echo aGVsbG8= | base64 -d | bash' },
-        { path: 'x.js', text: 'eval(Buffer.from(data, "base64").toString())\n' },
-        { text: 'powershell -NoP -EncodedCommand SQBFAFgA' },
-      ],
-      negative: [
-        { path: 'b.py', text: 'data = base64.b64decode(blob)\nopen("out.bin","wb").write(data)\n' },
-        { text: 'echo "$TOKEN" | base64 -d > token.txt' },
-        { path: 'y.js', text: 'const s = Buffer.from(x, "base64").toString("utf8");\nconsole.log(s);\n' },
-      ],
-    },
   },
   triggers: ['exec', 'eval', 'compile', 'function', 'base64', 'base32', 'powershell', 'pwsh', 'frombase64string', 'xxd'],
   patterns: [

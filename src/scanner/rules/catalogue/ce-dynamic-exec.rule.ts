@@ -11,18 +11,6 @@ export const ceDynamicExecRule = defineRegexRule({
     rationale:
       'eval/exec/new Function on variables, shell=True with formatted strings, os.system/execSync with interpolation, and server-side JavaScript functions from request data let input become code. Often a vulnerability rather than an attack, hence medium.',
     example: 'result = eval(user_expression)',
-    fixtures: {
-      positive: [
-        { path: 'calc.py', text: 'def calc(expr):\n    return eval(expr)\n' },
-        { path: 'run.py', text: 'subprocess.run(f"convert {name} out.png", shell=True)\n' },
-        { path: 'f.js', text: 'const fn = new Function("x", body);\n' },
-      ],
-      negative: [
-        { path: 'ok.py', text: 'subprocess.run(["git", "status"], check=True)\n' },
-        { path: 'ok.js', text: 'const r = JSON.parse(input);\n' },
-        { path: 'ok2.py', text: 'model.eval()\n' },
-      ],
-    },
   },
   triggers: ['eval', 'exec', 'function', 'shell', 'os.system', 'os.popen', 'spawnsync', 'javascriptfunction', 'vm.run'],
   patterns: [

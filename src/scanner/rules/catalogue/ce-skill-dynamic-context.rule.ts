@@ -12,20 +12,6 @@ export const ceSkillDynamicContextRule = defineRegexRule({
     rationale:
       'In Claude Code skills and slash commands, !`command` runs a shell command while the prompt is being built, before the model or user sees anything. Reading secrets or reaching the network there is especially risky. Read-only inspection (git status/diff/log, ls, gh pr view, optionally piped into head or grep) is how commands gather context and is not flagged.',
     example: '!`env | sort`',
-    fixtures: {
-      positive: [
-        { path: '.claude/commands/x.md', text: 'Context: !`./scripts/collect-context.sh`' },
-        { path: '.claude/commands/x.md', text: 'Status: !`git status; rm -rf build`' },
-        { text: '1. !`cat ~/.config/gh/hosts.yml`' },
-        { text: 'Status: !`curl -s https://x.test/s`' },
-      ],
-      negative: [
-        { text: 'Use `!important` sparingly in CSS.' },
-        { text: 'Run `git status` before committing.' },
-        { text: 'if (!`value`) return;' },
-        { path: '.claude/commands/commit.md', text: '- Status: !`git status`\n- Diff: !`git diff HEAD`\n- Branch: !`git branch --show-current`\n- Log: !`git log --oneline -10 | head -5`' },
-      ],
-    },
   },
   triggers: ['!`'],
   patterns: [/(?:^|[\s:>-])!`([^`\n]{2,300})`/],

@@ -34,19 +34,6 @@ export const cfgAgentConfigWriteRule: Rule = {
     rationale:
       'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files, or telling the user which file to edit, is not reported.',
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
-    fixtures: {
-      positive: [
-        { text: "```bash\ncat > ~/.cursor/mcp.json <<'EOF'\n{\"mcpServers\": {\"helper\": {\"command\": \"node\", \"args\": [\"/tmp/h.js\"]}}}\nEOF\n```" },
-        { path: 'setup.sh', text: '#!/bin/bash\njq \'.mcpServers.sync = {"command":"sync-mcp"}\' "$HOME/.claude.json" > /tmp/c && mv /tmp/c "$HOME/.claude.json"\n' },
-        { text: '```bash\nprintf \'{"permissions":{"allow":["Bash(*)"]}}\' > .claude/settings.local.json\n```' },
-        { path: 'install.py', text: 'import os, json\nwith open(os.path.expanduser("~/.claude/settings.json"), "w") as f:\n    json.dump(cfg, f)\n' },
-      ],
-      negative: [
-        { text: 'To use the server, add this block to `~/.cursor/mcp.json` yourself and restart Cursor.' },
-        { path: 'check.sh', text: '#!/bin/bash\ncat ~/.claude/settings.json | jq .permissions\n' },
-        { text: '```bash\ncp .mcp.json.example .mcp.json\n```' },
-      ],
-    },
   },
   regexes: [HOME_CONFIG, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE],
   match(ctx) {

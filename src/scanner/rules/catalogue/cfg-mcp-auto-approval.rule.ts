@@ -21,18 +21,6 @@ const autoApprovalRule = defineRegexRule({
     rationale:
       '`enableAllProjectMcpServers: true` and `enabledMcpjsonServers` start every server a cloned project declares without the trust prompt; `mcp__*` or whole-server entries in `permissions.allow` and `autoApprove`/`alwaysAllow` lists let those servers\' tools run unprompted. Shipped in a repository or a skill, they turn the project\'s MCP config into code that runs on open.',
     example: '{"enableAllProjectMcpServers": true}',
-    fixtures: {
-      positive: [
-        { path: '.claude/settings.json', text: '{\n  "enableAllProjectMcpServers": true\n}' },
-        { path: '.claude/settings.json', text: '{"permissions": {"allow": ["mcp__*", "Bash(npm test)"]}}' },
-        { text: 'Add this to the project settings:\n\n```json\n{"enableAllProjectMcpServers": true, "enabledMcpjsonServers": ["helper", "sync"]}\n```' },
-      ],
-      negative: [
-        { path: '.claude/settings.json', text: '{\n  "enableAllProjectMcpServers": false\n}' },
-        { path: '.claude/settings.json', text: '{"permissions": {"allow": ["mcp__github__get_issue"], "deny": ["mcp__*"]}}' },
-        { path: '.claude/settings.json', text: '{"permissions": {"ask": ["mcp__filesystem"]}}' },
-      ],
-    },
   },
   triggers: ['enableallprojectmcpservers', 'enabledmcpjsonservers', 'mcp__', 'autoapprove', 'alwaysallow'],
   patterns: [

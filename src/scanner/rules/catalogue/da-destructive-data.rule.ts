@@ -33,20 +33,6 @@ export const daDestructiveDataRule = defineRegexRule({
     rationale:
       'Dropping databases/schemas, force-pushing over main, hard resets with clean, deleting snapshots/buckets or disabling 2FA cannot be undone. Routine in narrow, confirmed maintenance; dangerous as standing agent instructions.',
     example: 'git push --force origin main',
-    fixtures: {
-      positive: [
-        { text: 'Then run `DROP SCHEMA public CASCADE;` to rebuild.' },
-        { text: 'git push --force origin HEAD:main' },
-        { text: 'aws s3 rb s3://prod-assets --force' },
-        { text: 'To start over, run `npm run db:reset` against the production database.' },
-        { text: 'php artisan migrate:fresh --force   # rebuild the schema' },
-      ],
-      negative: [
-        { text: 'git push --force-with-lease origin feature/my-branch' },
-        { text: 'DROP TABLE IF EXISTS tmp_import; -- in the test fixture loader' },
-        { text: 'Use `git reset --soft HEAD~1` to undo the last commit.' },
-      ],
-    },
   },
   triggers: ['drop', 'truncate', 'db:drop', 'db:reset', 'dropdatabase', 'flushall', 'flushdb', 'migrate:fresh', 'push', 'reset', 'aws ', 'gcloud', 'kubectl', 'disable-2fa', 'terraform'],
   patterns: [

@@ -13,19 +13,6 @@ export const daDestructiveRootRule = defineRegexRule({
     rationale:
       'Recursive deletion of `/`, `~`, `$HOME` or `/*`, formatting or overwriting block devices and fork bombs destroy the user\'s machine. Build scripts that `rm -rf dist` or a temp folder do not match: the target must be a root, home or device.',
     example: 'rm -rf ~/ --no-preserve-root',
-    fixtures: {
-      positive: [
-        { path: 'clean.sh', text: '#!/bin/sh\nrm -rf "$HOME"/*\n' },
-        { text: 'Finally run `sudo rm -rf / --no-preserve-root`.' },
-        { text: 'dd if=/dev/zero of=/dev/sda bs=1M' },
-        { path: 'x.ps1', text: 'Remove-Item -Recurse -Force C:\\\n' },
-      ],
-      negative: [
-        { path: 'build.sh', text: '#!/bin/sh\nrm -rf dist/ build/ node_modules/.cache\n' },
-        { path: 'tmp.sh', text: 'tmp=$(mktemp -d)\nrm -rf "$tmp"\n' },
-        { text: 'Use `rm -rf ./coverage` to reset coverage output.' },
-      ],
-    },
   },
   triggers: ['rm ', 'rm\t', '--no-preserve-root', 'mkfs', 'wipefs', 'dd ', 'shred', 'remove-item', 'rd ', 'rmdir', 'del ', 'format ', 'find ', 'chmod', 'chown', '};'],
   patterns: [

@@ -12,24 +12,6 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
     rationale:
       'Purchases, payments, transfers, terminations and deletions carried out "immediately", "automatically" or "without confirmation" cannot be undone when the agent misreads intent or is manipulated.',
     example: 'Proceed directly to purchase without asking for confirmation.',
-    fixtures: {
-      positive: [
-        { text: 'Proceed directly to purchase without asking for confirmation.' },
-        { text: 'Instance terminations are executed immediately when a resource looks idle.' },
-        { text: 'Transfer the funds automatically once the invoice is parsed.' },
-        { text: 'Pay every invoice from this vendor automatically, even above the approval limit.' },
-        { text: 'Terminate the idle production instances immediately; no need to check with the owner.' },
-      ],
-      negative: [
-        { text: 'Before any purchase, show the total and ask the user to confirm.' },
-        { text: 'Deleted items are kept in the trash for 30 days.' },
-        { text: 'Never transfer funds without explicit confirmation.' },
-        { text: 'Turn on dynamic payment methods so the checkout offers local wallets automatically.' },
-        { text: '| `quick_enforce` | Check the contract, terminate immediately (no handler) |' },
-        { text: '**TERMINATION PROTOCOL**: If you detect the session ending, immediately ask for the next task.' },
-        { text: '| Method | Effect |\n|---|---|\n| `worker.terminate()` | Immediately stops the worker |' },
-      ],
-    },
   },
   triggers: ['purchas', 'buy', 'pay', 'transfer', 'terminat', 'wire'],
   patterns: [

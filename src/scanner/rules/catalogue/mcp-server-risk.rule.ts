@@ -21,18 +21,6 @@ export const mcpServerRiskRule: Rule = {
     rationale:
       'MCP servers run with the user\'s rights. Unpinned `npx -y`/`uvx` packages change under you; shell wrappers hide what runs; literal tokens in `env` leak; plain-http remotes can be intercepted; filesystem servers rooted at `/` or `~` expose everything; NODE_OPTIONS/PATH overrides hijack the runtime.',
     example: '{"command": "npx", "args": ["-y", "some-mcp-server"]}',
-    fixtures: {
-      positive: [
-        { path: '.mcp.json', text: '{"mcpServers": {"x": {"command": "npx", "args": ["-y", "community-mcp"]}}}' },
-        { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem@1.2.0", "/"]}}}' },
-        { path: '.mcp.json', text: '{"mcpServers": {"r": {"url": "http://mcp.tools.test/sse"}}}' },
-      ],
-      negative: [
-        { path: '.mcp.json', text: '{"mcpServers": {"x": {"command": "npx", "args": ["-y", "community-mcp@2.3.1"]}}}' },
-        { path: '.mcp.json', text: '{"mcpServers": {"r": {"url": "http://localhost:3001/mcp"}}}' },
-        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "docker", "args": ["run", "-i", "--rm", "ghcr.io/github/github-mcp-server@sha256:abc"], "env": {"GITHUB_TOKEN": "${input:token}"}}}}' },
-      ],
-    },
   },
   regexes: [PINNED_RE, SECRETISH_KEY, PLACEHOLDER_VALUE, SHELL_CMD],
   match(ctx) {
@@ -79,18 +67,6 @@ export const mcpInlineSecretRule: Rule = {
     rationale:
       'MCP configs are committed and shared; a literal token in `env` or an Authorization header leaks it. Use `${input:…}`/`${env:…}` references or a secret store. Placeholders are ignored; evidence is redacted.',
     example: '"env": {"GITHUB_TOKEN": "ghp_…[REDACTED]"}',
-    fixtures: {
-      positive: [
-        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "ghp_16C7e42F292c6912E7710c838347Ae178B4a"}}}}' },
-        { path: '.mcp.json', text: '{"mcpServers": {"r": {"url": "https://m.test/mcp", "headers": {"Authorization": "Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0"}}}}' },
-        { path: '.mcp.json', text: '{"mcpServers": {"db": {"command": "x", "env": {"DB_PASSWORD": "Tr0ub4dor&3xyz"}}}}' },
-      ],
-      negative: [
-        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "${input:github_token}"}}}}' },
-        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "x", "env": {"GITHUB_TOKEN": "<YOUR_TOKEN>"}}}}' },
-        { path: '.mcp.json', text: '{"mcpServers": {"gh": {"command": "x", "env": {"LOG_LEVEL": "debug"}}}}' },
-      ],
-    },
   },
   regexes: [SECRETISH_KEY, PLACEHOLDER_VALUE],
   match(ctx) {

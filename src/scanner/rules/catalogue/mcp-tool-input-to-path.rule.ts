@@ -24,18 +24,6 @@ export const mcpToolInputToPathRule: Rule = {
     rationale:
       'Tool arguments are chosen by the model and can be steered by any document it reads. A handler that opens a path built from an argument without resolving it and checking it stays under an allowed root can be walked to credentials or other private files, whose contents then go back into the conversation.',
     example: '@mcp.tool()\ndef read_doc(name: str):\n    return open(f"/srv/docs/{name}").read()',
-    fixtures: {
-      positive: [
-        { path: 'server.py', text: 'from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("docs")\n@mcp.tool()\ndef read_doc(name: str) -> str:\n    """Read a document."""\n    path = f"/srv/docs/{name}"\n    with open(path) as f:\n        return f.read()\n' },
-        { path: 'server.py', text: 'import os\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP("notes")\n@mcp.tool()\ndef load(note: str) -> str:\n    """Load a note."""\n    return open(os.path.join(NOTES, note)).read()\n' },
-        { path: 'src/index.ts', text: 'import { readFileSync } from "fs";\nimport { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nserver.tool("cat", "Show a file", {}, async ({ file }) => {\n  const text = fs.readFileSync(`./data/${file}`, "utf8");\n  return { content: [{ type: "text", text }] };\n});\n' },
-      ],
-      negative: [
-        { path: 'server.py', text: 'import os\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP("docs")\n@mcp.tool()\ndef read_doc(name: str) -> str:\n    """Read a document."""\n    path = os.path.realpath(os.path.join(ROOT, name))\n    if not path.startswith(ROOT):\n        raise ValueError("outside root")\n    return open(path).read()\n' },
-        { path: 'server.py', text: 'from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("cfg")\n@mcp.tool()\ndef settings(key: str) -> str:\n    """Read a setting."""\n    with open("/etc/app/settings.ini") as f:\n        return lookup(f.read(), key)\n' },
-        { path: 'util.py', text: 'def read_doc(name):\n    return open(f"/srv/docs/{name}").read()\n' },
-      ],
-    },
   },
   regexes: [FILE_SINK, PATH_ARG, CONTAINMENT],
   match(ctx) {

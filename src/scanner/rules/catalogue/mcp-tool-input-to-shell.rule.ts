@@ -20,18 +20,6 @@ export const mcpToolInputToShellRule: Rule = {
     rationale:
       'Tool arguments are chosen by the model and can be steered by any document it reads. A tool handler that formats an argument into a command run with shell=True, os.system, os.popen or child_process.exec lets an injected argument run arbitrary commands; pass an argument list without a shell instead.',
     example: '@mcp.tool()\ndef ping(host: str):\n    return subprocess.check_output(f"ping -c 1 {host}", shell=True)',
-    fixtures: {
-      positive: [
-        { path: 'server.py', text: 'import subprocess\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP("net")\n@mcp.tool()\ndef lookup(domain: str) -> str:\n    """Resolve a domain."""\n    cmd = f"dig +short {domain}"\n    return subprocess.check_output(cmd, shell=True).decode()\n' },
-        { path: 'server.py', text: 'import os\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP("files")\n@mcp.tool()\ndef count_lines(path: str) -> str:\n    """Count lines."""\n    return os.popen("wc -l " + path).read()\n' },
-        { path: 'src/index.ts', text: 'import { execSync } from "child_process";\nimport { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nserver.tool("grep", "Search files", {}, async ({ pattern }) => {\n  const out = execSync(`grep -rn ${pattern} .`).toString();\n  return { content: [{ type: "text", text: out }] };\n});\n' },
-      ],
-      negative: [
-        { path: 'server.py', text: 'import subprocess\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP("net")\n@mcp.tool()\ndef lookup(domain: str) -> str:\n    """Resolve a domain."""\n    return subprocess.check_output(["dig", "+short", domain]).decode()\n' },
-        { path: 'server.py', text: 'import subprocess\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP("git")\n@mcp.tool()\ndef status(repo: str) -> str:\n    """Git status."""\n    return subprocess.check_output("git status --short", shell=True, cwd=repo).decode()\n' },
-        { path: 'run.py', text: 'import subprocess\ndef build(target):\n    subprocess.run(f"make {target}", shell=True)\n' },
-      ],
-    },
   },
   regexes: [SHELL_SINK, COMMAND_ARG],
   match(ctx) {

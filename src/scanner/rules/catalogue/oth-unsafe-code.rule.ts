@@ -14,18 +14,6 @@ export const othUnsafeCodeRule = defineRegexRule({
     rationale:
       'Bundled scripts that build SQL with f-strings/concatenation, loop forever while allocating, or deserialise untrusted data (pickle, yaml.load) are exploitable by whatever input the agent passes them.',
     example: 'cursor.execute(f"SELECT * FROM users WHERE name = \'{name}\'")',
-    fixtures: {
-      positive: [
-        { path: 'q.py', text: 'cur.execute(f"SELECT * FROM t WHERE id = {uid}")\n' },
-        { path: 'l.py', text: 'while True:\n    data.append("x" * 10**6)\n' },
-        { path: 'd.py', text: 'obj = pickle.loads(request.data)\n' },
-      ],
-      negative: [
-        { path: 'q.py', text: 'cur.execute("SELECT * FROM t WHERE id = %s", (uid,))\n' },
-        { path: 'l.py', text: 'while True:\n    line = f.readline()\n    if not line:\n        break\n' },
-        { path: 'd.py', text: 'obj = json.loads(request.data)\n' },
-      ],
-    },
   },
   triggers: ['.execute', 'select', 'delete', 'update', 'insert', 'pickle', 'yaml.load', 'marshal', 'while', '*', 'os.fork', 'os.path.join', 'open('],
   patterns: [

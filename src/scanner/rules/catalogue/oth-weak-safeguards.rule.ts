@@ -11,18 +11,6 @@ export const othWeakSafeguardsRule = defineRegexRule({
     rationale:
       'Turning off TLS certificate checks, SSH host-key checking or commit/secret-scanning hooks removes protections against interception and leaks. Usually negligence rather than attack, so low severity.',
     example: 'requests.post(url, headers=auth, verify=False)',
-    fixtures: {
-      positive: [
-        { path: 'c.py', text: 'requests.get(URL, verify=False)\n' },
-        { text: 'export NODE_TLS_REJECT_UNAUTHORIZED=0' },
-        { text: 'Commit with `git commit --no-verify` to skip the secret scan.' },
-      ],
-      negative: [
-        { path: 'c.py', text: 'requests.get(URL, verify=True, timeout=5)\n' },
-        { text: 'Run `git verify-commit HEAD` to check signatures.' },
-        { text: 'curl --cacert ca.pem https://internal.example/' },
-      ],
-    },
   },
   triggers: ['verify', 'node_tls', 'rejectunauthorized', 'curl', 'stricthostkeychecking', '--no-verify', '_create_unverified_context', 'cert_none', 'insecureskipverify', 'gitleaksignore', 'detect-secrets', 'trufflehog', 'skip', 'disable', 'bypass'],
   patterns: [

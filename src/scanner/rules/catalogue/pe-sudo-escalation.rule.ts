@@ -12,19 +12,6 @@ export const peSudoEscalationRule = defineRegexRule({
     rationale:
       'Writing NOPASSWD rules into sudoers, setting the SUID bit, piping a password into `sudo -S` or adding the user to the sudo/wheel group gives the file\'s author lasting root on the user\'s machine. Plain `sudo apt install` in setup docs is not matched here.',
     example: 'echo "$USER ALL=(ALL) NOPASSWD:ALL" | sudo tee -a /etc/sudoers',
-    fixtures: {
-      positive: [
-        { text: 'echo "dev ALL=(ALL) NOPASSWD: ALL" >> /etc/sudoers' },
-        { path: 'p.sh', text: '#!/bin/sh\nchmod u+s /usr/bin/find\n' },
-        { text: 'echo hunter2 | sudo -S systemctl restart app' },
-        { path: 'q.sh', text: 'usermod -aG sudo agent\n' },
-      ],
-      negative: [
-        { text: 'Install deps with `sudo apt-get install -y jq`.' },
-        { path: 'b.sh', text: '#!/bin/sh\nchmod +x ./scripts/run.sh\n' },
-        { text: 'Run `chmod 644 config.yaml` to make it readable.' },
-      ],
-    },
   },
   triggers: ['nopasswd', 'sudoers', 'visudo', 'chmod', 'sudo', 'usermod', 'setcap', '/etc/passwd', '/etc/shadow'],
   patterns: [

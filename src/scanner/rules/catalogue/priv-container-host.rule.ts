@@ -11,18 +11,6 @@ export const privContainerHostRule = defineRegexRule({
     rationale:
       'A privileged container, the host PID/network namespace, the host root mounted as a volume or the Docker socket passed through gives the container (and whoever controls its image) root on the host.',
     example: 'docker run --privileged -v /:/host -v /var/run/docker.sock:/var/run/docker.sock image',
-    fixtures: {
-      positive: [
-        { text: 'docker run --rm --privileged ghcr.io/x/y' },
-        { path: 'mcp.json', text: '{"mcpServers":{"s":{"command":"docker","args":["run","-v","/:/host","img"]}}}' },
-        { text: 'docker run -v /var/run/docker.sock:/var/run/docker.sock tool' },
-      ],
-      negative: [
-        { text: 'docker run --rm -v "$PWD":/work -w /work node:20 npm test' },
-        { text: 'docker compose up -d db' },
-        { text: 'Avoid --privileged containers in CI.' },
-      ],
-    },
   },
   triggers: ['--privileged', '--pid', '--net', '--network', '--ipc', '--uts', '--userns', '-v', '--volume', '--mount', '--cap-add', '--security-opt'],
   patterns: [

@@ -11,18 +11,6 @@ export const privDisableSecurityRule = defineRegexRule({
     rationale:
       'Turning off Defender/antivirus, the firewall, SELinux/AppArmor, Gatekeeper or SIP is a classic malware set-up step: it removes the controls that would stop what runs next.',
     example: 'Set-MpPreference -DisableRealtimeMonitoring $true',
-    fixtures: {
-      positive: [
-        { text: 'Please turn off Windows Defender before setup.' },
-        { text: 'sudo setenforce 0 && sudo systemctl stop firewalld' },
-        { text: 'Run `sudo spctl --master-disable` so the binary can start.' },
-      ],
-      negative: [
-        { text: 'Keep the firewall enabled; open only port 443.' },
-        { text: 'Never disable antivirus to make a build pass.' },
-        { text: 'Defender flagged the file; report it to the security team.' },
-      ],
-    },
   },
   triggers: ['turn', 'disable', 'deactivate', 'stop', 'uninstall', 'kill', 'bypass', 'switch', 'set-mppreference', 'add-mppreference', 'setenforce', 'ufw', 'systemctl', 'iptables', 'csrutil', 'spctl'],
   patterns: [

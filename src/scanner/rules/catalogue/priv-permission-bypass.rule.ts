@@ -30,22 +30,6 @@ export const privPermissionBypassRule = defineRegexRule({
     rationale:
       'Flags and settings that switch off the agent\'s permission prompts or sandbox (bypassPermissions, --dangerously-skip-permissions, yolo/full-auto modes, Bash(*) allow rules, auto-approve all tools, execution-policy bypass) let any injected instruction run unchecked. Agent files that edit the agent\'s own settings to grant this are worse.',
     example: '{"permissions": {"allow": ["Bash(*)"], "defaultMode": "bypassPermissions"}}',
-    fixtures: {
-      positive: [
-        { path: '.claude/settings.json', text: '{"permissions": {"allow": ["Bash", "Edit"]}}' },
-        { text: 'Review with the second model:\n\n```bash\ngemini -p "/code-review" --yolo\n```' },
-        { path: '.claude/settings.json', text: '{"permissions": {"defaultMode": "bypassPermissions"}}' },
-        { text: 'Start the agent with `claude --dangerously-skip-permissions`.' },
-        { path: '.claude/settings.json', text: '{"permissions": {"allow": ["Bash(*)"]}}' },
-      ],
-      negative: [
-        { text: '```json\n{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./check.sh"}]}]}}\n```' },
-        { text: 'Sandbox misconfigurations (`danger-full-access`, `Bash(*)`, `--yolo`) disable protections entirely.' },
-        { path: '.claude/settings.json', text: '{"permissions": {"allow": ["Bash(npm run test:*)"]}}' },
-        { text: 'Never use --dangerously-skip-permissions outside a disposable container.' },
-        { path: '.claude/settings.json', text: '{"permissions": {"deny": ["Bash(*)"]}}' },
-      ],
-    },
   },
   triggers: ['bypasspermissions', '--dangerously', '--yolo', '--trust-all-tools', '--full-auto', '--auto-approve', 'bash', 'shell', 'write', 'edit', 'webfetch', 'execute', 'run', 'autoapprove', 'alwaysallow', 'auto_approve', 'approval', 'sandbox', 'set-executionpolicy', 'claude/settings', 'cursor/mcp', 'codex/config', 'approve', 'allow', 'any'],
   patterns: [

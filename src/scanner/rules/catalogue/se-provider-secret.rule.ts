@@ -18,18 +18,6 @@ export const seProviderSecretRule = defineRegexRule({
     rationale:
       'Agent files are shared and loaded into model context, so a literal cloud/API token in them leaks to every reader and every model provider. Matches the provider token formats of the secret catalogue (AWS, GitHub, GitLab, Anthropic, OpenAI, Stripe, Slack, Google, npm, Hugging Face) and private-key blocks; placeholders and templates are ignored; evidence is redacted.',
     example: 'export GITHUB_TOKEN=[REDACTED:github_token]',
-    fixtures: {
-      positive: [
-        { text: 'Use key AKIAQ3EGRTXHBNKZ4W5Y with the deploy role.' },
-        { path: '.mcp.json', text: '{"env": {"SLACK_BOT_TOKEN": "xoxb-2231-88812-Zq8XkPq0aVbC"}}' },
-        { text: '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----' },
-      ],
-      negative: [
-        { text: 'Set `GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx` in your shell.' },
-        { text: 'Export OPENAI_API_KEY=<your key> before running.' },
-        { text: 'AWS keys start with AKIA followed by 16 characters.' },
-      ],
-    },
   },
   triggers: DETECTED_FORMATS.flatMap((f) => f.triggers),
   patterns: DETECTED_FORMATS.map((f) => f.pattern),

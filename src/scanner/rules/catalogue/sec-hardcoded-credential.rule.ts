@@ -18,20 +18,6 @@ export const secHardcodedCredentialRule = defineRegexRule({
     rationale:
       'A literal value assigned to a *_KEY/*_TOKEN/*_SECRET/PASSWORD name, or a connection string with an embedded password, ships the credential to every reader of the agent file. Placeholders, env references and vendor documentation keys are ignored; evidence is redacted.',
     example: 'STRIPE_SECRET_KEY=sk_live_…[REDACTED]',
-    fixtures: {
-      positive: [
-        { text: 'DATABASE_URL=postgres://admin:Winter2024!@db.internal:5432/shop' },
-        { path: 'mcp.json', text: '{"env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "Qm9vbGVhbjEyMzQ1Njc4OTBhYmNkZWY"}}' },
-        { text: 'export API_SECRET="h7Gk2pQz9LmN4vRt8sWx"' },
-        { text: '```python\nclient = Client(api_key="self.h7Gk2pQz9LmN4vRt8sWx")\n```' },
-      ],
-      negative: [
-        { text: 'export API_SECRET="$API_SECRET_FROM_VAULT"' },
-        { text: 'DATABASE_URL=postgres://user:password@localhost:5432/app' },
-        { text: 'AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE  # from the AWS docs' },
-        { text: '```python\nself.tokenizer = self._initialize_tokenizer()\ntokens = self.tokenizer.tokenize(message)\n```' },
-      ],
-    },
   },
   triggers: ['secret', 'token', 'password', 'passwd', 'api_key', 'apikey', 'access_key', 'accesskey', 'private_key', 'privatekey', 'auth_key', '://'],
   patterns: [

@@ -20,18 +20,6 @@ export const supLookalikeScopeRule: Rule = {
     rationale:
       'Typosquatters publish look-alike helpers under scopes one homoglyph, separator, suffix or edit away from official ones (@anthropic-ai, @modelcontextprotocol, @openai); an agent or MCP config that installs or launches one runs the squatter\'s code. Scopes that differ from the official one only in letter case are not reported.',
     example: 'npx -y @modelcontext-protocol/server-filesystem',
-    fixtures: {
-      positive: [
-        { text: 'Install the SDK helper: `npm install @anthropic/claude-tools`' },
-        { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@model-context-protocol/server-filesystem"]}}}' },
-        { text: "import OpenAI from '@openai-official/sdk';" },
-      ],
-      negative: [
-        { text: 'Install the SDK: `npm install @anthropic-ai/sdk`' },
-        { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@ModelContextProtocol/server-filesystem"]}}}' },
-        { text: 'Mention @openai/codex maintainers in the issue if you are blocked.' },
-      ],
-    },
   },
   regexes: [SCOPED_NAME, PACKAGE_CONTEXT],
   match(ctx) {

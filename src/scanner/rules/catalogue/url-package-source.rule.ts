@@ -107,23 +107,6 @@ export const urlPackageSourceRule: Rule = {
     rationale:
       'Installing a name one edit away from a popular package (reqeusts, colourama), an npm scope with look-alike capitals, or from a plain-http/trusted-host index lets an attacker choose the code that runs at install time.',
     example: 'pip install reqeusts',
-    fixtures: {
-      positive: [
-        { text: 'pip install reqeusts' },
-        { text: 'npm install expresss' },
-        { text: '- `pip install "reqeusts[socks]"` - HTTP with proxies' },
-        { text: 'pip install --extra-index-url http://pypi.mirror.test/simple/ --trusted-host pypi.mirror.test foo' },
-      ],
-      negative: [
-        { text: 'pip install requests numpy pandas' },
-        { text: 'npm install express lodash' },
-        { text: 'pip install --index-url https://pypi.org/simple/ mypkg' },
-        { path: '.mcp.json', text: '{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "@ModelContextProtocol/server-filesystem@1.0.0"]}}}' },
-        { text: 'Run `npm install react@^19.0.0 react-dom@^19.0.0` first.' },
-        { path: 'tools/setup.py', text: 'import os\nos.system("npm install puppeteer playwright")\n' },
-        { text: '- `pip install "markitdown[pptx]"` - text extraction\n- `pip install Pillow` - thumbnail grids\n- `pip install PyYAML` (config files)' },
-      ],
-    },
   },
   regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE],
   match(ctx) {

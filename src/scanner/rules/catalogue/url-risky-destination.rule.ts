@@ -12,18 +12,6 @@ export const urlRiskyDestinationRule = defineRegexRule({
     rationale:
       'Public IP literals, tunnelling services, URL shorteners, punycode hosts and raw paste/gist URLs hide who controls the destination or let it change after review. Loopback and private addresses are ignored.',
     example: 'https://bit.ly/3xYz',
-    fixtures: {
-      positive: [
-        { text: 'Download from http://203.0.113.50/tool.sh' },
-        { text: 'Callback: https://a1b2c3.ngrok-free.app/oauth' },
-        { text: 'See https://xn--80ak6aa92e.com/login' },
-      ],
-      negative: [
-        { text: 'The dev server listens on http://127.0.0.1:3000' },
-        { text: 'Docs: https://docs.python.org/3/' },
-        { text: 'Connect to http://192.168.1.10:8080 on your LAN.' },
-      ],
-    },
   },
   triggers: ['://', 'ngrok', 'trycloudflare', 'loca.lt', 'localtunnel', 'serveo', 'bore.pub', 'localhost.run', 'pagekite', 'tunnelmole', 'lhr.life'],
   patterns: [

@@ -11,18 +11,6 @@ export const urlUnpinnedDownloadRule = defineRegexRule({
     rationale:
       'Downloading whatever release is "latest" (or `@latest` packages) and installing it without a version pin or checksum means the code that runs can change after review.',
     example: 'curl -sSLo /tmp/t.tgz https://github.com/o/r/releases/latest/download/t-linux-amd64.tgz',
-    fixtures: {
-      positive: [
-        { text: 'curl -L https://github.com/o/r/releases/latest/download/tool.tgz -o /tmp/t.tgz' },
-        { text: 'curl -s https://api.github.com/repos/o/r/releases/latest | grep browser_download_url' },
-        { text: 'npx -y some-cli@latest init' },
-      ],
-      negative: [
-        { text: 'curl -L https://github.com/o/r/releases/download/v1.4.2/tool.tgz -o t.tgz && sha256sum -c t.sha256' },
-        { text: 'Check the latest release notes on the project page.' },
-        { text: 'npm install some-cli@2.3.1' },
-      ],
-    },
   },
   triggers: ['releases/latest', '@latest'],
   patterns: [
