@@ -38,8 +38,10 @@ export interface FrameRuleSpec {
   grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit) => FrameGrade | null;
 }
 
+const NONE_TAKEN: ReadonlySet<number> = new Set();
+
 /** The first un-negated slot of these classes in the window (else a negated one), skipping words another slot already took. */
-function hitIn(window: readonly Instruction[], any: readonly SlotClass[], taken: ReadonlySet<number> = new Set()): SlotHit | null {
+function hitIn(window: readonly Instruction[], any: readonly SlotClass[], taken: ReadonlySet<number> = NONE_TAKEN): SlotHit | null {
   let negated: SlotHit | null = null;
   for (const ins of window) {
     for (const s of ins.slots) {

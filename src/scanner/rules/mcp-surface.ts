@@ -53,11 +53,12 @@ const BODY_SINK: Partial<Record<ToolEffect, RegExp>> = {
 /** A clause sending the reader to another tool ("to create issues, use the tracker's create_issue tool"). */
 const OTHER_TOOL_REFERENCE = /\b(?:use|call|invoke|prefer)\s{1,3}(?!this\b|it\b)[^.;\n]{0,60}?\btool\b/i;
 
-/** The sentence of `text` around offset `at`. */
-function sentenceOf(text: string, at: number): string {
-  const start = Math.max(text.lastIndexOf('. ', at), text.lastIndexOf('; ', at)) + 1;
-  const ends = [text.indexOf('. ', at), text.indexOf('; ', at)].filter((i) => i >= 0);
-  return text.slice(start, ends.length ? Math.min(...ends) : text.length);
+/** The sentence or clause of `text` around offset `at` (ends at ". ", "! ", "? " or "; "). */
+export function sentenceOf(text: string, at: number): string {
+  const stops = ['. ', '! ', '? ', '; '];
+  const start = Math.max(...stops.map((e) => text.lastIndexOf(e, at))) + 1;
+  const ends = stops.map((e) => text.indexOf(e, at)).filter((i) => i >= 0);
+  return text.slice(start, ends.length ? Math.min(...ends) + 1 : text.length);
 }
 
 /** Is `at` inside a "…", '…' or `…` quotation on its line of `text`? */

@@ -15,9 +15,16 @@ function analyseWith(ruleIndex: number, path: string, text: string) {
   return analyzer.analyze(file, { files: [file], skipped: [], primaryPath: path });
 }
 
-/** The findings of the fixture's own rule. */
+const FINDINGS = new Map<RuleFixtureFile, StaticFinding[]>();
+
+/** The findings of the fixture's own rule, analysed once for both tests that read them. */
 function ruleFindings(ruleIndex: number, fx: RuleFixtureFile): StaticFinding[] {
-  return analyseWith(ruleIndex, fx.path, fx.text).filter((f) => f.rule_id === ALL_RULES[ruleIndex].meta.id);
+  let found = FINDINGS.get(fx);
+  if (!found) {
+    found = analyseWith(ruleIndex, fx.path, fx.text).filter((f) => f.rule_id === ALL_RULES[ruleIndex].meta.id);
+    FINDINGS.set(fx, found);
+  }
+  return found;
 }
 
 function outcomeOf(f: StaticFinding): FixtureOutcome {

@@ -1,5 +1,5 @@
 import type { Rule, RuleHit } from '../rule.types';
-import { matchSchemaStrings } from '../mcp-surface';
+import { matchSchemaStrings, sentenceOf } from '../mcp-surface';
 
 /** Directives that steer tool selection toward this tool or away from every other. */
 const PREFER_THIS =
@@ -17,13 +17,6 @@ const ONLY_ONE_NEEDED =
 /** Advertising claims of superiority over other tools (weaker: persuasion, not a directive). */
 const SUPERIORITY =
   /\b(?:superior|better|faster|more\s{1,3}accurate)\s{1,3}(?:to|than)\s{1,3}(?:all|any|every|other|competing|competitors?|standard)\b|\binferior\s{1,3}(?:alternatives?|tools?|options)\b|\boutperforms?\s{1,3}(?:all|any|every)\b|#1\s{1,3}(?:ranked\s{1,3}|rated\s{1,3})?(?:tool|server|service)\b/i;
-
-/** The sentence of `text` containing offset `at`. */
-function sentenceAround(text: string, at: number): string {
-  const start = Math.max(text.lastIndexOf('. ', at), text.lastIndexOf('! ', at), text.lastIndexOf('? ', at));
-  const ends = ['. ', '! ', '? '].map((e) => text.indexOf(e, at)).filter((i) => i >= 0);
-  return text.slice(start < 0 ? 0 : start + 1, ends.length > 0 ? Math.min(...ends) + 1 : text.length);
-}
 
 /**
  * Tool descriptions are read by the model when it picks a tool; wording that orders it to prefer
@@ -49,7 +42,7 @@ export const mcpToolPreferenceRule: Rule = {
     }
     // Generic others plus a stance toward them in one sentence ("other providers are unreliable").
     for (const m of matchSchemaStrings(ctx, OTHER_TOOLS)) {
-      if (sentenceAround(m.text, m.match.index).search(STANCE) >= 0) hits.push({ line: m.line, evidence: m.text });
+      if (sentenceOf(m.text, m.match.index).search(STANCE) >= 0) hits.push({ line: m.line, evidence: m.text });
     }
     for (const m of matchSchemaStrings(ctx, SUPERIORITY)) hits.push({ line: m.line, evidence: m.text, severity: 'low', message: 'Tool description advertises superiority over other tools' });
     return hits;
