@@ -4,7 +4,7 @@ import type { AnalysisFile, StaticFinding } from '../engine/scan-report.types';
 import { guessKind } from '../eval/guess-kind';
 import { ALL_RULES } from './presets';
 import { createStaticAnalyzer } from './static-analyzer';
-import { expectedOutcomesPath, fixtureRuleIds, loadRuleFixtures, type FixtureOutcome, type RuleFixtureFile } from './rule-fixtures';
+import { documentedExample, expectedOutcomesPath, fixtureRuleIds, loadRuleFixtures, type FixtureOutcome, type RuleFixtureFile } from './rule-fixtures';
 import type { Rule } from './rule.types';
 
 function analyseWith(ruleIndex: number, path: string, text: string) {
@@ -84,6 +84,12 @@ describe('rule catalogue', () => {
       const direct = findings.filter((f) => (f.context ?? 'direct') === 'direct');
       if (fx.expectation === 'fires') expect(findings.length).toBeGreaterThan(0);
       else expect(direct).toEqual([]);
+    });
+
+    it('fires on its documented example', () => {
+      const example = documentedExample(rule.meta);
+      const findings = analyseWith(index, example.path, example.text).filter((f) => f.rule_id === id);
+      expect(findings.map((f) => f.context ?? 'direct')).toContain('direct');
     });
 
     it('produces what expected.json records', () => {

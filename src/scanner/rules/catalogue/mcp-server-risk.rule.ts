@@ -20,7 +20,8 @@ export const mcpServerRiskRule: Rule = {
     asset_type: 'config',
     rationale:
       'MCP servers run with the user\'s rights. Unpinned `npx -y`/`uvx` packages change under you; shell wrappers hide what runs; literal tokens in `env` leak; plain-http remotes can be intercepted; filesystem servers rooted at `/` or `~` expose everything; NODE_OPTIONS/PATH overrides hijack the runtime.',
-    example: '{"command": "npx", "args": ["-y", "some-mcp-server"]}',
+    example: '{"mcpServers": {"helper": {"command": "npx", "args": ["-y", "some-mcp-server"]}}}',
+    example_path: '.mcp.json',
   },
   regexes: [PINNED_RE, SECRETISH_KEY, PLACEHOLDER_VALUE, SHELL_CMD],
   match(ctx) {
@@ -66,7 +67,8 @@ export const mcpInlineSecretRule: Rule = {
     asset_type: 'secret',
     rationale:
       'MCP configs are committed and shared; a literal token in `env` or an Authorization header leaks it. Use `${input:…}`/`${env:…}` references or a secret store. Placeholders are ignored; evidence is redacted.',
-    example: '"env": {"GITHUB_TOKEN": "ghp_…[REDACTED]"}',
+    example: '{"mcpServers": {"gh": {"command": "gh-mcp", "env": {"GITHUB_TOKEN": "ghp_R8mX2kQ7vN4pL9sT1wZ6yB3cF5hJ0dG8aE2u"}}}}',
+    example_path: '.mcp.json',
   },
   regexes: [SECRETISH_KEY, PLACEHOLDER_VALUE],
   match(ctx) {
