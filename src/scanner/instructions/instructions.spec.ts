@@ -1,8 +1,8 @@
 import type { AnalysisFile } from '../engine/scan-report.types';
 import { guessKind } from '../eval/guess-kind';
 import { buildScanContext } from '../views/scan-context';
-import { frmEchoSecretsRule } from '../rules/catalogue/frm-echo-secrets.rule';
-import { frmUnconsentedIrreversibleRule } from '../rules/catalogue/frm-unconsented-irreversible.rule';
+import { frmEchoSecretsRule } from '../rules/catalogue/frm-009-echo-secrets.rule';
+import { frmUnconsentedIrreversibleRule } from '../rules/catalogue/frm-003-unconsented-irreversible.rule';
 import { contextOf, instructionsOf, type Instruction, type SlotClass } from './instructions';
 
 function analyse(text: string, path = 'SKILL.md') {
