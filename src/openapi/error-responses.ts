@@ -1,7 +1,7 @@
 import type { OpenAPIObject, OperationObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
 
 /** The error bodies of docs/errors.md, as OpenAPI components. */
-export const ERROR_SCHEMAS = {
+const ERROR_SCHEMAS = {
   Error: {
     type: 'object',
     additionalProperties: false,
