@@ -8,10 +8,13 @@ import { ApiKeysService } from './api-keys.service';
 import { AuthGuard } from './auth.guard';
 import { BOOTSTRAP_OUTPUT, BootstrapAdminKey, type BootstrapOutput } from './bootstrap-admin-key';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
+import { TenantController } from './tenant.controller';
+import { TenantsService } from './tenants.service';
+import { RATE_LIMIT_POLICY } from '../rate-limit/rate-limit.policy';
 
 @Global()
 @Module({
-  controllers: [ApiKeysController],
+  controllers: [ApiKeysController, TenantController],
   providers: [
     { provide: ApiKeysRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeysRepository(ds) },
     {
@@ -19,11 +22,20 @@ import { ApiKeysRepository } from './persistence/api-keys.repository';
       inject: [ApiKeysRepository, APP_CONFIG],
       useFactory: (repo: ApiKeysRepository, config: AppConfig) => new ApiKeysService(repo, config.authCacheTtlMs),
     },
+    {
+      provide: TenantsService,
+      inject: [ApiKeysRepository, ApiKeysService, APP_CONFIG],
+      useFactory: (repo: ApiKeysRepository, apiKeys: ApiKeysService, config: AppConfig) => {
+        const tenants = new TenantsService(repo, { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: RATE_LIMIT_POLICY.mcp.oauth.limit });
+        tenants.onLimitsChanged((tenantId) => apiKeys.forgetTenant(tenantId));
+        return tenants;
+      },
+    },
     { provide: BOOTSTRAP_OUTPUT, useValue: ((line) => process.stdout.write(`${line}\n`)) satisfies BootstrapOutput },
     BootstrapAdminKey,
     AuthGuard,
     { provide: APP_GUARD, useExisting: AuthGuard },
   ],
-  exports: [ApiKeysService, ApiKeysRepository, AuthGuard, BOOTSTRAP_OUTPUT],
+  exports: [ApiKeysService, ApiKeysRepository, TenantsService, AuthGuard, BOOTSTRAP_OUTPUT],
 })
 export class AuthModule {}
