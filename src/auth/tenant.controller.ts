@@ -7,7 +7,7 @@ import { TenantsService } from './tenants.service';
 import { ValidationFailedError } from '../common/errors';
 
 /**
- * Administration → the caller's own tenant and its limits (docs/decisions/0007-tenant-settings.md).
+ * Administration → the caller's own tenant and its limits (docs/decisions/0008-tenant-settings.md).
  * An admin key sees and changes only its tenant; `bulwark tenants` works on every tenant.
  */
 @ApiTags('admin')
