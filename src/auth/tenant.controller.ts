@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags, ApiUnprocessableEntityResponse } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes } from './auth.decorators';
 import { TenantDto, UpdateTenantDto } from './dto/tenant.dto';
 import type { Principal } from './principal';
@@ -27,6 +27,7 @@ export class TenantController {
   @Patch()
   @ApiOperation({ summary: 'Set the caller\'s tenant limits (a field left out is unchanged; null restores the default); applies from the next request' })
   @ApiOkResponse({ type: TenantDto })
+  @ApiUnprocessableEntityResponse({ description: 'A limit that is not an integer from 1 to 10,000,000 or null, or neither field given' })
   async update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateTenantDto): Promise<TenantDto> {
     if (body.rate_limit_per_minute === undefined && body.oauth_mcp_rate_limit_per_minute === undefined) {
       // Unknown fields are stripped, so a misspelt one would otherwise change nothing and answer 200.

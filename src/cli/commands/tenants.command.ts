@@ -59,7 +59,7 @@ function describeTenant(v: TenantView): string {
   return [
     `Tenant ${v.slug} (${safeText(v.name, 100)}), id ${v.id}`,
     `  API-key budget per minute (keys without their own limit): ${limitText(v.rate_limit_per_minute, v.effective.rate_limit_per_minute)}`,
-    `  OAuth MCP limit per minute (per client + user):          ${limitText(v.oauth_mcp_rate_limit_per_minute, v.effective.oauth_mcp_rate_limit_per_minute)}`,
+    `  OAuth MCP limit per minute (per client + user):           ${limitText(v.oauth_mcp_rate_limit_per_minute, v.effective.oauth_mcp_rate_limit_per_minute)}`,
   ].join('\n');
 }
 
