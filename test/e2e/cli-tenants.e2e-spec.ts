@@ -99,8 +99,9 @@ describe('bulwark tenants', () => {
     expect(noSlug.stderr).toMatch(/tenants show takes exactly one tenant slug/);
   });
 
-  it('refuses while a server holds the embedded database, pointing at PATCH /api/admin/tenant', async () => {
-    if (usingPostgres) return console.warn('skipped on PostgreSQL: only the embedded database has a single-process folder');
+  // Only the embedded database has a single-process folder: reported as skipped on PostgreSQL.
+  const embeddedOnly = usingPostgres ? it.skip : it;
+  embeddedOnly('refuses while a server holds the embedded database, pointing at PATCH /api/admin/tenant (embedded database only)', async () => {
     const url = `pglite://${join(dir, 'busy')}`;
     const server = createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: url }, [])));
     await server.initialize();
