@@ -9,8 +9,7 @@ import { AuthGuard } from './auth.guard';
 import { BOOTSTRAP_OUTPUT, BootstrapAdminKey, type BootstrapOutput } from './bootstrap-admin-key';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
 import { TenantController } from './tenant.controller';
-import { TenantsService } from './tenants.service';
-import { RATE_LIMIT_POLICY } from '../rate-limit/rate-limit.policy';
+import { tenantLimitDefaults, TenantsService } from './tenants.service';
 
 @Global()
 @Module({
@@ -26,7 +25,7 @@ import { RATE_LIMIT_POLICY } from '../rate-limit/rate-limit.policy';
       provide: TenantsService,
       inject: [ApiKeysRepository, ApiKeysService, APP_CONFIG],
       useFactory: (repo: ApiKeysRepository, apiKeys: ApiKeysService, config: AppConfig) => {
-        const tenants = new TenantsService(repo, { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: RATE_LIMIT_POLICY.mcp.oauth.limit });
+        const tenants = new TenantsService(repo, tenantLimitDefaults(config));
         tenants.onLimitsChanged((tenantId) => apiKeys.forgetTenant(tenantId));
         return tenants;
       },

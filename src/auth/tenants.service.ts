@@ -1,8 +1,10 @@
 import type { ApiKeysRepository } from './persistence/api-keys.repository';
 import type { TenantEntity } from './persistence/tenant.entity';
 import { NotFoundError } from '../common/errors';
+import type { AppConfig } from '../config/app-config';
+import { RATE_LIMIT_POLICY } from '../rate-limit/rate-limit.policy';
 
-/** Highest per-minute limit a key or a tenant may be given (CreateApiKeyDto has the same bound). */
+/** Highest per-minute limit a key (CreateApiKeyDto) or a tenant may be given. */
 export const MAX_RATE_LIMIT_PER_MINUTE = 10_000_000;
 
 /** A tenant's limit settings; null = the service default. */
@@ -15,6 +17,10 @@ export interface TenantLimits {
 
 /** What applies where a tenant sets nothing (API_KEY_RATE_LIMIT_PER_MINUTE; the policy's OAuth MCP limit). */
 export type TenantLimitDefaults = { [K in keyof TenantLimits]: number };
+
+export function tenantLimitDefaults(config: Pick<AppConfig, 'apiKeyRateLimitPerMinute'>): TenantLimitDefaults {
+  return { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: RATE_LIMIT_POLICY.mcp.oauth.limit };
+}
 
 /** A tenant as the admin API (TenantDto) and `bulwark tenants --json` show it. */
 export interface TenantView {

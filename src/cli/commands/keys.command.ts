@@ -4,7 +4,7 @@ import { ALL_SCOPES, type Scope } from '../../auth/principal';
 import { TENANT_SLUG } from '../../config/app-config';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
 import { parseDuration } from '../duration';
-import { safeText } from '../output/terminal';
+import { columns, safeText } from '../output/terminal';
 import { parse, withDatabase, type ViaServer } from './cli-database';
 
 export const KEYS_HELP = `Usage:
@@ -105,9 +105,7 @@ async function list(argv: string[], io: CliIo): Promise<number> {
   }
   const header = ['ID', 'TENANT', 'NAME', 'PREFIX', 'SCOPES', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED'];
   const table = rows.map((r) => [r.id, r.tenant, safeText(String(r.name), 40), r.display_prefix, (r.scopes as string[]).join(','), r.status, r.created, r.expires_at ?? '-', r.last_used_at ?? '-'].map(String));
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  io.stdout(`${[line(header), ...table.map(line)].join('\n')}\n`);
+  io.stdout(columns(header, table));
   return EXIT_OK;
 }
 

@@ -1,8 +1,7 @@
 import type { TenantEntity } from '../../auth/persistence/tenant.entity';
-import { MAX_RATE_LIMIT_PER_MINUTE, TenantsService, type TenantLimits, type TenantView } from '../../auth/tenants.service';
-import { RATE_LIMIT_POLICY } from '../../rate-limit/rate-limit.policy';
+import { MAX_RATE_LIMIT_PER_MINUTE, tenantLimitDefaults, TenantsService, type TenantLimits, type TenantView } from '../../auth/tenants.service';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
-import { safeText } from '../output/terminal';
+import { columns, safeText } from '../output/terminal';
 import { parse, withDatabase, type Db, type ViaServer } from './cli-database';
 
 export const TENANTS_HELP = `Usage:
@@ -30,7 +29,7 @@ const VIA_SERVER: ViaServer = {
 };
 
 function tenantsService({ config, repository }: Db): TenantsService {
-  return new TenantsService(repository, { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: RATE_LIMIT_POLICY.mcp.oauth.limit });
+  return new TenantsService(repository, tenantLimitDefaults(config));
 }
 
 /** `5000` → 5000, `default` → null; anything else is a usage error naming the option. */
@@ -79,9 +78,7 @@ async function list(argv: string[], io: CliIo): Promise<number> {
   }
   const header = ['SLUG', 'ID', 'API-KEY BUDGET/MIN', 'OAUTH MCP/MIN'];
   const table = views.map((v) => [safeText(v.slug, 100), v.id, limitText(v.rate_limit_per_minute, v.effective.rate_limit_per_minute), limitText(v.oauth_mcp_rate_limit_per_minute, v.effective.oauth_mcp_rate_limit_per_minute)]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-  io.stdout(`${[line(header), ...table.map(line)].join('\n')}\n`);
+  io.stdout(columns(header, table));
   return EXIT_OK;
 }
 
