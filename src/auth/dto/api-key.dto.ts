@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { ALL_SCOPES, type Scope } from '../principal';
 import type { ApiKeyEntity } from '../persistence/api-key.entity';
+import { MAX_RATE_LIMIT_PER_MINUTE } from '../tenants.service';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'ci-pipeline', minLength: 1, maxLength: 255 })
@@ -25,7 +26,7 @@ export class CreateApiKeyDto {
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(10_000_000)
+  @Max(MAX_RATE_LIMIT_PER_MINUTE)
   rate_limit_per_minute?: number | null;
 }
 
