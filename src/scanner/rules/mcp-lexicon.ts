@@ -49,6 +49,14 @@ export const HOME_AGENT_CONFIG_PATHS: readonly string[] = [
   'Library/Application Support/Claude', 'AppData/Roaming/Claude', 'Claude/claude_desktop_config.json', '.config/Claude',
 ];
 
+/** Shell profiles and environment files in the home directory: a line added there applies to every later shell. */
+export const SHELL_PROFILE_TARGETS: readonly string[] = [
+  '.bashrc', '.bash_profile', '.bash_login', '.profile', '.zshrc', '.zprofile', '.zshenv', '.config/fish/config.fish', '.pam_environment',
+];
+
+/** Model vendors' names as they appear in host names: a host carrying one that is not the vendor's imitates it. */
+export const VENDOR_BRANDS: readonly string[] = ['anthropic', 'claude', 'openai', 'chatgpt', 'gemini', 'mistral', 'groq', 'deepseek', 'cohere', 'perplexity', 'xai'];
+
 /** Hosts that are a model vendor's own API (a base URL here is not a redirect). */
 export const VENDOR_API_HOSTS: readonly string[] = [
   'api.anthropic.com', 'api.openai.com', 'generativelanguage.googleapis.com', 'aiplatform.googleapis.com', 'api.mistral.ai',

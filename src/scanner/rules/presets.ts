@@ -69,6 +69,7 @@ import { secHardcodedCredentialRule } from './catalogue/sec-003-hardcoded-creden
 import { secRevealSecretsRule } from './catalogue/sec-002-reveal-secrets.rule';
 import { supClickfixCommandRule } from './catalogue/sup-003-clickfix-command.rule';
 import { supLookalikeScopeRule } from './catalogue/sup-004-lookalike-scope.rule';
+import { supFakePrerequisiteRule } from './catalogue/sup-005-fake-prerequisite.rule';
 import { supPasswordArchiveRule } from './catalogue/sup-001-password-archive.rule';
 import { supPasteSitePrerequisiteRule } from './catalogue/sup-002-paste-site-prerequisite.rule';
 import { tpToolPoisoningRule } from './catalogue/tp-001-tool-poisoning.rule';
@@ -156,6 +157,7 @@ export const ALL_RULES: readonly Rule[] = [
   cmbCredentialLeakRule,
   cmbDestructiveUncheckedRule,
   cmbExfilConcealedRule,
+  supFakePrerequisiteRule,
 ];
 
 export const DEFAULT_PRESET: readonly Rule[] = ALL_RULES;

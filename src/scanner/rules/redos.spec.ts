@@ -13,7 +13,9 @@ import { MCP_TOOL_FLOW_REGEXES } from './mcp-tool-flow';
 import { BENIGN_FORM_REGEXES } from './benign-forms';
 import { CREDENTIAL_VENDOR_REGEXES } from './credential-vendors';
 import { OFFICIAL_INSTALLER_REGEXES } from './official-installers';
+import { INTENT_EVIDENCE_REGEXES } from './intent-evidence';
 import { PATTERN_LITERAL_REGEXES } from './pattern-literals';
+import { SUPPLY_CHAIN_REGEXES } from './supply-chain-lexicon';
 import { ALL_RULES } from './presets';
 
 /**
@@ -38,6 +40,8 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...MCP_SCHEMA_REGEXES,
     ...MCP_SURFACE_REGEXES,
     ...MCP_TOOL_FLOW_REGEXES,
+    ...INTENT_EVIDENCE_REGEXES,
+    ...SUPPLY_CHAIN_REGEXES,
     ...BENIGN_FORM_REGEXES,
     ...CREDENTIAL_VENDOR_REGEXES,
     ...PATTERN_LITERAL_REGEXES,

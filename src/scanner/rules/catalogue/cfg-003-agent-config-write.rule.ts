@@ -1,13 +1,7 @@
+import type { Severity } from '../../engine/scan-report.types';
+import { concealedNear, HOME_CONFIG, raiseSeverity } from '../intent-evidence';
+import { windowText } from '../regex-rule';
 import type { Rule, RuleHit } from '../rule.types';
-import { HOME_AGENT_CONFIG_PATHS } from '../mcp-lexicon';
-
-/** A lexicon path as a pattern: metacharacters escaped, `/` matching either separator. */
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\//g, '[/\\\\]');
-/** A home-directory agent config path (`~/.cursor/mcp.json`, `$HOME/.claude.json`, `%APPDATA%\Claude\…`). */
-const HOME_CONFIG = new RegExp(
-  String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|%APPDATA%|\$env:USERPROFILE|\$env:APPDATA|/home/[\w.-]{1,32}|/Users/[\w.-]{1,32}|/root|expanduser\(\s{0,2}["']~|Path\.home\(\)[^\n]{0,40}|homedir\(\)[^\n]{0,40})[/\\"', ]{1,4}(?:${HOME_AGENT_CONFIG_PATHS.map(escape).join('|')})`,
-  'gi',
-);
 /**
  * A project-level agent settings file (`.claude/settings.json`, `../.claude/x.json`): the permissions,
  * hooks and env the agent itself runs under. Not preceded by a home prefix (HOME_CONFIG covers those).
@@ -17,6 +11,78 @@ const PROJECT_SETTINGS = /(?:^|[\s"'=(,])(?:\.{1,2}[/\\]){0,6}\.(?:claude|gemini
 const WRITE_OP = /(?:^|[^<>&\d])>{1,2}\s{0,3}["']?$|\btee\b(?:\s{1,3}-a)?\s{1,3}["']?$|\b(?:cp|mv|install|ln\s{1,3}-s)\b[^\n]{0,200}\s["']?$|\bsed\s{1,3}-i\b[^\n]{0,200}$|\b(?:Set-Content|Add-Content|Out-File|Copy-Item|Move-Item)\b[^\n]{0,120}$|\b(?:writeFileSync|writeFile|appendFileSync|write_text|write_bytes)\s{0,2}\([^\n]{0,120}$|\bopen\s{0,2}\([^\n]{0,120}$/;
 const OPENED_BEFORE = /\bopen\s{0,2}\([^\n]{0,120}$/;
 const OPEN_FOR_WRITE = /,\s{0,3}["'](?:w|a|w\+|a\+|wb|ab)["']/;
+/** A write anywhere in a program, for code that builds the config path on one line and writes it on another. */
+const CODE_WRITE = /\b(?:writeFileSync|writeFile|appendFileSync|write_text|write_bytes|json\.dump|Set-Content|Out-File)\s{0,2}\(|\bopen\s{0,2}\([^\n]{0,120},\s{0,3}["'](?:w|a)\+?b?["']|\bSet-Content\b|\bOut-File\b/;
+/** What a server entry looks like, so a program writing one is told from one writing other settings. */
+const SERVER_ENTRY = /\bmcpServers\b|\bmcp_servers\b|\[mcp_servers\b|["']servers["']\s{0,3}[:\]]/;
+/** Instructions to put something into a file (English, German, Spanish, French). */
+const PUT_INTO = /\b(?:add|adds|merge|merges|insert|inserts|register|registers|append|appends|put|puts|write|writes|inject|patch|place|set|trage|füge|hinzu|añade|agrega|ajoute|ajoutez|inscris)\b/i;
+/** A server started from code that is not pinned: an unversioned `npx -y` package, a git URL, a piped script. */
+const UNPINNED_SERVER = /(?:^|["'\s,[])-y["']?\s{0,3},?\s{0,3}["']?(@?[\w.-]{1,60}(?:\/[\w.-]{1,60})?)(?=["'\s,\]])|\bgit\+https?:|\bcurl\b[^\n]{0,200}\|\s{0,3}(?:ba)?sh\b/gi;
+
+function unpinnedServer(text: string): boolean {
+  for (const m of text.matchAll(UNPINNED_SERVER)) if (m[1] === undefined || !/.@\d|@latest/.test(m[1]) || /@latest/.test(m[0])) return true;
+  return false;
+}
+
+/**
+ * Prose telling the agent to add something to a home-directory config: low as a setup note; two
+ * clients' configs at once, an unpinned server and concealment each escalate it.
+ */
+function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: RegExpMatchArray[]): RuleHit | null {
+  const near = windowText(ctx, i + 1, 1);
+  if (!PUT_INTO.test(near)) return null;
+  const wide = windowText(ctx, i + 1, 4);
+  let severity: Severity = 'low';
+  const why: string[] = [];
+  if (clientCount(wide) >= 2) {
+    severity = raiseSeverity(severity, 1);
+    why.push('several agents\' configs');
+  }
+  if (unpinnedServer(wide)) {
+    severity = raiseSeverity(severity, 1);
+    why.push('unpinned server');
+  }
+  if (concealedNear(ctx, i + 1, 4)) {
+    severity = raiseSeverity(severity, 2);
+    why.push('without the user');
+  }
+  return {
+    line: i + 1,
+    evidence: targets[0][0],
+    severity,
+    message: `Instructions add to the user's home-directory agent config${why.length > 0 ? ` (${why.join(', ')})` : ''}`,
+  };
+}
+
+/** Several agents' configs named in the text (`~/.cursor/mcp.json` and `~/.gemini/settings.json`). */
+function clientCount(text: string): number {
+  return new Set([...text.matchAll(HOME_CONFIG)].map((m) => m[0].toLowerCase().replace(/^.*?[/\\]\./, '.'))).size;
+}
+
+/**
+ * A program that names a home config on one line and writes server entries elsewhere: low as an
+ * installer for one client; spraying several agents' configs and an unpinned server escalate it.
+ */
+function programHit(ctx: Parameters<Rule['match']>[0], i: number, line: string): RuleHit {
+  let severity: Severity = 'low';
+  const why: string[] = [];
+  if (clientCount(ctx.text) >= 2) {
+    severity = raiseSeverity(severity, 1);
+    why.push('several agents\' configs');
+  }
+  if (unpinnedServer(ctx.text)) {
+    severity = raiseSeverity(severity, 1);
+    why.push('unpinned server');
+  }
+  return {
+    line: i + 1,
+    evidence: line.trim(),
+    severity,
+    confidence: why.length > 0 ? 'high' : 'medium',
+    message: `Program registers servers in the user's home-directory agent config${why.length > 0 ? ` (${why.join(', ')})` : ''}`,
+  };
+}
 
 /**
  * Instructions or setup code that write servers or settings into the user's home-directory agent
@@ -32,13 +98,16 @@ export const cfgAgentConfigWriteRule: Rule = {
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files, or telling the user which file to edit, is not reported.',
+      'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond.',
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
-  regexes: [HOME_CONFIG, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE],
+  regexes: [HOME_CONFIG, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER],
   match(ctx) {
     const hits: RuleHit[] = [];
     const normalized = ctx.views.normalized?.text.split('\n');
+    const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
+    // A program that names a home config, writes files and builds server entries registers servers there.
+    const programWritesServers = ctx.executable && CODE_WRITE.test(ctx.text) && SERVER_ENTRY.test(ctx.text);
     for (let i = 0; i < ctx.lines.length; i++) {
       const line = normalized?.[i] || ctx.lines[i];
       if (line.length < 8 || !/claude|cursor|windsurf|codeium|gemini|codex|continue|vscode/i.test(line)) continue;
@@ -46,9 +115,19 @@ export const cfgAgentConfigWriteRule: Rule = {
         const before = line.slice(Math.max(0, target.index! - 240), target.index);
         return WRITE_OP.test(before) && !(OPENED_BEFORE.test(before) && !OPEN_FOR_WRITE.test(line.slice(target.index)));
       };
-      const home = [...line.matchAll(HOME_CONFIG)].find(written);
+      const targets = [...line.matchAll(HOME_CONFIG)];
+      const home = targets.find(written);
       if (home) {
         hits.push({ line: i + 1, evidence: line.trim() });
+        continue;
+      }
+      if (targets.length > 0 && programWritesServers) {
+        hits.push(programHit(ctx, i, line));
+        continue;
+      }
+      const told = targets.length > 0 && prose ? instructionHit(ctx, i, targets) : null;
+      if (told) {
+        hits.push(told);
         continue;
       }
       // Rewriting the project's own agent settings changes the permissions and hooks the agent runs with.

