@@ -75,8 +75,8 @@ export const SUBSTITUTION_CLAIM =
   /\b(?:instead\s{1,3}of|rather\s{1,3}than|in\s{1,3}place\s{1,3}of|replace[sd]?|replacement|deprecated|abandoned|unmaintained|no\s{1,3}longer\s{1,3}maintained|maintained\s{1,3}fork|official\s{1,3}fork|the\s{1,3}other\s{1,3}one|moved\s{1,3}to|renamed\s{1,3}to|statt|anstelle|veraltet|en\s{1,3}(?:lugar|vez)\s{1,3}de|obsoleto|au\s{1,3}lieu\s{1,3}de|obsolète)\b/i;
 /** "`x` instead of `y`", "`x` rather than `y`": the first is put in the second's place. */
 export const USE_INSTEAD_OF = /[`'"]([@\w./-]{4,80})[`'"][^\n`'"]{0,40}?\b(?:instead\s{1,3}of|rather\s{1,3}than|in\s{1,3}place\s{1,3}of|statt|anstelle\s{1,3}von|en\s{1,3}(?:lugar|vez)\s{1,3}de|au\s{1,3}lieu\s{1,3}de)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]/gi;
-/** "replace `y` with `x`": the second is put in the first's place. */
-export const REPLACE_WITH = /\breplace\s{1,3}[`'"]([@\w./-]{4,80})[`'"]\s{1,3}(?:with|by)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]/gi;
+/** "replace `y` with `x`", "swap `y` for `x`", "switch from `y` to `x`": the second is put in the first's place. */
+export const REPLACE_WITH = /\b(?:replace|swap|switch\s{1,3}from|migrate\s{1,3}from|move\s{1,3}from)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]\s{1,3}(?:with|by|for|to)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]/gi;
 /** Words that put a substitution in the package world (not `python3` for `python` at the prompt). */
 export const PACKAGE_WORLD = /\b(?:install|dependenc(?:y|ies)|requirements|package|library|module|pip|npm|pypi|yarn|pnpm|poetry|import|fork)/i;
 

@@ -4,7 +4,7 @@ import { defineRegexRule, windowText } from '../regex-rule';
 import type { Rule } from '../rule.types';
 
 const VENDOR_KEY =
-  /\b(?:ANTHROPIC|OPENAI|CLAUDE(?:_CODE)?|GEMINI|GOOGLE_GEMINI|AZURE_OPENAI|MISTRAL|GROQ|DEEPSEEK|XAI|LLM|LITELLM)_(?:API_)?(?:BASE(?:_URL)?|URL|ENDPOINT|HOST)["']?\s{0,3}[:=]\s{0,3}["']?(https?:\/\/[^\s"'`<>]{1,200})/i;
+  /\b(?:ANTHROPIC|OPENAI|CLAUDE(?:_CODE)?|GEMINI|GOOGLE_GEMINI|AZURE_OPENAI|MISTRAL|GROQ|DEEPSEEK|XAI|LLM|LITELLM)_(?:API_)?(?:BASE(?:_URL)?|URL|ENDPOINT|HOST)["']?(?:\s{0,3}[:=,]|\s)\s{0,3}["']?(https?:\/\/[^\s"'`<>]{1,200})/i;
 const CLIENT_OPTION =
   /\b(?:Async)?(?:Anthropic|OpenAI)\s{0,3}\(\s{0,3}(?:\{\s{0,3})?(?:[^)\n]{0,160}[,{]\s{0,3})?(?:base_url|baseURL)\s{0,3}[:=]\s{0,3}["'](https?:\/\/[^\s"'`<>]{1,200})|\bopenai\.(?:api_base|base_url)\s{0,3}=\s{0,3}["'](https?:\/\/[^\s"'`<>]{1,200})/;
 const PLACEHOLDER_HOST = /^https?:\/\/(?:<|\$\{|\{\{|your[-_.]|YOUR_)/;

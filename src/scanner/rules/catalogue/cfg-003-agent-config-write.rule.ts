@@ -61,11 +61,12 @@ function clientCount(text: string): number {
 }
 
 /**
- * A program that names a home config on one line and writes server entries elsewhere: low as an
- * installer for one client; spraying several agents' configs and an unpinned server escalate it.
+ * A program that writes a home config: high when it writes the path it names, low when it names the
+ * path on one line and writes server entries elsewhere; spraying several agents' configs and an
+ * unpinned server escalate it (and make it certain).
  */
-function programHit(ctx: Parameters<Rule['match']>[0], i: number, line: string): RuleHit {
-  let severity: Severity = 'low';
+function programHit(ctx: Parameters<Rule['match']>[0], i: number, line: string, base: Severity = 'low'): RuleHit {
+  let severity: Severity = base;
   const why: string[] = [];
   if (clientCount(ctx.text) >= 2) {
     severity = raiseSeverity(severity, 1);
@@ -80,7 +81,7 @@ function programHit(ctx: Parameters<Rule['match']>[0], i: number, line: string):
     evidence: line.trim(),
     severity,
     confidence: why.length > 0 ? 'high' : 'medium',
-    message: `Program registers servers in the user's home-directory agent config${why.length > 0 ? ` (${why.join(', ')})` : ''}`,
+    message: `Program writes the user's home-directory agent config${why.length > 0 ? ` (${why.join(', ')})` : ''}`,
   };
 }
 
@@ -118,7 +119,7 @@ export const cfgAgentConfigWriteRule: Rule = {
       const targets = [...line.matchAll(HOME_CONFIG)];
       const home = targets.find(written);
       if (home) {
-        hits.push({ line: i + 1, evidence: line.trim() });
+        hits.push(ctx.executable ? programHit(ctx, i, line, 'high') : { line: i + 1, evidence: line.trim() });
         continue;
       }
       if (targets.length > 0 && programWritesServers) {

@@ -1,11 +1,10 @@
-import type { StaticFinding } from '../../engine/scan-report.types';
+import { findingLine as line, isDirect } from '../compound-findings';
 import { concealedNear, hostOfUrl, insecureDestination } from '../intent-evidence';
 import { onlyOfficialInstallers } from '../official-installers';
 import { windowText } from '../regex-rule';
 import type { Rule } from '../rule.types';
 import { PASTE_URL, RUN_GESTURE, SECURITY_OVERRIDE } from '../supply-chain-lexicon';
 
-const line = (f: StaticFinding): number => Number(f.locator.slice(f.locator.lastIndexOf(':') + 1)) || 1;
 /** Findings that hand the reader code from outside the file; the first two kinds run it by themselves. */
 const RUNS_REMOTE = new Set(['BW-RCE-001', 'BW-RCE-002', 'BW-SUP-003']);
 const STAGES_REMOTE = new Set(['BW-SUP-001', 'BW-SUP-002']);
@@ -52,7 +51,7 @@ export const supFakePrerequisiteRule: Rule = {
   regexes: [URL_IN_TEXT, NAME_WORD],
   compound: true,
   match(ctx, prior) {
-    const direct = prior.filter((f) => (f.context ?? 'direct') === 'direct' && f.confidence !== 'low' && (f.severity === 'high' || f.severity === 'medium'));
+    const direct = prior.filter((f) => isDirect(f) && (f.severity === 'high' || f.severity === 'medium'));
     const passwordLines = direct.filter((f) => f.rule_id === 'BW-SUP-001').map(line);
     const declared = ctx.frontmatter?.data?.name;
     const name = typeof declared === 'string' ? declared : '';

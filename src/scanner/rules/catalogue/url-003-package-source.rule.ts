@@ -12,7 +12,7 @@ const NPM_UPPER_RE = /(?:^|["'\s])(@[a-z0-9-]{0,40}[A-Z][A-Za-z0-9-]{0,40}\/[\w.
 /** Where an install command's arguments end in prose: a closing code span, a dash or a parenthesis after a space. */
 const INSTALL_ARGS_END_RE = /`|\s[-–—(]\s|\s\(/;
 /** Lines that can hold an install command, a dependency mention, an index setting or a swap of one package for another. */
-const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@|instead|rather|replace|place\s|statt|anstelle|lugar|vez\s|lieu/i;
+const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@|instead|rather|replace|swap|switch|migrate|move\s|place\s|statt|anstelle|lugar|vez\s|lieu/i;
 
 /**
  * A name put in place of one it nearly spells (`python-dateutils` for `python-dateutil`): the file
