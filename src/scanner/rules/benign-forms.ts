@@ -60,6 +60,13 @@ export const TEMPLATE_SLOT_LINE_RE = /^\s{0,8}(?:\{\{\s{0,3}[\w.-]{1,60}\s{0,3}\
  * Badge services draw a badge from the words in their own URL (img.shields.io/badge/status-<status>-blue);
  * only their endpoint/url parameters make them fetch another site.
  */
+/**
+ * A fetch whose only source is a template placeholder (`iwr <url> | iex`, `curl {{url}} | sh`,
+ * `wget YOUR_URL`): nothing can be fetched, so the line shows the shape of a command, not one to run.
+ */
+export const PLACEHOLDER_FETCH_RE =
+  /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|DownloadString|mshta)\b(?:\s{1,3}-{1,2}[\w-]{1,20}){0,4}\s{1,3}["'(]{0,2}(?:<[A-Za-z][\w .:/-]{0,30}>|\{\{?\s{0,2}[\w.-]{1,30}\s{0,2}\}\}?|YOUR[_-][A-Z_]{1,30}|\.\.\.|…)["')]{0,2}(?=[\s|;]|$)/i;
+
 export const BADGE_HOSTS: ReadonlySet<string> = new Set(['img.shields.io', 'badgen.net', 'badge.fury.io', 'flat.badgen.net']);
 export const BADGE_FETCHES_ELSEWHERE_RE = /[?&](?:url|endpoint|uri|link)=|\/endpoint\b|\/https?:/i;
 
@@ -190,6 +197,7 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   FINDING_OUT_RE,
   RESTATING_RE,
   TEMPLATE_SLOT_LINE_RE,
+  PLACEHOLDER_FETCH_RE,
   EXCLUSION_ARG_RE,
   REPORTS_ONLY_PROBLEMS_RE,
   TERMINATION_LABEL_RE,

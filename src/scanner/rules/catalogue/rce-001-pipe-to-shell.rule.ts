@@ -1,3 +1,4 @@
+import { PLACEHOLDER_FETCH_RE } from '../benign-forms';
 import { onlyOfficialInstallers } from '../official-installers';
 import { defineRegexRule, windowText } from '../regex-rule';
 import { SHELL_INTERPRETER } from '../vocabulary';
@@ -34,6 +35,8 @@ export const rcePipeToShellRule = defineRegexRule({
   refine(hit, _m, ctx, view) {
     const line = view.text.slice(view.lineStarts[hit.line - 1], view.lineStarts[hit.line] ?? view.text.length);
     const around = windowText(ctx, hit.line, 2);
+    // `iwr <url> | iex` in prose shows a command's shape: a placeholder cannot be fetched.
+    if (!ctx.executable && PLACEHOLDER_FETCH_RE.test(line)) return { ...hit, severity: 'low', confidence: 'low', hard_block: false, message: 'Remote-execution pattern with a placeholder source' };
     // Where the command runs by itself (scripts, hooks, MCP configs, hidden or decoded text), or
     // with root, over plain http, to an IP literal, or with TLS checks off, it is a hard block.
     const automatic = ctx.executable || ctx.language === 'json' || ctx.language === 'yaml' || ctx.language === 'toml' || view.name === 'hidden' || view.name === 'decoded';

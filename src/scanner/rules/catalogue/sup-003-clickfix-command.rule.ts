@@ -1,3 +1,4 @@
+import { PLACEHOLDER_FETCH_RE } from '../benign-forms';
 import { defineRegexRule, windowText } from '../regex-rule';
 import type { Rule } from '../rule.types';
 
@@ -37,7 +38,8 @@ const clickfixRule = defineRegexRule({
   refine(hit, m, ctx) {
     if (MSHTA_REMOTE.test(m[0]) || DNS_TXT_EXEC.test(m[0])) return { ...hit, severity: 'critical', confidence: 'high' };
     const near = windowText(ctx, hit.line, 4);
-    const remoteRun = REMOTE_RUN_NEAR.test(near);
+    // A fetch from a placeholder (`iwr <url> | iex`) describes the lure's shape; it cannot run.
+    const remoteRun = REMOTE_RUN_NEAR.test(near) && !PLACEHOLDER_FETCH_RE.test(near);
     // Plain Windows how-tos say "press Win+R, type cmd"; the lure pastes a fetch-and-run line there.
     if (RUN_DIALOG.test(m[0])) return remoteRun ? { ...hit, severity: 'critical' } : { ...hit, severity: 'low', message: 'Run-dialog instruction' };
     // "Paste into your terminal" is how installers are documented; the lure adds a fix/verify pretext.
