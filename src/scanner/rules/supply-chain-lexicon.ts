@@ -28,7 +28,7 @@ export const PASTE_SITE_NAMES: readonly string[] = [
   'glot', 'rentry', 'pastebin', 'hastebin', 'ghostbin', 'privatebin', 'termbin', 'dpaste', 'controlc', 'justpaste', 'pastie', 'sprunge', 'pastelink', '0bin',
 ];
 
-/** "Password" in the languages the red-team and wild samples use, for archive passwords stated in prose. */
+/** "Password" in English and the other languages agent files are commonly written in, for archive passwords stated in prose. */
 export const PASSWORD_WORDS: readonly string[] = [
   'password', 'passphrase', 'passcode', 'pass', 'pwd', 'contraseña', 'contrasena', 'clave', 'passwort', 'kennwort', 'mot de passe', 'senha', 'parola', 'wachtwoord', 'hasło', 'пароль',
 ];

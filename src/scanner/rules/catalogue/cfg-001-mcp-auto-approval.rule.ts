@@ -10,6 +10,8 @@ import type { ScanContext } from '../../views/scan-context';
 const APPROVE_LIST_HIT = /^["'](?:autoApprove|alwaysAllow)/;
 const NAMED_SERVERS_HIT = /^["']?enabledMcpjsonServers/i;
 const ONE_SERVER_HIT = /^["']mcp__(?!\*)(?:[A-Za-z0-9-]|_(?!_)){1,60}["']$/;
+/** A quoted tool name inside an inline approval list. */
+const QUOTED_NAME = /["']([\w.-]{1,80})["']/g;
 /** The start of an approval list whose entries follow on the next lines. */
 const APPROVE_LIST_OPEN = /["'](?:autoApprove|alwaysAllow)["']\s{0,3}:\s{0,3}\[\s{0,3}$/;
 /** A server argument that opens the whole disk or the home directory to its tools. */
@@ -94,7 +96,7 @@ const autoApprovalRule = defineRegexRule({
     // or "every tool": recorded low; enable-all and mcp__* wildcards stay medium.
     const line = ctx.lines[hit.line - 1] ?? '';
     if (APPROVE_LIST_HIT.test(hit.evidence)) {
-      const tools = [...line.slice(line.indexOf('[')).matchAll(/["']([\w.-]{1,80})["']/g)].map((m) => m[1]);
+      const tools = [...line.slice(line.indexOf('[')).matchAll(QUOTED_NAME)].map((m) => m[1]);
       return gradeApproval(ctx, { ...hit, severity: 'low', message: 'MCP tools listed for approval without a prompt' }, 'low', tools, []);
     }
     if (NAMED_SERVERS_HIT.test(hit.evidence)) return gradeApproval(ctx, { ...hit, severity: 'low', message: 'Named project MCP servers enabled without the trust prompt' }, 'low', [], []);
@@ -106,7 +108,7 @@ const autoApprovalRule = defineRegexRule({
 /** The regex rule plus the regexes its refine grades with, so the ReDoS check sees them all. */
 export const cfgMcpAutoApprovalRule: Rule = {
   ...autoApprovalRule,
-  regexes: [...autoApprovalRule.regexes, APPROVE_LIST_HIT, NAMED_SERVERS_HIT, ONE_SERVER_HIT, APPROVE_LIST_OPEN, ROOT_SCOPE],
+  regexes: [...autoApprovalRule.regexes, APPROVE_LIST_HIT, NAMED_SERVERS_HIT, ONE_SERVER_HIT, APPROVE_LIST_OPEN, ROOT_SCOPE, QUOTED_NAME],
   match(ctx, prior) {
     const hits = autoApprovalRule.match(ctx, prior);
     if (ctx.language !== 'json' || ctx.json === undefined || !/autoApprove|alwaysAllow/.test(ctx.text)) return hits;

@@ -20,8 +20,11 @@ const PUT_INTO = /\b(?:add|adds|merge|merges|insert|inserts|register|registers|a
 /** A server started from code that is not pinned: an unversioned `npx -y` package, a git URL, a piped script. */
 const UNPINNED_SERVER = /(?:^|["'\s,[])-y["']?\s{0,3},?\s{0,3}["']?(@?[\w.-]{1,60}(?:\/[\w.-]{1,60})?)(?=["'\s,\]])|\bgit\+https?:|\bcurl\b[^\n]{0,200}\|\s{0,3}(?:ba)?sh\b/gi;
 
+/** A package name carrying an exact version (`name@1.2.0`, `@scope/name@2`); `@latest` is no pin. */
+const PINNED_VERSION = /.@\d/;
+
 function unpinnedServer(text: string): boolean {
-  for (const m of text.matchAll(UNPINNED_SERVER)) if (m[1] === undefined || !/.@\d|@latest/.test(m[1]) || /@latest/.test(m[0])) return true;
+  for (const m of text.matchAll(UNPINNED_SERVER)) if (m[1] === undefined || !PINNED_VERSION.test(m[1])) return true;
   return false;
 }
 
@@ -57,7 +60,8 @@ function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: R
 
 /** Several agents' configs named in the text (`~/.cursor/mcp.json` and `~/.gemini/settings.json`). */
 function clientCount(text: string): number {
-  return new Set([...text.matchAll(HOME_CONFIG)].map((m) => m[0].toLowerCase().replace(/^.*?[/\\]\./, '.'))).size;
+  // The path's tail names the client whatever home prefix precedes it (`~/`, `$HOME/`, `home / "`).
+  return new Set([...text.matchAll(HOME_CONFIG)].map((m) => m[0].toLowerCase().slice(-24))).size;
 }
 
 /**
@@ -102,7 +106,7 @@ export const cfgAgentConfigWriteRule: Rule = {
       'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond.',
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
-  regexes: [HOME_CONFIG, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER],
+  regexes: [HOME_CONFIG, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION],
   match(ctx) {
     const hits: RuleHit[] = [];
     const normalized = ctx.views.normalized?.text.split('\n');

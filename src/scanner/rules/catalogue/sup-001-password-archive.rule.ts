@@ -6,7 +6,8 @@ import { PASSWORD_STATED, PASSWORD_WORDS } from '../supply-chain-lexicon';
 const PASSWORD_EXTRACT = /\bunzip\s{1,3}(?:-\w{1,3}\s{1,3}){0,3}-P\s{0,3}\S|\b7za?\s{1,3}[xe]\b[^\n]{0,160}\s-p\S|\bunrar\s{1,3}[xe]\b[^\n]{0,160}\s-p\S|\bExpand-7Zip\b[^\n]{0,160}-Password\b/i;
 /** Any password word, to skip lines that cannot hold one. */
 const PASSWORD_WORD = new RegExp(`-p|${PASSWORD_WORDS.join('|')}`, 'i');
-const ARCHIVE = /\.(?:zip|7z|rar|tar\.gz|tgz)\b|\b(?:archive|zip|extract|unzip|unpack|decompress)|\b(?:archivo|archiv|archive|fichier|descomprim|entpack|décompress)/i;
+/** An archive named or handled (English, Spanish, German, French stems). */
+const ARCHIVE = /\.(?:zip|7z|rar|tar\.gz|tgz)\b|\b(?:archiv|zip|extract|unzip|unpack|decompress|fichier|descomprim|entpack|décompress)/i;
 const DOWNLOAD_SOURCE = /\/releases\/|\bdownload\b|https?:\/\//i;
 
 /**

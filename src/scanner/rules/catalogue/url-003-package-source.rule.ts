@@ -14,17 +14,17 @@ const INSTALL_ARGS_END_RE = /`|\s[-–—(]\s|\s\(/;
 /** Lines that can hold an install command, a dependency mention, an index setting or a swap of one package for another. */
 const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@|instead|rather|replace|swap|switch|migrate|move\s|place\s|statt|anstelle|lugar|vez\s|lieu/i;
 
-/**
- * A name put in place of one it nearly spells (`python-dateutils` for `python-dateutil`): the file
- * itself names the genuine package, so no popularity list is needed. Names differing only in
- * trailing digits (`python3` for `python`) or case are versions and spellings, not look-alikes.
- */
 function stripTrailingDigits(s: string): string {
   let end = s.length;
   while (end > 0 && s.charCodeAt(end - 1) >= 48 && s.charCodeAt(end - 1) <= 57) end--;
   return s.slice(0, end);
 }
 
+/**
+ * A name put in place of one it nearly spells (`python-dateutils` for `python-dateutil`): the file
+ * itself names the genuine package, so no popularity list is needed. Names differing only in
+ * trailing digits (`python3` for `python`) or case are versions and spellings, not look-alikes.
+ */
 function swappedForLookalike(substitute: string, genuine: string): boolean {
   const a = substitute.toLowerCase();
   const b = genuine.toLowerCase();
