@@ -1,5 +1,6 @@
 import type { Severity } from '../../engine/scan-report.types';
 import { concealedNear, HOME_CONFIG, raiseSeverity } from '../intent-evidence';
+import { HOME_AGENT_CONFIG_PATHS } from '../mcp-lexicon';
 import { windowText } from '../regex-rule';
 import type { Rule, RuleHit } from '../rule.types';
 /**
@@ -60,8 +61,12 @@ function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: R
 
 /** Several agents' configs named in the text (`~/.cursor/mcp.json` and `~/.gemini/settings.json`). */
 function clientCount(text: string): number {
-  // The path's tail names the client whatever home prefix precedes it (`~/`, `$HOME/`, `home / "`).
-  return new Set([...text.matchAll(HOME_CONFIG)].map((m) => m[0].toLowerCase().slice(-24))).size;
+  // The config path names the client whatever home prefix precedes it (`~/`, `$HOME/`, `home / "`).
+  const client = (m: RegExpMatchArray): string => {
+    const path = m[0].toLowerCase().replaceAll('\\', '/');
+    return HOME_AGENT_CONFIG_PATHS.find((p) => path.endsWith(p.toLowerCase())) ?? path;
+  };
+  return new Set([...text.matchAll(HOME_CONFIG)].map(client)).size;
 }
 
 /**
