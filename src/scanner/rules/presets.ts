@@ -25,11 +25,15 @@ import { frmConcealedIrreversibleRule } from './catalogue/frm-concealed-irrevers
 import { frmCovertCollectionRule } from './catalogue/frm-covert-collection.rule';
 import { frmCredentialSolicitationRule } from './catalogue/frm-credential-solicitation.rule';
 import { frmDisableSafeguardRule } from './catalogue/frm-disable-safeguard.rule';
+import { frmDisclosedCommercialRule } from './catalogue/frm-disclosed-commercial.rule';
 import { frmEchoSecretsRule } from './catalogue/frm-echo-secrets.rule';
 import { frmHiddenAdvertisingRule } from './catalogue/frm-hidden-advertising.rule';
 import { frmMisreportToUserRule } from './catalogue/frm-misreport-to-user.rule';
 import { frmObeyFetchedContentRule } from './catalogue/frm-obey-fetched-content.rule';
+import { frmOutboundNoOptOutRule } from './catalogue/frm-outbound-no-opt-out.rule';
+import { frmOverrideInstructionsRule } from './catalogue/frm-override-instructions.rule';
 import { frmPersonaJailbreakRule } from './catalogue/frm-persona-jailbreak.rule';
+import { frmSecretPublishedRule } from './catalogue/frm-secret-published.rule';
 import { frmSensitiveToExternalRule } from './catalogue/frm-sensitive-to-external.rule';
 import { frmUnconsentedIrreversibleRule } from './catalogue/frm-unconsented-irreversible.rule';
 import { frmUnconsentedRemoteUpdateRule } from './catalogue/frm-unconsented-remote-update.rule';
@@ -126,6 +130,10 @@ export const ALL_RULES: readonly Rule[] = [
   frmCredentialSolicitationRule,
   frmUnconsentedRemoteUpdateRule,
   frmConcealedIrreversibleRule,
+  frmOverrideInstructionsRule,
+  frmSecretPublishedRule,
+  frmDisclosedCommercialRule,
+  frmOutboundNoOptOutRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,
