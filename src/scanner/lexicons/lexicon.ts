@@ -22,12 +22,14 @@ import consentBypass from './consent-bypass.json';
 import consentGiven from './consent-given.json';
 import destinationExternal from './destination-external.json';
 import determiner from './determiner.json';
+import destinationAccess from './destination-access.json';
 import destinationOwn from './destination-own.json';
 import destinationPublic from './destination-public.json';
 import destinationReply from './destination-reply.json';
 import echoVerb from './echo-verb.json';
 import failureContext from './failure-context.json';
 import ifAsked from './if-asked.json';
+import keyLiteral from './key-literal.json';
 import instrument from './instrument.json';
 import negation from './negation.json';
 import objectAdvert from './object-advert.json';
@@ -74,6 +76,7 @@ export const LEXICON_FILES = [
   consentGiven,
   destinationExternal,
   determiner,
+  destinationAccess,
   destinationOwn,
   destinationPublic,
   destinationReply,
@@ -81,6 +84,7 @@ export const LEXICON_FILES = [
   failureContext,
   ifAsked,
   instrument,
+  keyLiteral,
   negation,
   objectAdvert,
   objectAgentConfig,

@@ -25,6 +25,7 @@ import { frmConcealedIrreversibleRule } from './catalogue/frm-concealed-irrevers
 import { frmCovertCollectionRule } from './catalogue/frm-covert-collection.rule';
 import { frmCredentialSolicitationRule } from './catalogue/frm-credential-solicitation.rule';
 import { frmDisableSafeguardRule } from './catalogue/frm-disable-safeguard.rule';
+import { frmAccessGrantRule } from './catalogue/frm-access-grant.rule';
 import { frmDisclosedCommercialRule } from './catalogue/frm-disclosed-commercial.rule';
 import { frmEchoSecretsRule } from './catalogue/frm-echo-secrets.rule';
 import { frmHiddenAdvertisingRule } from './catalogue/frm-hidden-advertising.rule';
@@ -134,6 +135,7 @@ export const ALL_RULES: readonly Rule[] = [
   frmSecretPublishedRule,
   frmDisclosedCommercialRule,
   frmOutboundNoOptOutRule,
+  frmAccessGrantRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,
