@@ -91,6 +91,9 @@ const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 
 const BACK_REFERENCE = new Set(['them', 'it', 'these', 'those', 'everything']);
 
 const OCTET = /^\d{1,3}$/;
+/** Seven letters in a row each followed by one space ("i g n o r e"): letter-spaced text, read with the spaces taken out. */
+const LETTER_SPACED = /(?:^|\s)(?:\S ){6}\S/;
+const WORD_GAP = / {2,}/;
 const WORD_CHAR = /[\p{L}\p{N}_-]/u;
 
 /**
@@ -125,6 +128,24 @@ function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: reado
     return k;
   }
   return -1;
+}
+
+/** "i g n o r e   a l l" reads as "ignore all": runs of single characters join, wider gaps part words. */
+function despaced(line: string): string {
+  if (!LETTER_SPACED.test(line)) return line;
+  return line
+    .split(WORD_GAP)
+    .map((chunk) => {
+      let out = '';
+      let previousSingle = false;
+      for (const piece of chunk.split(' ')) {
+        const single = piece.length === 1;
+        out += out.length > 0 && !(single && previousSingle) ? ` ${piece}` : piece;
+        previousSingle = single;
+      }
+      return out;
+    })
+    .join(' ');
 }
 
 /** Tokens read per line at most (a minified line must not dominate). */
@@ -175,7 +196,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [WORD_CHAR, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [LETTER_SPACED, WORD_GAP, WORD_CHAR, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -311,7 +332,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // normalisation changed; every other line reads as written.
   const normalized = ctx.views.normalized?.text.split('\n');
   for (let i = 0; i < ctx.lines.length; i++) {
-    const raw = normalized?.[i] || ctx.lines[i];
+    const raw = despaced(normalized?.[i] || ctx.lines[i]);
     if (raw.trim().length === 0) {
       blankBefore = true;
       continue;

@@ -40,16 +40,19 @@ import objectFetched from './object-fetched.json';
 import objectInstructions from './object-instructions.json';
 import objectPayment from './object-payment.json';
 import objectPersonal from './object-personal.json';
+import objectRecovery from './object-recovery.json';
 import objectSecret from './object-secret.json';
 import objectStore from './object-store.json';
 import persona from './persona.json';
 import personaUnrestricted from './persona-unrestricted.json';
 import preferenceBias from './preference-bias.json';
+import retention from './retention.json';
 import reportSubject from './report-subject.json';
 import scopeBroad from './scope-broad.json';
 import solicitVerb from './solicit-verb.json';
 import stealth from './stealth.json';
 import threatSubject from './threat-subject.json';
+import triggerRecurring from './trigger-recurring.json';
 
 interface LexiconFile {
   class: string;
@@ -94,16 +97,19 @@ export const LEXICON_FILES = [
   objectInstructions,
   objectPayment,
   objectPersonal,
+  objectRecovery,
   objectSecret,
   objectStore,
   persona,
   personaUnrestricted,
   preferenceBias,
+  retention,
   reportSubject,
   scopeBroad,
   solicitVerb,
   stealth,
   threatSubject,
+  triggerRecurring,
 ] as const satisfies readonly LexiconFile[];
 
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];

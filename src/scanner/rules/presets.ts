@@ -26,6 +26,7 @@ import { frmCovertCollectionRule } from './catalogue/frm-covert-collection.rule'
 import { frmCredentialSolicitationRule } from './catalogue/frm-credential-solicitation.rule';
 import { frmDisableSafeguardRule } from './catalogue/frm-disable-safeguard.rule';
 import { frmAccessGrantRule } from './catalogue/frm-access-grant.rule';
+import { frmRecurringRecoveryDestructionRule } from './catalogue/frm-recurring-recovery-destruction.rule';
 import { frmDisclosedCommercialRule } from './catalogue/frm-disclosed-commercial.rule';
 import { frmEchoSecretsRule } from './catalogue/frm-echo-secrets.rule';
 import { frmHiddenAdvertisingRule } from './catalogue/frm-hidden-advertising.rule';
@@ -136,6 +137,7 @@ export const ALL_RULES: readonly Rule[] = [
   frmDisclosedCommercialRule,
   frmOutboundNoOptOutRule,
   frmAccessGrantRule,
+  frmRecurringRecoveryDestructionRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,
