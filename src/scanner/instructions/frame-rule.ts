@@ -101,7 +101,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         const window = instructions.slice(begin, end);
         for (const anchor of anchorsIn(first, spec.needs[0].any)) {
           if (seen.has(anchor.line)) break;
-          const found = frameAt(anchor, window, sectionClasses.get(first.section), fileClasses);
+          const found = frameAt(anchor, first, window, sectionClasses.get(first.section), fileClasses);
           if (!found) continue;
           seen.add(anchor.line);
           hits.push({
@@ -119,13 +119,15 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     },
   };
 
-  function frameAt(anchor: SlotHit, window: readonly Instruction[], section: ReadonlySet<SlotClass> | undefined, fileClasses: ReadonlySet<SlotClass>): { parts: SlotHit[]; grade: FrameGrade } | null {
+  function frameAt(anchor: SlotHit, own: Instruction, window: readonly Instruction[], section: ReadonlySet<SlotClass> | undefined, fileClasses: ReadonlySet<SlotClass>): { parts: SlotHit[]; grade: FrameGrade } | null {
     const parts: SlotHit[] = [anchor];
     // "Battery charge": one word may not be both the action and what it acts on.
     const taken = new Set<number>();
     take(anchor, taken);
     for (const need of spec.needs.slice(1)) {
-      const inWindow = hitIn(window, need.any, taken);
+      // The anchor's own sentence binds first: "credentials never appear in commit messages" is a
+      // prohibition even when a neighbour mentions commits.
+      const inWindow = hitIn([own], need.any, taken) ?? hitIn(window, need.any, taken);
       if (inWindow) {
         parts.push(inWindow);
         take(inWindow, taken);
