@@ -38,6 +38,7 @@ import objectAgentMemory from './object-agent-memory.json';
 import objectControl from './object-control.json';
 import objectFetched from './object-fetched.json';
 import objectInstructions from './object-instructions.json';
+import objectPartner from './object-partner.json';
 import objectPayment from './object-payment.json';
 import objectPersonal from './object-personal.json';
 import objectRecovery from './object-recovery.json';
@@ -95,6 +96,7 @@ export const LEXICON_FILES = [
   objectControl,
   objectFetched,
   objectInstructions,
+  objectPartner,
   objectPayment,
   objectPersonal,
   objectRecovery,
