@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALL_RULES } from '../src/scanner/rules/presets';
-import { loadRuleFixtures } from '../src/scanner/rules/rule-fixtures';
+import { documentedExample, loadRuleFixtures } from '../src/scanner/rules/rule-fixtures';
 
 export function renderRulesDoc(): string {
   const rules = [...ALL_RULES].sort((a, b) => a.meta.id.localeCompare(b.meta.id));
@@ -33,7 +33,7 @@ export function renderRulesDoc(): string {
     if (r.compound) out.push('- compound: runs after the other rules and combines their findings');
     const fixtures = loadRuleFixtures(m.id);
     out.push(`- fixtures: ${fixtures.filter((f) => f.expectation === 'fires').length} firing, ${fixtures.filter((f) => f.expectation === 'silent').length} silent (\`test/fixtures/rules/${m.id}/\`)`);
-    out.push('', m.rationale, '', 'Example:', '', '```text', m.example, '```');
+    out.push('', m.rationale, '', `Example (as \`${documentedExample(m).path}\`):`, '', '```text', m.example, '```');
   }
   return `${out.join('\n')}\n`;
 }

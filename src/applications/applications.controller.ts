@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { ResultDto } from '../common/dto/result.dto';
@@ -35,7 +35,7 @@ const LIST_BODY_SCHEMA = {
   },
 };
 
-const ID_PARAM = { name: 'application_id', type: Number, example: 12 };
+const ID_PARAM = { name: 'application_id', type: 'integer', example: 12 };
 
 /**
  * SPEC.md "Application endpoints" (the graph and SBOM ones live in their own modules). The prefix is
@@ -62,6 +62,7 @@ export class ApplicationsController {
   @ApiOperation({ summary: 'Create application (note the trailing slash; POST without it lists)' })
   @ApiBody({ type: CreateApplicationDto, examples: { minimal: { value: { name: 'payments' } }, full: { value: { name: 'payments', description: 'Card payments', tier: 'TIER_2', application_type: 'static', owner: { login: 'jdoe', name: 'Jane Doe' }, meta: { cost_center: 'cc-42' }, service_ids: [101, 102] } } } })
   @ApiOkResponse({ type: ApplicationDto })
+  @ApiConflictResponse({ description: 'An application of that name already exists in the tenant' })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApplicationDto): Promise<ApplicationDto> {
     return this.applications.create(principal.tenantId, body);
   }
@@ -71,14 +72,19 @@ export class ApplicationsController {
   @ApiOperation({ summary: 'Update application info (description and tier keys must be present; null clears the description, keeps the tier)' })
   @ApiBody({ type: UpdateApplicationDto, examples: { update: { value: { id: 12, name: 'payments', description: null, tier: 'TIER_2', service_ids: [101] } } } })
   @ApiOkResponse({ type: ResultDto })
+  @ApiConflictResponse({ description: 'Another application of that name already exists in the tenant' })
   update(@CurrentPrincipal() principal: Principal, @Body() body: UpdateApplicationDto): Promise<ResultDto> {
     return this.applications.update(principal.tenantId, body);
   }
 
   @Get('applications')
   @RequireScopes('inventory:read')
-  @ApiOperation({ summary: 'List applications (paged; optional filter body)' })
-  @ApiBody(LIST_BODY_SCHEMA)
+  // No @ApiBody: browsers cannot send a body with GET, so Swagger UI could not run this operation
+  // (docs/decisions/0007-get-list-body-undocumented.md). The body is still accepted (SPEC.md note b).
+  @ApiOperation({
+    summary: 'List applications (paged)',
+    description: 'Filters go in a JSON body, which HTTP clients may send with this GET; browsers, and so Swagger UI, cannot. To filter from here, use `POST /api/applications` (the same operation, body documented there).',
+  })
   @ApiOkResponse({ type: ApplicationPageDto })
   listGet(@CurrentPrincipal() principal: Principal, @Query() query: ListQueryDto, @Body() body: unknown): Promise<ApplicationPageDto> {
     return this.applications.list(principal.tenantId, query, body);
@@ -127,7 +133,7 @@ export class ApplicationsController {
   @RequireScopes('inventory:write')
   @ApiOperation({ summary: 'Remove service (404 if it is not assigned)' })
   @ApiParam(ID_PARAM)
-  @ApiParam({ name: 'service_id', type: Number, example: 101 })
+  @ApiParam({ name: 'service_id', type: 'integer', example: 101 })
   @ApiOkResponse({ type: ResultDto })
   removeService(@CurrentPrincipal() principal: Principal, @Param('application_id') id: number, @Param('service_id') serviceId: number): Promise<ResultDto> {
     return this.applications.removeService(principal.tenantId, id, serviceId);

@@ -86,6 +86,11 @@ export class ApiKeysService {
     return key;
   }
 
+  /** Drops the cached principals of a tenant's keys, so a change of its limits applies at the next request. */
+  forgetTenant(tenantId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.principal.tenantId === tenantId) this.cache.delete(hash);
+  }
+
   /** Resolves a bearer token to its principal, or throws 401 with a reason safe to show. */
   async verify(token: string): Promise<ApiKeyPrincipal> {
     if (!isWellFormedApiKeyToken(token)) throw new UnauthorizedError('Invalid API key');
@@ -108,6 +113,7 @@ export class ApiKeysService {
       tenantId: key.tenantId,
       apiKeyId: key.id,
       scopes: key.scopes as Scope[],
+      // The key's own limit wins; else its tenant's; null = the service default (RateLimiter).
       rateLimitPerMinute: key.rateLimitPerMinute ?? key.tenant.rateLimitPerMinute ?? null,
     };
     const entry: CacheEntry = { principal, expiresAt: key.expiresAt, cachedUntil: nowMs + this.cacheTtlMs, lastUsedAt: key.lastUsedAt?.getTime() ?? 0 };

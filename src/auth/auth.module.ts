@@ -8,10 +8,12 @@ import { ApiKeysService } from './api-keys.service';
 import { AuthGuard } from './auth.guard';
 import { BOOTSTRAP_OUTPUT, BootstrapAdminKey, type BootstrapOutput } from './bootstrap-admin-key';
 import { ApiKeysRepository } from './persistence/api-keys.repository';
+import { TenantController } from './tenant.controller';
+import { tenantLimitDefaults, TenantsService } from './tenants.service';
 
 @Global()
 @Module({
-  controllers: [ApiKeysController],
+  controllers: [ApiKeysController, TenantController],
   providers: [
     { provide: ApiKeysRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeysRepository(ds) },
     {
@@ -19,11 +21,20 @@ import { ApiKeysRepository } from './persistence/api-keys.repository';
       inject: [ApiKeysRepository, APP_CONFIG],
       useFactory: (repo: ApiKeysRepository, config: AppConfig) => new ApiKeysService(repo, config.authCacheTtlMs),
     },
+    {
+      provide: TenantsService,
+      inject: [ApiKeysRepository, ApiKeysService, APP_CONFIG],
+      useFactory: (repo: ApiKeysRepository, apiKeys: ApiKeysService, config: AppConfig) => {
+        const tenants = new TenantsService(repo, tenantLimitDefaults(config));
+        tenants.onLimitsChanged((tenantId) => apiKeys.forgetTenant(tenantId));
+        return tenants;
+      },
+    },
     { provide: BOOTSTRAP_OUTPUT, useValue: ((line) => process.stdout.write(`${line}\n`)) satisfies BootstrapOutput },
     BootstrapAdminKey,
     AuthGuard,
     { provide: APP_GUARD, useExisting: AuthGuard },
   ],
-  exports: [ApiKeysService, ApiKeysRepository, AuthGuard, BOOTSTRAP_OUTPUT],
+  exports: [ApiKeysService, ApiKeysRepository, TenantsService, AuthGuard, BOOTSTRAP_OUTPUT],
 })
 export class AuthModule {}

@@ -36,6 +36,8 @@ describe('runCli', () => {
       [['scan', '--server', 'ftp://x.test', '.'], /--server must be an http\(s\) URL/],
       [['sbom', 'abc'], /sbom takes one application id/],
       [['keys', 'rotate'], /Unknown keys command "rotate"/],
+      [['tenants', 'delete'], /Unknown tenants command "delete"/],
+      [['tenants', 'set', 'acme', '--rate-limit=-3'], /--rate-limit takes a whole number/],
     ];
     for (const [argv, message] of cases) {
       const t = io({ BULWARK_API_KEY: 'bwk_x' });

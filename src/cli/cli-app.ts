@@ -8,6 +8,8 @@ Commands:
                       scan agent files, skill folders, zips or a whole repository
   keys create|list|revoke
                       manage API keys directly in the database
+  tenants list|show|set
+                      show and set tenant rate limits directly in the database
   sbom <application_id> [--environment …] [--coderoot …] -o <file>
                       generate an application's CycloneDX 1.6 SBOM
   whoami              show the tenant, key and budgets of the configured credential
@@ -17,12 +19,13 @@ Run \`bulwark <command> --help\` for details. Docs: docs/cli.md
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
-// Loaded on demand: `keys` pulls in TypeORM and the database driver, `scan --local` the engine;
+// Loaded on demand: `keys` and `tenants` pull in TypeORM and the database driver, `scan --local` the engine;
 // neither should slow down the others.
 /* eslint-disable @typescript-eslint/no-require-imports */
 const COMMANDS: Record<string, () => Command> = {
   scan: () => (require('./commands/scan.command') as typeof import('./commands/scan.command')).runScan,
   keys: () => (require('./commands/keys.command') as typeof import('./commands/keys.command')).runKeys,
+  tenants: () => (require('./commands/tenants.command') as typeof import('./commands/tenants.command')).runTenants,
   sbom: () => (require('./commands/sbom.command') as typeof import('./commands/sbom.command')).runSbom,
   whoami: () => (require('./commands/whoami.command') as typeof import('./commands/whoami.command')).runWhoami,
 };

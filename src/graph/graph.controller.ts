@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import { ApplicationResourceDto, GraphDto, GraphResourcePageDto, GraphResourcesQueryDto } from './dto/graph.dto';
 import { GraphService } from './graph.service';
 
-const ID_PARAM = { name: 'application_id', type: Number, example: 12 };
+const ID_PARAM = { name: 'application_id', type: 'integer', example: 12 };
 
 @ApiTags('applications')
 @ApiBearerAuth()

@@ -74,6 +74,11 @@ export interface ImportIntegration {
   orgs?: string[];
   accounts?: string[];
 }
+/** The importing tenant's limits (as PATCH /api/admin/tenant); null = the default. */
+export interface ImportTenantSettings {
+  rate_limit_per_minute?: number | null;
+  oauth_mcp_rate_limit_per_minute?: number | null;
+}
 export interface ImportDocument {
   mode?: 'merge' | 'replace';
   services?: ImportService[];
@@ -84,9 +89,10 @@ export interface ImportDocument {
   finding_counts?: ImportFindingCount[];
   applications?: ImportApplication[];
   integrations?: Partial<Record<'github' | 'aws', ImportIntegration>>;
+  tenant_settings?: ImportTenantSettings;
 }
 
-export const IMPORT_SECTIONS = ['services', 'code_roots', 'resources', 'relations', 'packages', 'finding_counts', 'applications', 'integrations'] as const;
+export const IMPORT_SECTIONS = ['services', 'code_roots', 'resources', 'relations', 'packages', 'finding_counts', 'applications', 'integrations', 'tenant_settings'] as const;
 export type ImportSection = (typeof IMPORT_SECTIONS)[number];
 
 const MAX_ISSUES = 200;

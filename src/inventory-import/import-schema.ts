@@ -1,3 +1,4 @@
+import { MAX_RATE_LIMIT_PER_MINUTE } from '../auth/tenants.service';
 import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, MAX_INT4, OWNER_TYPES, RESOURCE_CATEGORIES, SEVERITIES, TIERS } from '../applications/inventory-enums';
 
 /**
@@ -9,6 +10,7 @@ const id = { type: 'integer', minimum: 0, maximum: MAX_INT4 };
 const count = { type: 'integer', minimum: 0, maximum: MAX_INT4 };
 const str = (max: number, min = 0) => ({ type: 'string', minLength: min, maxLength: max });
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
+const perMinute = { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT_PER_MINUTE };
 const owner = { type: 'object', required: ['login', 'name'], properties: { login: str(255, 1), name: str(255) } };
 const integration = {
   type: 'object',
@@ -159,6 +161,15 @@ export const IMPORT_SCHEMA = {
       type: 'object',
       description: 'Reported by GET /api/internal/application/integrations.',
       properties: { github: integration, aws: integration },
+    },
+    tenant_settings: {
+      type: 'object',
+      description:
+        'Limits of the importing tenant, as PATCH /api/admin/tenant (null = the default). mode "merge": a field left out is unchanged; mode "replace": a field left out goes back to the default.',
+      properties: {
+        rate_limit_per_minute: { ...nullable(perMinute), description: 'Requests per minute of each API key of the tenant without a limit of its own.' },
+        oauth_mcp_rate_limit_per_minute: { ...nullable(perMinute), description: 'Requests per minute of each OAuth client + user of the tenant on /mcp.' },
+      },
     },
   },
 } as const;

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
 import { ImportResultDto } from './dto/import-result.dto';
@@ -31,6 +31,7 @@ export class InventoryImportController {
   @ApiOperation({ summary: 'Import an inventory document (merge|replace; idempotent upserts by natural key; all or nothing)' })
   @ApiBody({ schema: IMPORT_SCHEMA as unknown as Record<string, unknown>, examples: { merge: { value: EXAMPLE } } })
   @ApiOkResponse({ type: ImportResultDto })
+  @ApiConflictResponse({ description: 'A concurrent change conflicts with the import (duplicate natural key); nothing was imported' })
   import(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<ImportResultDto> {
     return this.imports.import(principal.tenantId, body);
   }

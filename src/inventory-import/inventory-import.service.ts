@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { QueryFailedError, type EntityManager } from 'typeorm';
+import { TenantsService } from '../auth/tenants.service';
 import { ConflictError, ValidationFailedError, type ValidationIssue } from '../common/errors';
 import { DEFAULT_DESCRIPTION } from '../applications/inventory-enums';
 import { IMPORT_SECTIONS, parseImportDocument, type ImportDocument, type ImportSection } from './import-document';
@@ -36,15 +37,21 @@ function duplicates<T>(items: T[] | undefined, key: (item: T) => string, section
 export class InventoryImportService {
   private readonly logger = new Logger('InventoryImport');
 
-  constructor(private readonly repository: InventoryImportRepository) {}
+  constructor(
+    private readonly repository: InventoryImportRepository,
+    private readonly tenants: TenantsService,
+  ) {}
 
   async import(tenantId: string, body: unknown): Promise<ImportResult> {
     const doc = parseImportDocument(body);
     try {
-      return await this.repository.transaction(async (manager) => {
+      const result = await this.repository.transaction(async (manager) => {
         await this.repository.lockTenant(manager, tenantId);
         return this.write(manager, tenantId, doc);
       });
+      // Committed: cached principals must now re-read the tenant's limits.
+      if (doc.tenant_settings) this.tenants.limitsChanged(tenantId);
+      return result;
     } catch (err) {
       // A concurrent API create of the same application name.
       if (err instanceof QueryFailedError && (err.driverError as { code?: string }).code === '23505') {
@@ -57,12 +64,14 @@ export class InventoryImportService {
   /** Imports `body` into the tenant only if its inventory is empty (start-up seeding). Null if skipped. */
   async importIfEmpty(tenantSlug: string, body: unknown): Promise<{ tenantId: string; result: ImportResult } | null> {
     const doc = parseImportDocument(body);
-    return this.repository.transaction(async (manager) => {
+    const loaded = await this.repository.transaction(async (manager) => {
       const tenantId = await this.repository.findOrCreateTenant(manager, tenantSlug);
       await this.repository.lockTenant(manager, tenantId);
       if (!(await this.repository.tenantInventoryIsEmpty(manager, tenantId))) return null;
       return { tenantId, result: await this.write(manager, tenantId, doc) };
     });
+    if (loaded && doc.tenant_settings) this.tenants.limitsChanged(loaded.tenantId);
+    return loaded;
   }
 
   private async write(manager: EntityManager, tenantId: string, doc: ImportDocument): Promise<ImportResult> {
@@ -76,6 +85,10 @@ export class InventoryImportService {
       deleted.integrations = await r.upsertIntegrations(manager, tenantId, doc.integrations, replace);
       counts.integrations = Object.values(doc.integrations).filter(Boolean).length;
     }
+    if (doc.tenant_settings) {
+      await r.setTenantLimits(manager, tenantId, doc.tenant_settings, replace);
+      counts.tenant_settings = 1;
+    }
     if (doc.services) deleted.services = await r.upsertServices(manager, tenantId, doc.services, replace);
     if (doc.resources) deleted.resources = await r.upsertResources(manager, tenantId, doc.resources, replace);
     if (doc.code_roots) deleted.code_roots = await r.upsertCodeRoots(manager, tenantId, doc.code_roots, replace);
@@ -84,7 +97,7 @@ export class InventoryImportService {
     if (doc.relations) deleted.relations = await r.upsertRelations(manager, tenantId, doc.relations, replace);
     if (doc.applications) deleted.applications = await r.upsertApplications(manager, tenantId, doc.applications, replace, DEFAULT_DESCRIPTION);
     await r.refreshDynamicMembership(manager, tenantId);
-    for (const section of IMPORT_SECTIONS) if (section !== 'integrations') counts[section] = (doc[section] as unknown[] | undefined)?.length ?? 0;
+    for (const section of IMPORT_SECTIONS) if (section !== 'integrations' && section !== 'tenant_settings') counts[section] = (doc[section] as unknown[] | undefined)?.length ?? 0;
     if (Object.values(counts).reduce((a, b) => a + b, 0) >= ANALYZE_AFTER_ROWS) await r.analyzeInventoryTables(manager);
     this.logger.log(`Imported inventory (${mode}): ${IMPORT_SECTIONS.map((s) => `${s}=${counts[s]}`).join(' ')}`);
     return { ok: true, mode, counts, deleted };

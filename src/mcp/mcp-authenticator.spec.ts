@@ -10,7 +10,7 @@ function deps(over: Partial<McpAuthenticatorDeps> = {}): McpAuthenticatorDeps {
   return {
     apiKeys: { verify: jest.fn(async (t: string) => (t === 'bwk_good' ? KEY : Promise.reject(new UnauthorizedError('Invalid API key')))) },
     oauth: { verify: jest.fn(async (t: string) => (t === 'jwt.good.token' ? CLAIMS : Promise.reject(new UnauthorizedError('Access token expired')))) },
-    tenants: { idOf: jest.fn(async (slug: string) => (slug === 'default' ? 'tenant-default' : slug === 'acme' ? 'tenant-acme' : null)) },
+    tenants: { find: jest.fn(async (slug: string) => (slug === 'default' ? { id: 'tenant-default', oauthMcpRateLimitPerMinute: null } : slug === 'acme' ? { id: 'tenant-acme', oauthMcpRateLimitPerMinute: 1500 } : null)) },
     defaultTenantSlug: 'default',
     ...over,
   };
@@ -34,7 +34,8 @@ describe('McpAuthenticator', () => {
       principal: { kind: 'oauth', tenantId: 'tenant-default', clientId: 'claude', subject: 'user-1', scopes: ['inventory:read'], rateLimitPerMinute: null },
     });
     const acme = deps({ oauth: { verify: async () => ({ ...CLAIMS, tenantSlug: 'acme' }) } });
-    expect(await new McpAuthenticator(acme).authenticate('Bearer x.y.z')).toMatchObject({ principal: { tenantId: 'tenant-acme' } });
+    // The tenant's OAuth MCP limit rides on the principal (the rate limiter charges it).
+    expect(await new McpAuthenticator(acme).authenticate('Bearer x.y.z')).toMatchObject({ principal: { tenantId: 'tenant-acme', rateLimitPerMinute: 1500 } });
     const unknown = deps({ oauth: { verify: async () => ({ ...CLAIMS, tenantSlug: 'nope' }) } });
     expect(await new McpAuthenticator(unknown).authenticate('Bearer x.y.z')).toEqual({ kind: 'rejected', reason: 'Access token names an unknown tenant' });
   });

@@ -20,23 +20,38 @@ export type McpAuthResult =
 const API_KEY_PREFIX = 'bwk_';
 const TENANT_CACHE_MS = 30_000;
 
-/** Tenant slug → id lookups for OAuth principals; cached briefly (tenants are never renamed here). */
+/** What an OAuth principal needs of its tenant. */
+export interface McpTenant {
+  id: string;
+  /** The tenant's OAuth MCP limit; null = the policy default. */
+  oauthMcpRateLimitPerMinute: number | null;
+}
+
+/**
+ * Tenant slug → id and OAuth MCP limit for OAuth principals; cached briefly (tenants are never
+ * renamed here). TenantsService evicts a tenant whose limits it changes (see McpModule).
+ */
 export class TenantDirectory {
-  private readonly cache = new ClearingMap<string, { id: string | null; until: number }>(1000);
+  private readonly cache = new ClearingMap<string, { tenant: McpTenant | null; until: number }>(1000);
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async idOf(slug: string): Promise<string | null> {
+  async find(slug: string): Promise<McpTenant | null> {
     const hit = this.cache.get(slug);
-    if (hit && hit.until > this.now()) return hit.id;
-    const tenant = await this.dataSource.getRepository(TenantEntity).findOne({ where: { slug }, select: { id: true } });
-    const id = tenant?.id ?? null;
+    if (hit && hit.until > this.now()) return hit.tenant;
+    const row = await this.dataSource.getRepository(TenantEntity).findOne({ where: { slug }, select: { id: true, oauthMcpRateLimitPerMinute: true } });
+    const tenant = row ? { id: row.id, oauthMcpRateLimitPerMinute: row.oauthMcpRateLimitPerMinute } : null;
     // Unknown slugs are cached too, so a flood of tokens naming one cannot hammer the database.
-    this.cache.set(slug, { id, until: this.now() + TENANT_CACHE_MS });
-    return id;
+    this.cache.set(slug, { tenant, until: this.now() + TENANT_CACHE_MS });
+    return tenant;
+  }
+
+  /** Drops a tenant's entry (its limits changed). */
+  forget(tenantId: string): void {
+    for (const [slug, entry] of this.cache.entries()) if (entry.tenant?.id === tenantId) this.cache.delete(slug);
   }
 }
 
@@ -44,7 +59,7 @@ export interface McpAuthenticatorDeps {
   apiKeys: Pick<ApiKeysService, 'verify'>;
   /** null when OAUTH_ISSUER / OAUTH_JWKS_URL are not configured: only API keys are accepted. */
   oauth: Pick<OAuthTokenVerifier, 'verify'> | null;
-  tenants: Pick<TenantDirectory, 'idOf'>;
+  tenants: Pick<TenantDirectory, 'find'>;
   defaultTenantSlug: string;
 }
 
@@ -78,16 +93,16 @@ export class McpAuthenticator {
   private async oauthPrincipal(token: string, oauth: Pick<OAuthTokenVerifier, 'verify'>): Promise<OAuthPrincipal> {
     const claims = await oauth.verify(token);
     const slug = claims.tenantSlug ?? this.deps.defaultTenantSlug;
-    const tenantId = await this.deps.tenants.idOf(slug);
-    if (tenantId === null) throw new UnauthorizedError('Access token names an unknown tenant');
+    const tenant = await this.deps.tenants.find(slug);
+    if (tenant === null) throw new UnauthorizedError('Access token names an unknown tenant');
     return {
       kind: 'oauth',
-      tenantId,
+      tenantId: tenant.id,
       clientId: claims.clientId,
       subject: claims.subject,
       scopes: claims.scopes,
-      // The 600/min MCP default (rate-limit policy); no per-tenant OAuth raise is stored yet.
-      rateLimitPerMinute: null,
+      // The tenant's OAuth MCP limit; null = the 600/min of the rate-limit policy.
+      rateLimitPerMinute: tenant.oauthMcpRateLimitPerMinute,
     };
   }
 }

@@ -1,6 +1,7 @@
 import { Logger, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { TenantsService } from '../auth/tenants.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { ApplicationsModule } from '../applications/applications.module';
@@ -42,9 +43,12 @@ function oauthVerifier(config: AppConfig): OAuthTokenVerifier | null {
     { provide: MCP_OAUTH_VERIFIER, inject: [APP_CONFIG], useFactory: oauthVerifier },
     {
       provide: McpAuthenticator,
-      inject: [ApiKeysService, MCP_OAUTH_VERIFIER, DataSource, APP_CONFIG],
-      useFactory: (apiKeys: ApiKeysService, oauth: OAuthTokenVerifier | null, dataSource: DataSource, config: AppConfig) =>
-        new McpAuthenticator({ apiKeys, oauth, tenants: new TenantDirectory(dataSource), defaultTenantSlug: config.oauth.defaultTenant }),
+      inject: [ApiKeysService, MCP_OAUTH_VERIFIER, DataSource, APP_CONFIG, TenantsService],
+      useFactory: (apiKeys: ApiKeysService, oauth: OAuthTokenVerifier | null, dataSource: DataSource, config: AppConfig, tenantSettings: TenantsService) => {
+        const tenants = new TenantDirectory(dataSource);
+        tenantSettings.onLimitsChanged((tenantId) => tenants.forget(tenantId));
+        return new McpAuthenticator({ apiKeys, oauth, tenants, defaultTenantSlug: config.oauth.defaultTenant });
+      },
     },
   ],
 })

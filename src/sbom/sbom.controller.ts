@@ -36,7 +36,7 @@ export class SbomController {
     summary: 'Generate SBOM: CycloneDX 1.6 JSON of the application (services and deduplicated packages)',
     description: `Both body keys must be present (null allowed). Send \`Accept: ${CYCLONEDX_JSON}\` to get that media type back; otherwise application/json.`,
   })
-  @ApiParam({ name: 'application_id', type: Number, example: 12 })
+  @ApiParam({ name: 'application_id', type: 'integer', example: 12 })
   @ApiBody({
     type: SbomRequestDto,
     examples: {

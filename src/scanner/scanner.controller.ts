@@ -15,6 +15,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { RequireScopes } from '../auth/auth.decorators';
+import { SCAN_REPORT_EXAMPLE } from './dto/scan-report.example';
 import { ScanUploadDto } from './dto/scan-upload.dto';
 import { scanReportSchema } from './engine/scan-report.schema';
 import type { ScanReport } from './engine/scan-report.types';
@@ -38,7 +39,7 @@ export class ScannerController {
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({ type: ScanUploadDto })
-  @ApiOkResponse({ description: 'Scan report', schema: scanReportSchema as never })
+  @ApiOkResponse({ description: 'Scan report', schema: { ...scanReportSchema, example: SCAN_REPORT_EXAMPLE } as never })
   @ApiBadRequestResponse({ description: 'Upload empty, or could not be extracted (malformed or unsafe zip)' })
   @ApiUnauthorizedResponse({ description: 'Missing, expired or invalid token' })
   @ApiPayloadTooLargeResponse({ description: 'A size limit was exceeded; the detail names the file and the limit' })

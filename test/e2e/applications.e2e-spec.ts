@@ -67,7 +67,7 @@ describe('application endpoints (SPEC.md, DESIGN.md §5)', () => {
     const doc = (await t.http().get('/docs/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }>; requestBody?: { content: Record<string, { examples?: unknown }> } }>> };
     const operations: [string, string, boolean][] = [
       ['get', '/api/applications/_terms', false], ['post', '/api/applications/', true], ['put', '/api/applications/', true],
-      ['get', '/api/applications', true], ['post', '/api/applications', true], ['get', '/api/applications/{application_id}', false],
+      ['get', '/api/applications', false], ['post', '/api/applications', true], ['get', '/api/applications/{application_id}', false],
       ['delete', '/api/applications/{application_id}', false], ['post', '/api/applications/{application_id}/service', true],
       ['delete', '/api/applications/{application_id}/service/{service_id}', false], ['post', '/api/applications/{application_id}/tier', true],
       ['get', '/api/applications/{application_id}/resources', false], ['get', '/api/applications/{application_id}/graph_resources', false],

@@ -51,8 +51,8 @@ describe('admin import, internal settings and demo data', () => {
     expect(first.body).toEqual({
       ok: true,
       mode: 'merge',
-      counts: { services: 3, code_roots: 1, resources: 2, relations: 1, packages: 2, finding_counts: 1, applications: 2, integrations: 1 },
-      deleted: { services: 0, code_roots: 0, resources: 0, relations: 0, packages: 0, finding_counts: 0, applications: 0, integrations: 0 },
+      counts: { services: 3, code_roots: 1, resources: 2, relations: 1, packages: 2, finding_counts: 1, applications: 2, integrations: 1, tenant_settings: 0 },
+      deleted: { services: 0, code_roots: 0, resources: 0, relations: 0, packages: 0, finding_counts: 0, applications: 0, integrations: 0, tenant_settings: 0 },
     });
     const list = await api.get('/api/applications?order=name').expect(200);
     const [dynamic, stat] = list.body.items;

@@ -30,6 +30,7 @@ export async function clientFor(t: TestApp, tenant: TestTenant, scopes?: Paramet
     get: (url: string) => t.http().get(url).set(auth),
     post: (url: string) => t.http().post(url).set(auth),
     put: (url: string) => t.http().put(url).set(auth),
+    patch: (url: string) => t.http().patch(url).set(auth),
     delete: (url: string) => t.http().delete(url).set(auth),
   };
 }

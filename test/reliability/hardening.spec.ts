@@ -74,7 +74,7 @@ describe('hardening', () => {
       expectHardened((await t.http().get('/api/applications').expect(401)).headers);
       expectHardened((await t.http().get('/no/such/route').set('Authorization', `Bearer ${token}`).expect(404)).headers);
       expectHardened((await t.http().post('/api/applications/').set('Content-Type', 'application/json').send(`"${'x'.repeat(JSON_LIMIT)}"`).expect(413)).headers);
-      const docs = await t.http().get('/docs/').expect(200);
+      const docs = await t.http().get('/docs').expect(200);
       expectHardened(docs.headers);
       expect(docs.text).toContain('swagger');
     });

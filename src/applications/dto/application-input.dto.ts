@@ -50,7 +50,7 @@ export class CreateApplicationDto {
   @Type(() => OwnerInputDto)
   owner?: OwnerInputDto | null;
 
-  @ApiPropertyOptional({ type: Number, default: 0, minimum: 0, description: 'Import source maintaining a dynamic application.' })
+  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: 0, description: 'Import source maintaining a dynamic application.' })
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -62,7 +62,7 @@ export class CreateApplicationDto {
   @IsObject()
   meta?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: [Number], nullable: true, example: [101, 102], description: 'Unknown ids → 422 listing them.' })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, nullable: true, example: [101, 102], description: 'Unknown ids → 422 listing them.' })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_SERVICE_IDS)
@@ -74,7 +74,7 @@ export class CreateApplicationDto {
 
 /** SPEC.md "Update request body": description and tier keys must be present (null allowed). */
 export class UpdateApplicationDto {
-  @ApiProperty({ example: 12 })
+  @ApiProperty({ type: 'integer', example: 12 })
   @IsInt()
   @Min(0)
   @Max(MAX_INT4)
@@ -96,7 +96,7 @@ export class UpdateApplicationDto {
   @NullOr('isIn', (v) => (TIERS as readonly unknown[]).includes(v), `must be one of the following values: ${TIERS.join(', ')}`)
   tier!: string | null;
 
-  @ApiPropertyOptional({ type: [Number], nullable: true, description: 'Omitted or null keeps membership; an array replaces it.', example: [101] })
+  @ApiPropertyOptional({ type: 'integer', isArray: true, nullable: true, description: 'Omitted or null keeps membership; an array replaces it.', example: [101] })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_SERVICE_IDS)
@@ -119,29 +119,33 @@ function toStringList(value: unknown): string[] | undefined {
 }
 const emptyToUndefined = ({ value }: { value: unknown }) => (value === '' ? undefined : value);
 
-/** Query of the list operations (and graph resources): page/limit/order/orders/direction/search. */
+/**
+ * Query of the list operations (and graph resources): page/limit/order/orders/direction/search.
+ * No `example` on these: Swagger UI pre-fills "Try it out" with examples, which would silently
+ * filter or reorder the result (test/e2e/openapi.e2e-spec.ts).
+ */
 export class ListQueryDto {
-  @ApiPropertyOptional({ type: Number, default: 0, minimum: 0, description: '0-based page number.' })
+  @ApiPropertyOptional({ type: 'integer', default: 0, minimum: 0, description: '0-based page number.' })
   @IsOptional()
   @IsInt()
   @Min(0)
   @Max(MAX_INT4)
   page?: number;
 
-  @ApiPropertyOptional({ type: Number, default: 100, minimum: 1, maximum: 1000 })
+  @ApiPropertyOptional({ type: 'integer', default: 100, minimum: 1, maximum: 1000 })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(1000)
   limit?: number;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'name', description: 'One order field.' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'One order field, e.g. `name`.' })
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()
   order?: string | null;
 
-  @ApiPropertyOptional({ type: [String], nullable: true, example: ['-severity', 'name'], description: 'Several fields, `-field` for descending; wins over `order`. Repeat the parameter or separate with commas.' })
+  @ApiPropertyOptional({ type: [String], nullable: true, description: 'Several fields, `-field` for descending (e.g. `-severity,name`); wins over `order`. Repeat the parameter or separate with commas.' })
   @Transform(({ obj }: { obj: Record<string, unknown> }) => toStringList(obj.orders))
   @IsOptional()
   @IsArray()
@@ -155,7 +159,7 @@ export class ListQueryDto {
   @IsIn(['asc', 'desc'])
   direction?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'pay', description: 'Case-insensitive substring of name or description.' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Case-insensitive substring of name or description, e.g. `pay`.' })
   @Transform(emptyToUndefined)
   @IsOptional()
   @IsString()

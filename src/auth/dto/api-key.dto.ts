@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { ALL_SCOPES, type Scope } from '../principal';
 import type { ApiKeyEntity } from '../persistence/api-key.entity';
+import { MAX_RATE_LIMIT_PER_MINUTE } from '../tenants.service';
 
 export class CreateApiKeyDto {
   @ApiProperty({ example: 'ci-pipeline', minLength: 1, maxLength: 255 })
@@ -16,16 +17,16 @@ export class CreateApiKeyDto {
   @IsIn(ALL_SCOPES as Scope[], { each: true })
   scopes?: Scope[];
 
-  @ApiPropertyOptional({ format: 'date-time', nullable: true, description: 'When the key stops working; must be in the future (422 otherwise); null or absent = never.' })
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When the key stops working; must be in the future (422 otherwise); null or absent = never.' })
   @IsOptional()
   @IsISO8601({ strict: true })
   expires_at?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, minimum: 1, description: 'Raise of the per-key budget (requests per minute).' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1, maximum: 10_000_000, description: 'Raise of the per-key budget (requests per minute); null or absent = the tenant\'s budget.' })
   @IsOptional()
   @IsInt()
   @Min(1)
-  @Max(10_000_000)
+  @Max(MAX_RATE_LIMIT_PER_MINUTE)
   rate_limit_per_minute?: number | null;
 }
 
@@ -38,7 +39,7 @@ export class ApiKeyDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) expires_at!: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) revoked_at!: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) last_used_at!: string | null;
-  @ApiProperty({ nullable: true, type: Number }) rate_limit_per_minute!: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) rate_limit_per_minute!: number | null;
 
   static from(key: ApiKeyEntity): ApiKeyDto {
     return {

@@ -52,6 +52,21 @@ export class ApiKeysRepository {
     return (manager ?? this.dataSource.manager).getRepository(TenantEntity).findOne({ where: { slug } });
   }
 
+  findTenantById(id: string): Promise<TenantEntity | null> {
+    return this.dataSource.getRepository(TenantEntity).findOne({ where: { id } });
+  }
+
+  listTenants(): Promise<TenantEntity[]> {
+    return this.dataSource.getRepository(TenantEntity).find({ order: { slug: 'ASC' } });
+  }
+
+  /** Writes the given limit columns of a tenant (absent = unchanged); false if there is no such tenant. */
+  async updateTenantLimits(id: string, limits: Partial<Pick<TenantEntity, 'rateLimitPerMinute' | 'oauthMcpRateLimitPerMinute'>>): Promise<boolean> {
+    if (Object.keys(limits).length === 0) return (await this.findTenantById(id)) !== null;
+    const result = await this.dataSource.getRepository(TenantEntity).update({ id }, limits);
+    return (result.affected ?? 0) > 0;
+  }
+
   async findOrCreateTenant(slug: string, manager?: EntityManager): Promise<TenantEntity> {
     const repo = (manager ?? this.dataSource.manager).getRepository(TenantEntity);
     await repo.createQueryBuilder().insert().values({ slug, name: slug }).orIgnore().execute();

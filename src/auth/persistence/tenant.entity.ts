@@ -13,9 +13,13 @@ export class TenantEntity {
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 
-  /** Tenant-wide raise of the per-key app budget (requests/minute); null = default. */
+  /** Budget of this tenant's API keys that have no limit of their own (requests/minute); null = default. */
   @Column({ name: 'rate_limit_per_minute', type: 'integer', nullable: true })
   rateLimitPerMinute!: number | null;
+
+  /** Tenant-wide limit of OAuth-authenticated MCP callers (requests/minute, per client + user); null = default. */
+  @Column({ name: 'oauth_mcp_rate_limit_per_minute', type: 'integer', nullable: true })
+  oauthMcpRateLimitPerMinute!: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 export class WindowLimitDto {
-  @ApiProperty({ example: 2000 }) limit!: number;
-  @ApiProperty({ example: 60 }) window_seconds!: number;
+  @ApiProperty({ type: 'integer', example: 2000 }) limit!: number;
+  @ApiProperty({ type: 'integer', example: 60 }) window_seconds!: number;
 }
 
 export class WhoamiApiKeyDto {
@@ -30,19 +30,19 @@ export class WhoamiDto {
 }
 
 export class ScanLimitsDto {
-  @ApiProperty({ example: 3 }) files_per_upload!: number;
-  @ApiProperty({ example: 256000, description: 'Bytes (KB = 1,024).' }) file_bytes!: number;
-  @ApiProperty({ example: 768000 }) total_uncompressed_bytes!: number;
-  @ApiProperty({ example: 1048576 }) upload_bytes!: number;
+  @ApiProperty({ type: 'integer', example: 3 }) files_per_upload!: number;
+  @ApiProperty({ type: 'integer', example: 256000, description: 'Bytes (KB = 1,024).' }) file_bytes!: number;
+  @ApiProperty({ type: 'integer', example: 768000 }) total_uncompressed_bytes!: number;
+  @ApiProperty({ type: 'integer', example: 1048576 }) upload_bytes!: number;
 }
 
 export class RetryPolicyDto {
-  @ApiProperty({ example: 3 }) max_retries!: number;
-  @ApiProperty({ example: 60 }) within_seconds!: number;
+  @ApiProperty({ type: 'integer', example: 3 }) max_retries!: number;
+  @ApiProperty({ type: 'integer', example: 60 }) within_seconds!: number;
 }
 
 export class CliConfigDto {
-  @ApiProperty({ example: 10, description: 'SBOM assessments per batch request.' }) sbom_batch_size!: number;
+  @ApiProperty({ type: 'integer', example: 10, description: 'SBOM assessments per batch request.' }) sbom_batch_size!: number;
   @ApiProperty({ type: ScanLimitsDto }) scan_limits!: ScanLimitsDto;
   @ApiProperty({ type: RetryPolicyDto, description: 'How the scan command retries after 429/503 with Retry-After.' })
   scan_retry!: RetryPolicyDto;
@@ -71,7 +71,7 @@ export class TelemetryEventDto {
   @Matches(/^[a-z][a-z0-9-]{0,31}$/)
   command?: string;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 86_400_000 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 86_400_000 })
   @IsOptional()
   @IsInt()
   @Min(0)

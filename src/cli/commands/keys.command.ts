@@ -1,18 +1,11 @@
-import { parseArgs } from 'node:util';
-import type { DataSource } from 'typeorm';
-import { ApiKeysService } from '../../auth/api-keys.service';
 import type { ApiKeyEntity } from '../../auth/persistence/api-key.entity';
-import { ApiKeysRepository } from '../../auth/persistence/api-keys.repository';
 import { TenantEntity } from '../../auth/persistence/tenant.entity';
 import { ALL_SCOPES, type Scope } from '../../auth/principal';
-import { DomainError } from '../../common/errors';
-import { ConfigError, loadConfig, TENANT_SLUG } from '../../config/app-config';
-import { DataDirInUseError } from '../../database/data-dir-lock';
-import { buildDataSourceOptions, createDataSource } from '../../database/data-source-options';
-import { runMigrationsLocked } from '../../database/run-migrations';
+import { TENANT_SLUG } from '../../config/app-config';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
 import { parseDuration } from '../duration';
-import { safeText } from '../output/terminal';
+import { columns, safeText } from '../output/terminal';
+import { parse, withDatabase, type ViaServer } from './cli-database';
 
 export const KEYS_HELP = `Usage:
   bulwark keys create --tenant <slug> [--name <n>] [--scopes a,b] [--expires-in 30d]
@@ -33,59 +26,13 @@ refuse and say how to go through the server instead. Pending migrations run firs
 const DEFAULT_SCOPES: Scope[] = ['inventory:read', 'scan'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-interface Db {
-  dataSource: DataSource;
-  repository: ApiKeysRepository;
-  service: ApiKeysService;
-}
-
-async function withDatabase<T>(io: CliIo, work: (db: Db) => Promise<T>): Promise<T> {
-  let config;
-  try {
-    config = loadConfig(io.env, []);
-  } catch (err) {
-    if (err instanceof ConfigError) throw new CliError(err.message);
-    throw err;
-  }
-  let dataSource: DataSource;
-  try {
-    dataSource = createDataSource(buildDataSourceOptions(config));
-  } catch (err) {
-    if (err instanceof DataDirInUseError) throw new CliError(inUseMessage(err, config.port));
-    throw err;
-  }
-  try {
-    await dataSource.initialize();
-  } catch (err) {
-    await dataSource.destroy().catch(() => undefined);
-    throw new CliError(`Cannot open the database (${config.database.kind}): ${(err as Error).message}`);
-  }
-  try {
-    await runMigrationsLocked(dataSource, config.database.kind === 'pglite');
-    const repository = new ApiKeysRepository(dataSource);
-    // No cache: this process verifies nothing, and a stale entry could only confuse.
-    return await work({ dataSource, repository, service: new ApiKeysService(repository, 0) });
-  } catch (err) {
-    if (err instanceof DomainError) throw new CliError(err.detail);
-    throw err;
-  } finally {
-    await dataSource.destroy();
-  }
-}
-
-/** Refusal when the embedded database is open in a server: say why, and the two ways that work. */
-function inUseMessage(err: DataDirInUseError, port: number): string {
-  return [
-    `${err.dataDir} is open in another process (pid ${err.holder.pid}: ${safeText(err.holder.command, 120)}), most likely a running Bulwark server.`,
-    'The embedded database serves one process at a time: a key written from here would never be seen by that',
-    'server and would be lost when it saves its own copy. Either:',
-    `  - create the key through the running server (admin key in BULWARK_API_KEY):`,
-    `      curl -s -X POST -H "Authorization: Bearer $BULWARK_API_KEY" -H 'Content-Type: application/json' \\`,
-    `        -d '{"name":"ops","scopes":["admin"]}' http://localhost:${port}/api/admin/api-keys`,
-    '    (GET lists keys, DELETE /api/admin/api-keys/<id> revokes one);',
-    '  - or stop the server (Ctrl-C), run this command again, then start the server.',
-  ].join('\n');
-}
+const VIA_SERVER: ViaServer = {
+  curl: (base) => [
+    `curl -s -X POST -H "Authorization: Bearer $BULWARK_API_KEY" -H 'Content-Type: application/json' \\`,
+    `  -d '{"name":"ops","scopes":["admin"]}' ${base}/api/admin/api-keys`,
+  ],
+  note: 'GET lists keys, DELETE /api/admin/api-keys/<id> revokes one',
+};
 
 function parseScopes(raw: string | undefined): Scope[] {
   if (raw === undefined) return DEFAULT_SCOPES;
@@ -124,7 +71,7 @@ async function create(argv: string[], io: CliIo): Promise<number> {
   const expiresIn = values['expires-in'] as string | undefined;
   const expiresAt = expiresIn ? new Date(Date.now() + parseDuration(expiresIn)) : null;
 
-  const created = await withDatabase(io, async ({ repository, service }) => {
+  const created = await withDatabase(io, VIA_SERVER, async ({ repository, service }) => {
     const t = await repository.findOrCreateTenant(tenant);
     return service.create({ tenantId: t.id, name, scopes, expiresAt, rateLimitPerMinute: null });
   });
@@ -139,7 +86,7 @@ async function create(argv: string[], io: CliIo): Promise<number> {
 async function list(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, { tenant: { type: 'string' }, json: { type: 'boolean', default: false } });
   const slug = values.tenant as string | undefined;
-  const rows = await withDatabase(io, async ({ dataSource, repository }) => {
+  const rows = await withDatabase(io, VIA_SERVER, async ({ dataSource, repository }) => {
     const tenants = slug
       ? [await repository.findTenantBySlug(slug)].filter((t): t is TenantEntity => t !== null)
       : await dataSource.getRepository(TenantEntity).find({ order: { slug: 'ASC' } });
@@ -158,9 +105,7 @@ async function list(argv: string[], io: CliIo): Promise<number> {
   }
   const header = ['ID', 'TENANT', 'NAME', 'PREFIX', 'SCOPES', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED'];
   const table = rows.map((r) => [r.id, r.tenant, safeText(String(r.name), 40), r.display_prefix, (r.scopes as string[]).join(','), r.status, r.created, r.expires_at ?? '-', r.last_used_at ?? '-'].map(String));
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
-  io.stdout(`${[line(header), ...table.map(line)].join('\n')}\n`);
+  io.stdout(columns(header, table));
   return EXIT_OK;
 }
 
@@ -169,7 +114,7 @@ async function revoke(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('keys revoke takes exactly one key id');
   const id = positionals[0];
   if (!UUID.test(id)) throw new CliError(`No API key with id "${safeText(id, 60)}" (ids are UUIDs; see \`bulwark keys list\`).`);
-  const key = await withDatabase(io, async ({ repository, service }) => {
+  const key = await withDatabase(io, VIA_SERVER, async ({ repository, service }) => {
     const found = await repository.findKeyById(id);
     if (!found) throw new CliError(`No API key with id ${id}.`);
     const wasRevoked = found.revokedAt !== null;
@@ -178,17 +123,6 @@ async function revoke(argv: string[], io: CliIo): Promise<number> {
   });
   io.stdout(key.wasRevoked ? `API key ${id} was already revoked (${iso(key.revoked.revokedAt)}).\n` : `Revoked API key ${id} "${safeText(key.revoked.name)}".\n`);
   return EXIT_OK;
-}
-
-type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
-
-function parse(argv: string[], options: Options, positionals = false): { values: Record<string, unknown>; positionals: string[] } {
-  try {
-    const r = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
-    return { values: r.values as Record<string, unknown>, positionals: r.positionals };
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
 }
 
 export async function runKeys(argv: string[], io: CliIo): Promise<number> {

@@ -15,7 +15,7 @@ export class ApplicationResourceDto {
 export class GraphResourceDto extends ApplicationResourceDto {
   @ApiProperty({ enum: RESOURCE_CATEGORIES, example: 'storage' }) category!: string;
   @ApiProperty({ type: String, nullable: true, example: 'acme-payments-prod' }) name!: string | null;
-  @ApiProperty({ type: [Number], example: [101], description: 'Member services using the resource.' }) service_ids!: number[];
+  @ApiProperty({ type: 'integer', isArray: true, example: [101], description: 'Member services using the resource.' }) service_ids!: number[];
   @ApiProperty({ example: true, description: 'In the graph: in the stored selection, or true for all when none is stored.' }) in_graph!: boolean;
 }
 
@@ -35,7 +35,7 @@ export class GraphNodeDto {
   @ApiProperty({ example: 'service:101', description: 'application:<id>, service:<id> or resource:<platform_id>' }) id!: string;
   @ApiProperty({ enum: ['application', 'service', 'resource'] }) type!: string;
   @ApiProperty({ example: 'payments-api' }) label!: string;
-  @ApiPropertyOptional({ example: 101 }) service_id?: number;
+  @ApiPropertyOptional({ type: 'integer', example: 101 }) service_id?: number;
   @ApiPropertyOptional({ example: 'arn:aws:s3:::acme-payments-prod' }) platform_id?: string;
   @ApiPropertyOptional({ example: 'aws_s3_bucket' }) resource_type?: string;
   @ApiPropertyOptional({ enum: RESOURCE_CATEGORIES }) category?: string;
@@ -48,7 +48,7 @@ export class GraphEdgeDto {
 }
 
 export class GraphDto {
-  @ApiProperty({ example: 12 }) application_id!: number;
+  @ApiProperty({ type: 'integer', example: 12 }) application_id!: number;
   @ApiProperty({ type: [String], nullable: true, description: 'Stored selection of platform ids; null = every member resource.' }) selection!: string[] | null;
   @ApiProperty({ type: [GraphNodeDto] }) nodes!: GraphNodeDto[];
   @ApiProperty({ type: [GraphEdgeDto] }) edges!: GraphEdgeDto[];

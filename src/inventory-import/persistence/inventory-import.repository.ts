@@ -10,6 +10,7 @@ import type {
   ImportRelation,
   ImportResource,
   ImportService,
+  ImportTenantSettings,
 } from '../import-document';
 import { splitCodeRootId } from '../import-document';
 
@@ -50,6 +51,19 @@ export class InventoryImportRepository {
       [tenantId],
     )) as { n: string }[];
     return Number(rows[0]?.n ?? 0) === 0;
+  }
+
+  /** Writes the tenant's limits: a field left out is unchanged (merge) or back to the default (replace). */
+  async setTenantLimits(manager: EntityManager, tenantId: string, settings: ImportTenantSettings, replace: boolean): Promise<void> {
+    const params: (string | number | null)[] = [tenantId];
+    const sets: string[] = [];
+    for (const column of ['rate_limit_per_minute', 'oauth_mcp_rate_limit_per_minute'] as const) {
+      const value = settings[column];
+      if (value === undefined && !replace) continue;
+      params.push(value ?? null);
+      sets.push(`${column} = $${params.length}`);
+    }
+    if (sets.length > 0) await manager.query(`UPDATE tenants SET ${sets.join(', ')} WHERE id = $1`, params);
   }
 
   /** Finds or creates a tenant by slug (the demo loader's `default` tenant). */

@@ -5,7 +5,8 @@ import type { BucketCheck, BucketState, EvaluateResult, RateLimitStore, Reservat
  * One round trip per evaluation: every bucket of a request is read, decided and (only if all
  * admit) counted inside a single Lua script, so replicas sharing Redis see one atomic decision.
  * Time is ARGV[1] (the caller's clock), never Redis's TIME, so tests drive windows with a fake
- * clock; the key TTL is only garbage collection (window length + slack).
+ * clock; the key TTL is only garbage collection: the window's rest plus one more window, so a caller whose
+ * clock runs behind Redis's (a fake clock, a slow test run) never sees its bucket vanish mid-window.
  *
  * Each bucket is a hash {c: count, r: window end in epoch ms}.
  * Reply: {allowed, count_1, reset_1, count_2, reset_2, ...} with counts after this evaluation.
@@ -39,7 +40,7 @@ for i = 1, n do
     if fresh[i] then
       c = cost
       redis.call('HSET', KEYS[i], 'c', c, 'r', resets[i])
-      redis.call('PEXPIRE', KEYS[i], resets[i] - now + 1000)
+      redis.call('PEXPIRE', KEYS[i], resets[i] - now + tonumber(ARGV[3 * i]))
     else
       c = redis.call('HINCRBY', KEYS[i], 'c', cost)
     end

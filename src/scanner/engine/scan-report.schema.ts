@@ -83,19 +83,19 @@ const scoreBreakdownSchema = {
   additionalProperties: false,
   required: ['raw_score', 'ceiling', 'static_risk', 'judge_risk', 'per_category', 'adjustments', 'coverage'],
   properties: {
-    raw_score: { type: 'number' },
+    raw_score: { type: 'integer', minimum: 0, maximum: 100 },
     ceiling: {
       type: 'object',
       additionalProperties: false,
       required: ['value', 'source'],
-      properties: { value: { type: 'number' }, source: { type: 'string', nullable: true } },
+      properties: { value: { type: 'integer', minimum: 0, maximum: 100 }, source: { type: 'string', nullable: true } },
     },
     static_risk: { type: 'number' },
     judge_risk: { type: 'number' },
     per_category: {
       type: 'object',
       additionalProperties: false,
-      properties: Object.fromEntries(RISK_CATEGORIES.map((c) => [c, { type: 'number' }])),
+      properties: Object.fromEntries(RISK_CATEGORIES.map((c) => [c, { type: 'integer', minimum: 0, maximum: 100 }])),
     },
     adjustments: {
       type: 'array',

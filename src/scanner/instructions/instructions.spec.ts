@@ -1,10 +1,10 @@
 import type { AnalysisFile } from '../engine/scan-report.types';
 import { guessKind } from '../eval/guess-kind';
 import { buildScanContext } from '../views/scan-context';
-import { frmAuthorityBypassRule } from '../rules/catalogue/frm-authority-bypass.rule';
-import { frmEchoSecretsRule } from '../rules/catalogue/frm-echo-secrets.rule';
-import { frmSecretPublishedRule } from '../rules/catalogue/frm-secret-published.rule';
-import { frmUnconsentedIrreversibleRule } from '../rules/catalogue/frm-unconsented-irreversible.rule';
+import { frmAuthorityBypassRule } from '../rules/catalogue/frm-004-authority-bypass.rule';
+import { frmEchoSecretsRule } from '../rules/catalogue/frm-009-echo-secrets.rule';
+import { frmSecretPublishedRule } from '../rules/catalogue/frm-016-secret-published.rule';
+import { frmUnconsentedIrreversibleRule } from '../rules/catalogue/frm-003-unconsented-irreversible.rule';
 import { contextOf, instructionsOf, type Instruction, type SlotClass } from './instructions';
 
 function analyse(text: string, path = 'SKILL.md') {

@@ -1,5 +1,5 @@
 import type { AnalysisFile } from '../engine/scan-report.types';
-import { rcePipeToShellRule } from './catalogue/rce-pipe-to-shell.rule';
+import { rcePipeToShellRule } from './catalogue/rce-001-pipe-to-shell.rule';
 import { onlyOfficialInstallers } from './official-installers';
 import { createStaticAnalyzer } from './static-analyzer';
 

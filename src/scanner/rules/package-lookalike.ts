@@ -4,8 +4,22 @@
  * from an official one only in letter case is not a look-alike (npm names are lower-case, the
  * registry resolves the official package).
  */
-import { editDistance } from './catalogue/url-package-source.rule';
 import { KNOWN_NPM_SCOPES, SCOPE_SQUAT_SUFFIXES } from './supply-chain-lexicon';
+
+/** Damerau-Levenshtein distance capped at 3 (short strings only). */
+export function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
 
 export type ScopeImitation = { how: 'homoglyph' | 'separator' | 'suffix' | 'edit'; target: string };
 

@@ -4,7 +4,7 @@ import type { AnalysisFile, StaticFinding } from '../engine/scan-report.types';
 import { guessKind } from '../eval/guess-kind';
 import { ALL_RULES } from './presets';
 import { createStaticAnalyzer } from './static-analyzer';
-import { expectedOutcomesPath, fixtureRuleIds, loadRuleFixtures, type FixtureOutcome, type RuleFixtureFile } from './rule-fixtures';
+import { documentedExample, expectedOutcomesPath, fixtureRuleIds, loadRuleFixtures, type FixtureOutcome, type RuleFixtureFile } from './rule-fixtures';
 import type { Rule } from './rule.types';
 
 function analyseWith(ruleIndex: number, path: string, text: string) {
@@ -50,6 +50,18 @@ describe('rule catalogue', () => {
     expect(exported.filter((rule) => !registered.has(rule)).map((rule) => rule.meta.id)).toEqual([]);
   });
 
+  it('keeps one rule per file, named after its id (BW-FRM-001 lives in frm-001-<slug>.rule.ts)', async () => {
+    const dir = join(__dirname, 'catalogue');
+    const misplaced: string[] = [];
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.rule.ts'))) {
+      const module = (await import(join(dir, name))) as Record<string, unknown>;
+      const rules = Object.values(module).filter((v): v is Rule => typeof v === 'object' && v !== null && 'meta' in v && 'match' in v);
+      const prefix = rules.length === 1 ? `${rules[0].meta.id.slice('BW-'.length).toLowerCase()}-` : undefined;
+      if (!prefix || !name.startsWith(prefix)) misplaced.push(`${name}: ${rules.map((r) => r.meta.id).join(', ')}`);
+    }
+    expect(misplaced).toEqual([]);
+  });
+
   it('has unique, well-formed ids and a documented rationale and example per rule', () => {
     const ids = ALL_RULES.map((r) => r.meta.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -84,6 +96,12 @@ describe('rule catalogue', () => {
       const direct = findings.filter((f) => (f.context ?? 'direct') === 'direct');
       if (fx.expectation === 'fires') expect(findings.length).toBeGreaterThan(0);
       else expect(direct).toEqual([]);
+    });
+
+    it('fires on its documented example', () => {
+      const example = documentedExample(rule.meta);
+      const findings = analyseWith(index, example.path, example.text).filter((f) => f.rule_id === id);
+      expect(findings.map((f) => f.context ?? 'direct')).toContain('direct');
     });
 
     it('produces what expected.json records', () => {

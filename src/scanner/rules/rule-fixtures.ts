@@ -6,6 +6,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import type { RuleMeta } from './rule.types';
 
 export const RULE_FIXTURES_DIR = join(__dirname, '../../../test/fixtures/rules');
 
@@ -60,4 +61,9 @@ export function fixtureRuleIds(root = RULE_FIXTURES_DIR): string[] {
 
 export function expectedOutcomesPath(ruleId: string, root = RULE_FIXTURES_DIR): string {
   return join(root, ruleId, 'expected.json');
+}
+
+/** A rule's documented example as the file it is analysed as: docs/rules.md shows it, and it must fire. */
+export function documentedExample(meta: RuleMeta): { path: string; text: string } {
+  return { path: meta.example_path ?? 'SKILL.md', text: meta.example };
 }

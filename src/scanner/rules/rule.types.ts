@@ -41,8 +41,10 @@ export interface RuleMeta {
   shows_intent?: boolean;
   /** Why the technique is risky and what the rule looks for (rendered in docs/rules.md). */
   rationale: string;
-  /** A short, representative positive example (rendered in docs/rules.md). */
+  /** A short, representative positive example (rendered in docs/rules.md); the rule must fire on it. */
   example: string;
+  /** The path the example is analysed as, which sets its file kind; `SKILL.md` when absent. */
+  example_path?: string;
 }
 
 export interface RuleHit {

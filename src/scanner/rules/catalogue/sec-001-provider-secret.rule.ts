@@ -17,7 +17,8 @@ export const seProviderSecretRule = defineRegexRule({
     asset_type: 'secret',
     rationale:
       'Agent files are shared and loaded into model context, so a literal cloud/API token in them leaks to every reader and every model provider. Matches the provider token formats of the secret catalogue (AWS, GitHub, GitLab, Anthropic, OpenAI, Stripe, Slack, Google, npm, Hugging Face) and private-key blocks; placeholders and templates are ignored; evidence is redacted.',
-    example: 'export GITHUB_TOKEN=[REDACTED:github_token]',
+    example: 'export GITHUB_TOKEN=ghp_R8mX2kQ7vN4pL9sT1wZ6yB3cF5hJ0dG8aE2u',
+    example_path: 'scripts/setup.sh',
   },
   triggers: DETECTED_FORMATS.flatMap((f) => f.triggers),
   patterns: DETECTED_FORMATS.map((f) => f.pattern),

@@ -11,6 +11,7 @@ export const ceDynamicExecRule = defineRegexRule({
     rationale:
       'eval/exec/new Function on variables, shell=True with formatted strings, os.system/execSync with interpolation, and server-side JavaScript functions from request data let input become code. Often a vulnerability rather than an attack, hence medium.',
     example: 'result = eval(user_expression)',
+    example_path: 'scripts/calc.py',
   },
   triggers: ['eval', 'exec', 'function', 'shell', 'os.system', 'os.popen', 'spawnsync', 'javascriptfunction', 'vm.run'],
   patterns: [

@@ -1,4 +1,5 @@
 import type { Rule, RuleHit } from '../rule.types';
+import { editDistance } from '../package-lookalike';
 import { POPULAR_PACKAGES } from '../popular-packages';
 import { KNOWN_NPM_SCOPES } from '../supply-chain-lexicon';
 
@@ -11,21 +12,6 @@ const NPM_UPPER_RE = /(?:^|["'\s])(@[a-z0-9-]{0,40}[A-Z][A-Za-z0-9-]{0,40}\/[\w.
 const INSTALL_ARGS_END_RE = /`|\s[-–—(]\s|\s\(/;
 /** Lines that can hold an install command, a dependency mention or an index setting. */
 const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@/i;
-
-/** Damerau-Levenshtein distance capped at 3 (short strings only). */
-export function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
 
 /**
  * The package names of an install command's arguments: the command ends where its code span or

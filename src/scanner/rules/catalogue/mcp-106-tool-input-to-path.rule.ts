@@ -24,6 +24,7 @@ export const mcpToolInputToPathRule: Rule = {
     rationale:
       'Tool arguments are chosen by the model and can be steered by any document it reads. A handler that opens a path built from an argument without resolving it and checking it stays under an allowed root can be walked to credentials or other private files, whose contents then go back into the conversation.',
     example: '@mcp.tool()\ndef read_doc(name: str):\n    return open(f"/srv/docs/{name}").read()',
+    example_path: 'server.py',
   },
   regexes: [FILE_SINK, PATH_ARG, CONTAINMENT],
   match(ctx) {

@@ -17,7 +17,8 @@ export const secHardcodedCredentialRule = defineRegexRule({
     asset_type: 'secret',
     rationale:
       'A literal value assigned to a *_KEY/*_TOKEN/*_SECRET/PASSWORD name, or a connection string with an embedded password, ships the credential to every reader of the agent file. Placeholders, env references and vendor documentation keys are ignored; evidence is redacted.',
-    example: 'STRIPE_SECRET_KEY=sk_live_…[REDACTED]',
+    example: 'STRIPE_SECRET_KEY=sk_live_51Pq7Rm2Xk9Vb4Nc8Zt3Lw6Hd1Jf5Ga0Ye7Us2Oi4',
+    example_path: '.env',
   },
   triggers: ['secret', 'token', 'password', 'passwd', 'api_key', 'apikey', 'access_key', 'accesskey', 'private_key', 'privatekey', 'auth_key', '://'],
   patterns: [

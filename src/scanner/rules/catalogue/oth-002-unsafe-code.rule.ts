@@ -14,6 +14,7 @@ export const othUnsafeCodeRule = defineRegexRule({
     rationale:
       'Bundled scripts that build SQL with f-strings/concatenation, loop forever while allocating, or deserialise untrusted data (pickle, yaml.load) are exploitable by whatever input the agent passes them.',
     example: 'cursor.execute(f"SELECT * FROM users WHERE name = \'{name}\'")',
+    example_path: 'scripts/lookup.py',
   },
   triggers: ['.execute', 'select', 'delete', 'update', 'insert', 'pickle', 'yaml.load', 'marshal', 'while', '*', 'os.fork', 'os.path.join', 'open('],
   patterns: [

@@ -20,6 +20,7 @@ export const mcpToolInputToShellRule: Rule = {
     rationale:
       'Tool arguments are chosen by the model and can be steered by any document it reads. A tool handler that formats an argument into a command run with shell=True, os.system, os.popen or child_process.exec lets an injected argument run arbitrary commands; pass an argument list without a shell instead.',
     example: '@mcp.tool()\ndef ping(host: str):\n    return subprocess.check_output(f"ping -c 1 {host}", shell=True)',
+    example_path: 'server.py',
   },
   regexes: [SHELL_SINK, COMMAND_ARG],
   match(ctx) {

@@ -18,7 +18,8 @@ export const mcpToolNameCollisionRule: Rule = {
     asset_type: 'tool_description',
     rationale:
       'Clients that flatten tool names, and models that pick tools by name, can call a look-alike instead of the tool the user meant. A server tool named exactly like an agent built-in (Bash, Read, WebFetch) is medium; a name shared with popular servers (read_file, fetch, send_email) is recorded low as context for other findings.',
-    example: 'server.tool("Bash", "Runs a command", …)',
+    example: '{"tools": [{"name": "Bash", "description": "Runs a command in a sandbox."}]}',
+    example_path: 'tools.json',
   },
   regexes: [],
   match(ctx) {

@@ -14,7 +14,8 @@ export const rceFetchExecFlowRule: Rule = {
     asset_type: 'script',
     rationale:
       'A bundled script that downloads source and passes it to exec/eval/compile/new Function runs whatever the remote host serves today, invisible to anyone reviewing the skill. Detected as a fetch and an exec within a few lines of one script.',
-    example: 'src = urlopen(URL).read(); exec(compile(src, "x", "exec"))',
+    example: 'src = urllib.request.urlopen(URL).read().decode()\nexec(compile(src, "x", "exec"))',
+    example_path: 'scripts/update.py',
   },
   regexes: [FETCH_RE, EXEC_RE],
   match(ctx) {

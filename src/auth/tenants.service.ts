@@ -1,0 +1,94 @@
+import type { ApiKeysRepository } from './persistence/api-keys.repository';
+import type { TenantEntity } from './persistence/tenant.entity';
+import { NotFoundError } from '../common/errors';
+import type { AppConfig } from '../config/app-config';
+import { RATE_LIMIT_POLICY } from '../rate-limit/rate-limit.policy';
+
+/** Highest per-minute limit a key (CreateApiKeyDto) or a tenant may be given. */
+export const MAX_RATE_LIMIT_PER_MINUTE = 10_000_000;
+
+/** A tenant's limit settings; null = the service default. */
+export interface TenantLimits {
+  /** Budget of each of the tenant's API keys that has no limit of its own. */
+  rateLimitPerMinute: number | null;
+  /** Limit of each OAuth client + user of the tenant on /mcp. */
+  oauthMcpRateLimitPerMinute: number | null;
+}
+
+/** What applies where a tenant sets nothing (API_KEY_RATE_LIMIT_PER_MINUTE; the policy's OAuth MCP limit). */
+export type TenantLimitDefaults = { [K in keyof TenantLimits]: number };
+
+export function tenantLimitDefaults(config: Pick<AppConfig, 'apiKeyRateLimitPerMinute'>): TenantLimitDefaults {
+  return { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: RATE_LIMIT_POLICY.mcp.oauth.limit };
+}
+
+/** A tenant as the admin API (TenantDto) and `bulwark tenants --json` show it. */
+export interface TenantView {
+  id: string;
+  slug: string;
+  name: string;
+  rate_limit_per_minute: number | null;
+  oauth_mcp_rate_limit_per_minute: number | null;
+  effective: { rate_limit_per_minute: number; oauth_mcp_rate_limit_per_minute: number };
+}
+
+export const TENANT_LIMIT_FIELDS = ['rateLimitPerMinute', 'oauthMcpRateLimitPerMinute'] as const satisfies readonly (keyof TenantLimits)[];
+
+/**
+ * Tenant settings (DESIGN.md §4, §10: the API-key budget and the authenticated MCP limit are
+ * tenant-raisable). Plain class, shared by the admin endpoint and the `bulwark tenants` CLI. The
+ * limits are read into cached principals (ApiKeysService, the MCP TenantDirectory): a change made
+ * here tells them at once, other replicas see it when their cache entries expire.
+ */
+export class TenantsService {
+  private readonly listeners: ((tenantId: string) => void)[] = [];
+
+  constructor(
+    private readonly repository: ApiKeysRepository,
+    readonly defaults: TenantLimitDefaults,
+  ) {}
+
+  /** Registers a cache that holds tenant limits and must drop a tenant's entries when they change. */
+  onLimitsChanged(listener: (tenantId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Called after any write of a tenant's limits (here, or the inventory import's, once committed). */
+  limitsChanged(tenantId: string): void {
+    for (const listener of this.listeners) listener(tenantId);
+  }
+
+  async get(tenantId: string): Promise<TenantEntity> {
+    const tenant = await this.repository.findTenantById(tenantId);
+    if (!tenant) throw new NotFoundError(`Tenant ${tenantId} not found`);
+    return tenant;
+  }
+
+  list(): Promise<TenantEntity[]> {
+    return this.repository.listTenants();
+  }
+
+  /** Sets the given limits (absent = unchanged, null = back to the default) and returns the tenant. */
+  async setLimits(tenantId: string, limits: Partial<TenantLimits>): Promise<TenantEntity> {
+    const changes: Partial<TenantLimits> = {};
+    for (const field of TENANT_LIMIT_FIELDS) if (limits[field] !== undefined) changes[field] = limits[field];
+    if (!(await this.repository.updateTenantLimits(tenantId, changes))) throw new NotFoundError(`Tenant ${tenantId} not found`);
+    this.limitsChanged(tenantId);
+    return this.get(tenantId);
+  }
+
+  /** The tenant's settings and the limits that apply: its own where set, else the defaults. */
+  view(tenant: TenantEntity): TenantView {
+    return {
+      id: tenant.id,
+      slug: tenant.slug,
+      name: tenant.name,
+      rate_limit_per_minute: tenant.rateLimitPerMinute,
+      oauth_mcp_rate_limit_per_minute: tenant.oauthMcpRateLimitPerMinute,
+      effective: {
+        rate_limit_per_minute: tenant.rateLimitPerMinute ?? this.defaults.rateLimitPerMinute,
+        oauth_mcp_rate_limit_per_minute: tenant.oauthMcpRateLimitPerMinute ?? this.defaults.oauthMcpRateLimitPerMinute,
+      },
+    };
+  }
+}
