@@ -40,17 +40,41 @@ export interface FrameRuleSpec {
 
 const NONE_TAKEN: ReadonlySet<number> = new Set();
 
+function overlaps(s: SlotHit, taken: ReadonlySet<number>): boolean {
+  if (s.at === undefined) return false;
+  for (let k = s.at; k < (s.end ?? s.at + 1); k++) if (taken.has(k)) return true;
+  return false;
+}
+
+function take(s: SlotHit, taken: Set<number>): void {
+  if (s.at !== undefined) for (let k = s.at; k < (s.end ?? s.at + 1); k++) taken.add(k);
+}
+
 /** The first un-negated slot of these classes in the window (else a negated one), skipping words another slot already took. */
 function hitIn(window: readonly Instruction[], any: readonly SlotClass[], taken: ReadonlySet<number> = NONE_TAKEN): SlotHit | null {
   let negated: SlotHit | null = null;
   for (const ins of window) {
     for (const s of ins.slots) {
-      if (!any.includes(s.cls) || (s.at !== undefined && taken.has(s.at))) continue;
+      if (!any.includes(s.cls) || overlaps(s, taken)) continue;
       if (!s.negated) return s;
       negated ??= s;
     }
   }
   return negated;
+}
+
+/**
+ * The anchoring slot of an instruction (its first un-negated slot of these classes, else a negated
+ * one) and the other readings of the same words ("waived by" and "by the platform owner"), so
+ * that a word one reading would take from another slot may be left to it.
+ */
+function anchorsIn(instruction: Instruction, any: readonly SlotClass[]): SlotHit[] {
+  const own = instruction.slots.filter((s) => any.includes(s.cls));
+  const first = own.find((s) => !s.negated) ?? own[0];
+  if (first?.at === undefined) return first ? [first] : [];
+  const span = new Set<number>();
+  take(first, span);
+  return [first, ...own.filter((s) => s !== first && s.negated === first.negated && overlaps(s, span))];
 }
 
 function evidenceOf(ctx: ScanContext, line: number): string {
@@ -75,45 +99,49 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         let begin = i;
         while (begin > 0 && i - begin < FRAME_WINDOW - 1 && instructions[begin - 1].block === first.block) begin--;
         const window = instructions.slice(begin, end);
-        const anchor = hitIn([first], spec.needs[0].any);
-        if (!anchor || seen.has(anchor.line)) continue;
-        const parts: SlotHit[] = [anchor];
-        // "Battery charge": one word may not be both the action and what it acts on.
-        const taken = new Set<number>(anchor.at === undefined ? [] : [anchor.at]);
-        const section = sectionClasses.get(first.section);
-        let complete = true;
-        for (const need of spec.needs.slice(1)) {
-          const inWindow = hitIn(window, need.any, taken);
-          if (inWindow) {
-            parts.push(inWindow);
-            if (inWindow.at !== undefined) taken.add(inWindow.at);
-            continue;
-          }
-          const wider = need.reach === 'section' ? section : need.reach === 'file' ? fileClasses : undefined;
-          const cls = wider ? need.any.find((c) => wider.has(c)) : undefined;
-          if (cls === undefined) {
-            complete = false;
-            break;
-          }
-          parts.push({ cls, line: anchor.line, text: cls, negated: false });
+        for (const anchor of anchorsIn(first, spec.needs[0].any)) {
+          if (seen.has(anchor.line)) break;
+          const found = frameAt(anchor, first, window, sectionClasses.get(first.section), fileClasses);
+          if (!found) continue;
+          seen.add(anchor.line);
+          hits.push({
+            line: anchor.line,
+            evidence: evidenceOf(ctx, anchor.line),
+            severity: found.grade.severity,
+            confidence: found.grade.confidence,
+            message: `${spec.meta.title} (${found.parts.map((p) => p.text).join(' · ')})`,
+            context: contextOf(ctx, anchor, found.parts, first),
+          });
+          break;
         }
-        if (!complete) continue;
-        const inWindow = new Set<SlotClass>();
-        for (const ins of window) for (const c of ins.classes) inWindow.add(c);
-        if (spec.unless?.some((c) => inWindow.has(c))) continue;
-        const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
-        if (!grade) continue;
-        seen.add(anchor.line);
-        hits.push({
-          line: anchor.line,
-          evidence: evidenceOf(ctx, anchor.line),
-          severity: grade.severity,
-          confidence: grade.confidence,
-          message: `${spec.meta.title} (${parts.map((p) => p.text).join(' · ')})`,
-          context: contextOf(ctx, anchor, parts, first),
-        });
       }
       return hits;
     },
   };
+
+  function frameAt(anchor: SlotHit, own: Instruction, window: readonly Instruction[], section: ReadonlySet<SlotClass> | undefined, fileClasses: ReadonlySet<SlotClass>): { parts: SlotHit[]; grade: FrameGrade } | null {
+    const parts: SlotHit[] = [anchor];
+    // "Battery charge": one word may not be both the action and what it acts on.
+    const taken = new Set<number>();
+    take(anchor, taken);
+    for (const need of spec.needs.slice(1)) {
+      // The anchor's own sentence binds first: "credentials never appear in commit messages" is a
+      // prohibition even when a neighbour mentions commits.
+      const inWindow = hitIn([own], need.any, taken) ?? hitIn(window, need.any, taken);
+      if (inWindow) {
+        parts.push(inWindow);
+        take(inWindow, taken);
+        continue;
+      }
+      const wider = need.reach === 'section' ? section : need.reach === 'file' ? fileClasses : undefined;
+      const cls = wider ? need.any.find((c) => wider.has(c)) : undefined;
+      if (cls === undefined) return null;
+      parts.push({ cls, line: anchor.line, text: cls, negated: false });
+    }
+    const inWindow = new Set<SlotClass>();
+    for (const ins of window) for (const c of ins.classes) inWindow.add(c);
+    if (spec.unless?.some((c) => inWindow.has(c))) return null;
+    const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
+    return grade ? { parts, grade } : null;
+  }
 }

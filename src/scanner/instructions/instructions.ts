@@ -11,7 +11,7 @@ import type { ScanContext } from '../views/scan-context';
 
 export type Addressee = 'agent' | 'human';
 /** A lexicon class, or a slot derived from two of them standing together. */
-export type SlotClass = LexiconClass | 'weaken-control' | 'destination-address';
+export type SlotClass = LexiconClass | 'weaken-control' | 'override-instructions' | 'destination-address';
 export type Mood = 'directive' | 'description' | 'prohibition' | 'example' | 'quotation';
 
 /** One lexicon phrase found in an instruction: a filled slot of its frame. */
@@ -27,6 +27,10 @@ export interface SlotHit {
   relative?: boolean;
   /** Index of its first token in the file's token stream: one word fills one slot of a frame. */
   at?: number;
+  /** Index past its last token. */
+  end?: number;
+  /** A means of the step, not what it moves ("publish it using the deploy token"). */
+  instrument?: boolean;
 }
 
 export interface Instruction {
@@ -68,6 +72,11 @@ const WINDOW_ONLY: ReadonlySet<SlotClass> = new Set<SlotClass>(['stealth']);
 const NEGATION_REACH = 6;
 /** A verb and its object form one derived slot when at most this many tokens lie between them. */
 const PAIR_GAP = 4;
+/** Verb class, object class and the slot they form together. */
+const DERIVED_PAIRS: readonly (readonly [LexiconClass, LexiconClass, SlotClass])[] = [
+  ['action-weaken', 'object-control', 'weaken-control'],
+  ['action-disregard', 'object-instructions', 'override-instructions'],
+];
 
 const AGENT_SUBJECT = new Set(['you', 'assistant', 'agent', 'ai', 'model', 'claude', 'skill', 'tool', 'it', 'this', 'we', 'server']);
 const HUMAN_SUBJECT = new Set(['user', 'users', 'developer', 'developers', 'reader', 'readers', 'maintainer', 'maintainers', 'contributor', 'contributors', 'operator', 'operators', 'human', 'humans', 'admin', 'admins', 'administrators']);
@@ -82,6 +91,10 @@ const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 
 const BACK_REFERENCE = new Set(['them', 'it', 'these', 'those', 'everything']);
 
 const OCTET = /^\d{1,3}$/;
+/** Seven letters in a row each followed by one space ("i g n o r e"): letter-spaced text, read with the spaces taken out. */
+const LETTER_SPACED = /(?:^|\s)(?:\S ){6}\S/;
+const WORD_GAP = / {2,}/;
+const WORD_CHAR = /[\p{L}\p{N}_-]/u;
 
 /**
  * A URL whose host is a public IP address ("http://203.0.113.7/in"): a destination outside the
@@ -115,6 +128,24 @@ function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: reado
     return k;
   }
   return -1;
+}
+
+/** "i g n o r e   a l l" reads as "ignore all": runs of single characters join, wider gaps part words. */
+function despaced(line: string): string {
+  if (!LETTER_SPACED.test(line)) return line;
+  return line
+    .split(WORD_GAP)
+    .map((chunk) => {
+      let out = '';
+      let previousSingle = false;
+      for (const piece of chunk.split(' ')) {
+        const single = piece.length === 1;
+        out += out.length > 0 && !(single && previousSingle) ? ` ${piece}` : piece;
+        previousSingle = single;
+      }
+      return out;
+    })
+    .join(' ');
 }
 
 /** Tokens read per line at most (a minified line must not dominate). */
@@ -165,7 +196,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [LETTER_SPACED, WORD_GAP, WORD_CHAR, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -287,6 +318,7 @@ export function instructionsOf(ctx: ScanContext): InstructionSet {
 }
 
 function buildInstructions(ctx: ScanContext): InstructionSet {
+  const matcher = lexiconMatcher();
   const tokens: string[] = [];
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
@@ -300,7 +332,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // normalisation changed; every other line reads as written.
   const normalized = ctx.views.normalized?.text.split('\n');
   for (let i = 0; i < ctx.lines.length; i++) {
-    const raw = normalized?.[i] || ctx.lines[i];
+    const raw = despaced(normalized?.[i] || ctx.lines[i]);
     if (raw.trim().length === 0) {
       blankBefore = true;
       continue;
@@ -338,6 +370,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
         startHere = false;
       }
       previousToken = lowered ? m[0] : m[0].toLowerCase();
+      // A dotfile name (".env", "~/.npmrc") is a thing of its own, unlike the word ("env" of a conda env).
+      if (m.index > 0 && lower[m.index - 1] === '.' && (m.index === 1 || !WORD_CHAR.test(lower[m.index - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = m.index + m[0].length;
@@ -350,7 +384,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   }
   starts.push({ token: tokens.length, block, section, list: false });
 
-  const matches = lexiconMatcher().match(tokens);
+  const matches = matcher.match(tokens);
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
   const fileClasses = new Set<SlotClass>();
@@ -369,8 +403,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     if (lead && lead.block !== instruction.block) lead = null;
     if (starts[s].list && lead) {
       instruction.leadLine = lead.line;
-      // An item under "Attackers can:" describes the attack like its lead-in does.
-      if (lead.mood === 'quotation' && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
+      // An item under "Attackers can:" describes the attack like its lead-in does; one under
+      // "mention these fixes:" reports a fixed bug ("the uploader silently dropped files").
+      if ((lead.mood === 'quotation' || lead.classes.has('report-subject')) && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
     } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
       lead = instruction;
     }
@@ -429,9 +464,13 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   let firstProhibitedAction = Infinity;
   // An action word right after a determiner is a noun ("the upload", "every change"), not an act.
   const afterDeterminer = new Set<number>();
-  for (const h of own) if (h.cls === 'determiner') afterDeterminer.add(h.end);
+  const afterInstrument = new Set<number>();
   for (const h of own) {
-    if (h.cls === 'negation' || h.cls === 'determiner') continue;
+    if (h.cls === 'determiner') afterDeterminer.add(h.end);
+    if (h.cls === 'instrument') afterInstrument.add(h.end).add(h.end + 1);
+  }
+  for (const h of own) {
+    if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument') continue;
     if (h.cls.startsWith('action-') && afterDeterminer.has(h.start)) continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
@@ -439,7 +478,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
-    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start });
+    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined });
     slotStart.push(h.start);
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
@@ -447,17 +486,19 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (slotStart[k] > firstProhibitedAction && (sl.cls === 'consent-bypass' || sl.cls === 'concealment' || sl.cls === 'stealth')) sl.negated = true;
   });
   for (const sl of slots) if (!sl.negated) classes.add(sl.cls);
-  // Derived slot: a weakening verb next to a safeguard ("disable security controls", "filtering is disabled").
-  for (const w of own) {
-    if (w.cls !== 'action-weaken') continue;
-    const near = own.find((o) => o.cls === 'object-control' && (o.start >= w.end ? o.start - w.end : w.start - o.end) <= PAIR_GAP);
-    if (near) {
-      const verb = slots.find((sl, k) => sl.cls === 'action-weaken' && slotStart[k] === w.start);
-      const object = slots.find((sl, k) => sl.cls === 'object-control' && slotStart[k] === near.start);
+  // Derived slots: a verb next to its object ("disable security controls", "filtering is
+  // disabled", "ignore the previous instructions").
+  for (const [verbCls, objectCls, derived] of DERIVED_PAIRS) {
+    for (const w of own) {
+      if (w.cls !== verbCls) continue;
+      const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end : w.start - o.end) <= PAIR_GAP);
+      if (!near) continue;
+      const verb = slots.find((sl, k) => sl.cls === verbCls && slotStart[k] === w.start);
+      const object = slots.find((sl, k) => sl.cls === objectCls && slotStart[k] === near.start);
       const negated = (verb?.negated ?? false) || (object?.negated ?? false);
       const start = Math.min(w.start, near.start);
-      slots.push({ cls: 'weaken-control', line: tokenLine[start], text: tokens.slice(start, Math.max(w.end, near.end)).join(' '), negated, relative: verb?.relative });
-      if (!negated) classes.add('weaken-control');
+      slots.push({ cls: derived, line: tokenLine[start], text: tokens.slice(start, Math.max(w.end, near.end)).join(' '), negated, relative: verb?.relative });
+      if (!negated) classes.add(derived);
     }
   }
   const literal = publicIpUrlAt(tokens, from, to);
@@ -506,7 +547,9 @@ export function contextOf(ctx: ScanContext, anchor: SlotHit, parts: readonly Slo
   const educationalFile = educational(ctx);
   const context = determineContext(ctx, { line: anchor.line, evidence: '', hardBlock: false, educationalFile, inherentNegation: true });
   if (context !== 'direct') return context;
-  if (parts.some((p) => quotedOnItsLine(ctx, p)) && (educationalFile || ctx.lineInfo[anchor.line - 1]?.table)) return 'quoted_education';
+  // A quoted phrase in a table or a blockquote is cited, not said ('> "Ignore all previous instructions"').
+  const info = ctx.lineInfo[anchor.line - 1];
+  if (parts.some((p) => quotedOnItsLine(ctx, p)) && (educationalFile || info?.table || info?.blockquote)) return 'quoted_education';
   if (instruction.addressee === 'human' && !ctx.executable) return 'documentation_example';
   return 'direct';
 }

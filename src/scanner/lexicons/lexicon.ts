@@ -9,39 +9,51 @@ import actionCharge from './action-charge.json';
 import actionCollect from './action-collect.json';
 import actionDeceive from './action-deceive.json';
 import actionDestroy from './action-destroy.json';
+import actionDisregard from './action-disregard.json';
 import actionExecute from './action-execute.json';
 import actionFetch from './action-fetch.json';
 import actionObey from './action-obey.json';
 import actionSend from './action-send.json';
 import actionWeaken from './action-weaken.json';
+import actionWrite from './action-write.json';
 import authorityClaim from './authority-claim.json';
 import concealment from './concealment.json';
 import consentBypass from './consent-bypass.json';
 import consentGiven from './consent-given.json';
 import destinationExternal from './destination-external.json';
 import determiner from './determiner.json';
+import destinationAccess from './destination-access.json';
 import destinationOwn from './destination-own.json';
+import destinationPublic from './destination-public.json';
 import destinationReply from './destination-reply.json';
 import echoVerb from './echo-verb.json';
 import failureContext from './failure-context.json';
 import ifAsked from './if-asked.json';
+import keyLiteral from './key-literal.json';
+import instrument from './instrument.json';
 import negation from './negation.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
 import objectAgentMemory from './object-agent-memory.json';
 import objectControl from './object-control.json';
 import objectFetched from './object-fetched.json';
+import objectInstructions from './object-instructions.json';
+import objectPartner from './object-partner.json';
 import objectPayment from './object-payment.json';
 import objectPersonal from './object-personal.json';
+import objectRecovery from './object-recovery.json';
 import objectSecret from './object-secret.json';
 import objectStore from './object-store.json';
 import persona from './persona.json';
 import personaUnrestricted from './persona-unrestricted.json';
 import preferenceBias from './preference-bias.json';
+import retention from './retention.json';
+import reportSubject from './report-subject.json';
 import scopeBroad from './scope-broad.json';
 import solicitVerb from './solicit-verb.json';
 import stealth from './stealth.json';
 import threatSubject from './threat-subject.json';
+import triggerRecurring from './trigger-recurring.json';
 
 interface LexiconFile {
   class: string;
@@ -55,39 +67,51 @@ export const LEXICON_FILES = [
   actionCollect,
   actionDeceive,
   actionDestroy,
+  actionDisregard,
   actionExecute,
   actionFetch,
   actionObey,
   actionSend,
   actionWeaken,
+  actionWrite,
   authorityClaim,
   concealment,
   consentBypass,
   consentGiven,
   destinationExternal,
   determiner,
+  destinationAccess,
   destinationOwn,
+  destinationPublic,
   destinationReply,
   echoVerb,
   failureContext,
   ifAsked,
+  instrument,
+  keyLiteral,
   negation,
   objectAdvert,
   objectAgentConfig,
   objectAgentMemory,
   objectControl,
   objectFetched,
+  objectInstructions,
+  objectPartner,
   objectPayment,
   objectPersonal,
+  objectRecovery,
   objectSecret,
   objectStore,
   persona,
   personaUnrestricted,
   preferenceBias,
+  retention,
+  reportSubject,
   scopeBroad,
   solicitVerb,
   stealth,
   threatSubject,
+  triggerRecurring,
 ] as const satisfies readonly LexiconFile[];
 
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
@@ -168,6 +192,11 @@ export class LexiconMatcher {
     }
     node.classes ??= [];
     if (!node.classes.includes(cls)) node.classes.push(cls);
+  }
+
+  /** Whether some phrase starts with this token (a dotfile name is read as `dot<name>` only where a lexicon lists that form). */
+  startsPhrase(token: string): boolean {
+    return this.root.next.has(token);
   }
 
   /**

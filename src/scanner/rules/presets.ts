@@ -23,6 +23,12 @@ import { exMarkdownImageBeaconRule } from './catalogue/exf-002-markdown-image-be
 import { exfExfilInstructionRule } from './catalogue/exf-004-exfil-instruction.rule';
 import { exfExternalPostRule } from './catalogue/exf-005-external-post.rule';
 import { exfUploadExternalRule } from './catalogue/exf-003-upload-external.rule';
+import { frmAccessGrantRule } from './catalogue/frm-019-access-grant.rule';
+import { frmDisclosedCommercialRule } from './catalogue/frm-017-disclosed-commercial.rule';
+import { frmOutboundNoOptOutRule } from './catalogue/frm-018-outbound-no-opt-out.rule';
+import { frmOverrideInstructionsRule } from './catalogue/frm-015-override-instructions.rule';
+import { frmRecurringRecoveryDestructionRule } from './catalogue/frm-020-recurring-recovery-destruction.rule';
+import { frmSecretPublishedRule } from './catalogue/frm-016-secret-published.rule';
 import { frmAuthorityBypassRule } from './catalogue/frm-004-authority-bypass.rule';
 import { frmConcealedIrreversibleRule } from './catalogue/frm-014-concealed-irreversible.rule';
 import { frmCovertCollectionRule } from './catalogue/frm-002-covert-collection.rule';
@@ -131,6 +137,12 @@ export const ALL_RULES: readonly Rule[] = [
   frmCredentialSolicitationRule,
   frmUnconsentedRemoteUpdateRule,
   frmConcealedIrreversibleRule,
+  frmOverrideInstructionsRule,
+  frmSecretPublishedRule,
+  frmDisclosedCommercialRule,
+  frmOutboundNoOptOutRule,
+  frmAccessGrantRule,
+  frmRecurringRecoveryDestructionRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,
