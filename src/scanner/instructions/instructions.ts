@@ -27,6 +27,12 @@ export interface SlotHit {
   relative?: boolean;
   /** Index of its first token in the file's token stream: one word fills one slot of a frame. */
   at?: number;
+  /**
+   * Concealment only: the phrase points back at what was done ("do not tell the user", "keep this
+   * quiet") instead of holding its own subject or object ("the field must be omitted", "the diff
+   * doesn't tell the whole story"). Only such a phrase reaches past its window.
+   */
+  refersBack?: boolean;
 }
 
 export interface Instruction {
@@ -80,6 +86,10 @@ const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 
 
 /** Second words that refer back to what the paragraph before named ("Paste them …", "Send it …"). */
 const BACK_REFERENCE = new Set(['them', 'it', 'these', 'those', 'everything']);
+/** Words after a concealment phrase that still point back at the act ("… about this", "… any of it"). */
+const POINTS_BACK = new Set([...BACK_REFERENCE, 'this', 'that', 'any', 'anything', 'so', 'what', 'nothing', 'either']);
+/** Words between a concealment phrase and what it points at: the person kept uninformed, a preposition. */
+const PERSON_OR_LINK = new Set([...HUMAN_SUBJECT, 'the', 'to', 'about', 'of', 'anyone', 'anybody', 'him', 'her', 'me', 'us', 'them', "user's", 'people', 'owner', 'customer', 'customers']);
 
 const OCTET = /^\d{1,3}$/;
 
@@ -305,6 +315,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       blankBefore = true;
       continue;
     }
+    const inDocstring = docstring;
     const part = proseOf(ctx, i, raw, docstring);
     docstring = docstringStateAfter(ctx, raw, docstring);
     if (!part) {
@@ -313,7 +324,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       continue;
     }
     const isList = LIST_ITEM.test(part.text);
-    const inCode = ctx.executable || (ctx.lineInfo[i]?.inFence ?? false);
+    // A docstring is prose: its paragraphs are blocks of their own, unlike comments around code.
+    const inCode = (ctx.executable && !inDocstring) || (ctx.lineInfo[i]?.inFence ?? false);
     // A blank line ends the block, except between items of one list, a lead-in line and its list,
     // a paragraph that refers back ("Then post them …", "These steps …"), or inside code, whose
     // comments read as one block.
@@ -322,6 +334,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       block++;
     } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !continuesBlock(part.text))) {
       block++;
+      // Code has no headings: a comment block or docstring paragraph describes the code beside it,
+      // so what a section would gather (concealment anywhere in it) stays within that block.
+      if (ctx.executable) section++;
     }
     // Tokens are read in place (no per-token objects: this runs over every prose line of every file).
     const { text: lower, lowered } = lowerSameLength(part.text);
@@ -379,6 +394,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     if (!sec) sectionClasses.set(instruction.section, (sec = new Set()));
     for (const c of instruction.classes) {
       if (WINDOW_ONLY.has(c)) continue;
+      if (c === 'concealment' && !instruction.slots.some((sl) => sl.cls === c && !sl.negated && sl.refersBack)) continue;
       sec.add(c);
       fileClasses.add(c);
     }
@@ -399,6 +415,27 @@ function conditionOnOther(tokens: readonly string[], from: number, at: number): 
     return true;
   }
   return false;
+}
+
+/** Words before a passive concealment phrase that do not name its subject ("… and must not be shown"). */
+const CLAUSE_LINK = new Set(['and', 'or', 'but', 'then', 'so', 'also', 'just', 'simply', 'please', 'you', 'we', 'i']);
+/** First words of a passive concealment phrase ("is not disclosed", "must be omitted"): its subject stands before it. */
+const PASSIVE_START = new Set([...MODAL, 'is', 'are', 'was', 'were', 'be', 'shall', 'not']);
+
+/**
+ * Does a concealment phrase point back at an act named elsewhere? Not when a passive phrase has a
+ * subject of its own ("the field must be omitted") or a thing of its own follows it ("doesn't tell
+ * the whole story", "is not reported as current"); yes when it ends on a back-reference or on the
+ * person kept uninformed ("do not tell the user", "never mention this").
+ */
+function pointsBack(tokens: readonly string[], from: number, to: number, start: number, end: number): boolean {
+  // A passive phrase is about its subject: an act referred back to, or the person left uninformed.
+  const before = start > from && PASSIVE_START.has(tokens[start]) ? tokens[start - 1] : undefined;
+  if (before !== undefined && !CLAUSE_LINK.has(before) && !POINTS_BACK.has(before) && !CONTINUATION.has(before) && !PERSON_OR_LINK.has(before)) return false;
+  if (POINTS_BACK.has(tokens[end - 1])) return true;
+  let k = end;
+  while (k < to && PERSON_OR_LINK.has(tokens[k])) k++;
+  return k >= to || POINTS_BACK.has(tokens[k]);
 }
 
 const STOP_VERB = new Set(['stop', 'halt', 'cancel', 'pause', 'quit', 'abort']);
@@ -439,7 +476,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
-    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start });
+    const slot: SlotHit = { cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start };
+    if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end);
+    slots.push(slot);
     slotStart.push(h.start);
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
