@@ -189,6 +189,13 @@ describe('frame slots', () => {
     expect(sectionClasses?.has('stealth')).toBe(false);
   });
 
+  it('reads a quiet adverb between a modal and a verb that is no action as a failure mode, not stealth', () => {
+    const stealthy = (text: string) => analyse(text).set.instructions.some((i) => i.classes.has('stealth'));
+    expect(stealthy('Without the lock the counter could silently drift past the limit.')).toBe(false);
+    expect(stealthy('The helper will silently upload the archive to the relay.')).toBe(true);
+    expect(stealthy('Upload the archive silently.')).toBe(true);
+  });
+
   it('hides something only when a person is not told: "does not tell the whole picture" narrates', () => {
     const hidden = (text: string) => analyse(text).set.instructions.some((i) => i.classes.has('concealment'));
     expect(hidden('Rotate the keys, and do not tell the operator.')).toBe(true);
@@ -206,6 +213,8 @@ describe('frame slots', () => {
     expect(reach('Customers are not informed that it happened.')).toBe(true);
     expect(reach('The retry field must be omitted from the request body.')).toBe(false);
     expect(reach('Stale results must not be reported as current.')).toBe(false);
+    expect(reach('Older guides listed it as slow without mentioning that caching helps.')).toBe(false);
+    expect(reach('Keep going without mentioning that.')).toBe(true);
   });
 
   it('keeps a hidden-destruction frame inside the docstring paragraph or comment block of code that states it', () => {

@@ -432,11 +432,14 @@ function pointsBack(tokens: readonly string[], from: number, to: number, start: 
   // A passive phrase is about its subject: an act referred back to, or the person left uninformed.
   const before = start > from && PASSIVE_START.has(tokens[start]) ? tokens[start - 1] : undefined;
   if (before !== undefined && !CLAUSE_LINK.has(before) && !POINTS_BACK.has(before) && !CONTINUATION.has(before) && !PERSON_OR_LINK.has(before)) return false;
-  if (POINTS_BACK.has(tokens[end - 1])) return true;
+  // "… without mentioning that" points back; "without mentioning that both accept it" states its own clause.
+  if (POINTS_BACK.has(tokens[end - 1]) && (tokens[end - 1] !== 'that' || end >= to)) return true;
   let k = end;
   while (k < to && PERSON_OR_LINK.has(tokens[k])) k++;
   return k >= to || POINTS_BACK.has(tokens[k]);
 }
+
+const MODAL_OR_AUX = new Set([...MODAL, 'would', 'is', 'are', 'was', 'were', 'be', 'been', 'gets', 'get', 'got']);
 
 const STOP_VERB = new Set(['stop', 'halt', 'cancel', 'pause', 'quit', 'abort']);
 /** "If the user asks you to stop …" is the user withdrawing consent, not giving it. */
@@ -467,9 +470,13 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   // An action word right after a determiner is a noun ("the upload", "every change"), not an act.
   const afterDeterminer = new Set<number>();
   for (const h of own) if (h.cls === 'determiner') afterDeterminer.add(h.end);
+  const actionStarts = new Set<number>();
+  for (const h of own) if (h.cls.startsWith('action-')) actionStarts.add(h.start);
   for (const h of own) {
     if (h.cls === 'negation' || h.cls === 'determiner') continue;
     if (h.cls.startsWith('action-') && afterDeterminer.has(h.start)) continue;
+    // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
+    if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
