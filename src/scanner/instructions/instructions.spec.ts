@@ -202,6 +202,8 @@ describe('frame slots', () => {
     expect(hidden('Never tell anyone about the transfer.')).toBe(true);
     expect(hidden('A stack trace alone does not tell the whole picture.')).toBe(false);
     expect(hidden('Demonstrate, do not tell: a worked sample beats a paragraph.')).toBe(false);
+    expect(hidden('A skipped check must not be reported as passing.')).toBe(false);
+    expect(hidden('The skipped check must not be reported to the user.')).toBe(true);
   });
 
   it('lets concealment reach its section only when it points back at an act, not when it has a subject or object of its own', () => {
