@@ -15,6 +15,7 @@ import { CREDENTIAL_VENDOR_REGEXES } from './credential-vendors';
 import { OFFICIAL_INSTALLER_REGEXES } from './official-installers';
 import { PATTERN_LITERAL_REGEXES } from './pattern-literals';
 import { ALL_RULES } from './presets';
+import { PRIVILEGE_KIND_REGEXES } from './catalogue/priv-container-host.rule';
 
 /**
  * Every regex the engine runs goes through two checks. scslre (the analyser behind ESLint's
@@ -42,6 +43,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...CREDENTIAL_VENDOR_REGEXES,
     ...PATTERN_LITERAL_REGEXES,
     ...OFFICIAL_INSTALLER_REGEXES,
+    ...PRIVILEGE_KIND_REGEXES,
   ].map(
     (re) => ({ owner: 'engine', re }),
   ),
