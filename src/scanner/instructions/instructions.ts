@@ -334,8 +334,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       block++;
     } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !continuesBlock(part.text))) {
       block++;
-      // Code has no headings: a comment block or docstring paragraph describes the code beside it,
-      // so what a section would gather (concealment anywhere in it) stays within that block.
+      // Code has no headings: each block of it (a docstring paragraph; comments run on across the
+      // code between them) is a section, so section-wide modifiers do not reach the whole script.
       if (ctx.executable) section++;
     }
     // Tokens are read in place (no per-token objects: this runs over every prose line of every file).
