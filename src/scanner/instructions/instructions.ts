@@ -31,6 +31,12 @@ export interface SlotHit {
   end?: number;
   /** A means of the step, not what it moves ("publish it using the deploy token"). */
   instrument?: boolean;
+  /**
+   * Concealment only: the phrase points back at what was done ("do not tell the user", "keep this
+   * quiet") instead of holding its own subject or object ("the field must be omitted", "the diff
+   * doesn't tell the whole story"). Only such a phrase reaches past its window.
+   */
+  refersBack?: boolean;
 }
 
 export interface Instruction {
@@ -89,6 +95,10 @@ const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 
 
 /** Second words that refer back to what the paragraph before named ("Paste them …", "Send it …"). */
 const BACK_REFERENCE = new Set(['them', 'it', 'these', 'those', 'everything']);
+/** Words after a concealment phrase that still point back at the act ("… about this", "… any of it"). */
+const POINTS_BACK = new Set([...BACK_REFERENCE, 'this', 'that', 'any', 'anything', 'so', 'what', 'nothing', 'either']);
+/** Words between a concealment phrase and what it points at: the person kept uninformed, a preposition. */
+const PERSON_OR_LINK = new Set([...HUMAN_SUBJECT, 'the', 'to', 'about', 'of', 'anyone', 'anybody', 'him', 'her', 'me', 'us', 'them', "user's", 'people', 'owner', 'customer', 'customers']);
 
 const OCTET = /^\d{1,3}$/;
 /** Seven letters in a row each followed by one space ("i g n o r e"): letter-spaced text, read with the spaces taken out. */
@@ -337,6 +347,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       blankBefore = true;
       continue;
     }
+    const inDocstring = docstring;
     const part = proseOf(ctx, i, raw, docstring);
     docstring = docstringStateAfter(ctx, raw, docstring);
     if (!part) {
@@ -345,7 +356,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       continue;
     }
     const isList = LIST_ITEM.test(part.text);
-    const inCode = ctx.executable || (ctx.lineInfo[i]?.inFence ?? false);
+    // A docstring is prose: its paragraphs are blocks of their own, unlike comments around code.
+    const inCode = (ctx.executable && !inDocstring) || (ctx.lineInfo[i]?.inFence ?? false);
     // A blank line ends the block, except between items of one list, a lead-in line and its list,
     // a paragraph that refers back ("Then post them …", "These steps …"), or inside code, whose
     // comments read as one block.
@@ -354,6 +366,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       block++;
     } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !continuesBlock(part.text))) {
       block++;
+      // Code has no headings: each block of it (a docstring paragraph; comments run on across the
+      // code between them) is a section, so section-wide modifiers do not reach the whole script.
+      if (ctx.executable) section++;
     }
     // Tokens are read in place (no per-token objects: this runs over every prose line of every file).
     const { text: lower, lowered } = lowerSameLength(part.text);
@@ -414,6 +429,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     if (!sec) sectionClasses.set(instruction.section, (sec = new Set()));
     for (const c of instruction.classes) {
       if (WINDOW_ONLY.has(c)) continue;
+      if (c === 'concealment' && !instruction.slots.some((sl) => sl.cls === c && !sl.negated && sl.refersBack)) continue;
       sec.add(c);
       fileClasses.add(c);
     }
@@ -435,6 +451,30 @@ function conditionOnOther(tokens: readonly string[], from: number, at: number): 
   }
   return false;
 }
+
+/** Words before a passive concealment phrase that do not name its subject ("… and must not be shown"). */
+const CLAUSE_LINK = new Set(['and', 'or', 'but', 'then', 'so', 'also', 'just', 'simply', 'please', 'you', 'we', 'i']);
+/** First words of a passive concealment phrase ("is not disclosed", "must be omitted"): its subject stands before it. */
+const PASSIVE_START = new Set([...MODAL, 'is', 'are', 'was', 'were', 'be', 'shall', 'not']);
+
+/**
+ * Does a concealment phrase point back at an act named elsewhere? Not when a passive phrase has a
+ * subject of its own ("the field must be omitted") or a thing of its own follows it ("doesn't tell
+ * the whole story", "is not reported as current"); yes when it ends on a back-reference or on the
+ * person kept uninformed ("do not tell the user", "never mention this").
+ */
+function pointsBack(tokens: readonly string[], from: number, to: number, start: number, end: number): boolean {
+  // A passive phrase is about its subject: an act referred back to, or the person left uninformed.
+  const before = start > from && PASSIVE_START.has(tokens[start]) ? tokens[start - 1] : undefined;
+  if (before !== undefined && !CLAUSE_LINK.has(before) && !POINTS_BACK.has(before) && !CONTINUATION.has(before) && !PERSON_OR_LINK.has(before)) return false;
+  // "… without mentioning that" points back; "without mentioning that both accept it" states its own clause.
+  if (POINTS_BACK.has(tokens[end - 1]) && (tokens[end - 1] !== 'that' || end >= to)) return true;
+  let k = end;
+  while (k < to && PERSON_OR_LINK.has(tokens[k])) k++;
+  return k >= to || POINTS_BACK.has(tokens[k]);
+}
+
+const MODAL_OR_AUX = new Set([...MODAL, 'would', 'is', 'are', 'was', 'were', 'be', 'been', 'gets', 'get', 'got']);
 
 const STOP_VERB = new Set(['stop', 'halt', 'cancel', 'pause', 'quit', 'abort']);
 /** "If the user asks you to stop …" is the user withdrawing consent, not giving it. */
@@ -465,20 +505,28 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   // An action word right after a determiner is a noun ("the upload", "every change"), not an act.
   const afterDeterminer = new Set<number>();
   const afterInstrument = new Set<number>();
+  const actionStarts = new Set<number>();
   for (const h of own) {
     if (h.cls === 'determiner') afterDeterminer.add(h.end);
     if (h.cls === 'instrument') afterInstrument.add(h.end).add(h.end + 1);
+    if (h.cls.startsWith('action-')) actionStarts.add(h.start);
   }
   for (const h of own) {
     if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument') continue;
     if (h.cls.startsWith('action-') && afterDeterminer.has(h.start)) continue;
+    // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
+    if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
+    // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.
+    if (h.cls === 'concealment' && h.end < to && tokens[h.end] === 'as') continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
-    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined });
+    const slot: SlotHit = { cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
+    if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end);
+    slots.push(slot);
     slotStart.push(h.start);
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.

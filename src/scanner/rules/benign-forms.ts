@@ -38,6 +38,15 @@ export const AGENT_MODE_CONTEXT_RE =
 export const ADVERB_CLAUSE_CONTINUATION_RE =
   /^\s{0,3}(?:$|[.,;:!?)\]*_`'"—–-]|(?:to|and|or|in|into|on|onto|at|from|via|with|without|so|then|while|before|after|when|whenever|unless|for|over|through|behind|every|each|each time|as|if|too|also|again|instead|here|there|now|later|afterwards|first|it|them|this|that|these|those|all|everything|anything|the|a|an|any|your|their|its)\b)/i;
 
+/** A whole line that is a code comment (in a fenced block or a script): it is read, never run. */
+export const CODE_COMMENT_LINE_RE = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|rem\s|::)/i;
+/**
+ * Text before a quoted pattern handed to a matcher (`grep -qE '…'`, `[[ $c =~ …`, `re.search(r'…'`,
+ * `new RegExp('…'`): a command inside it is something to recognise, not something to run.
+ */
+export const PATTERN_ARGUMENT_BEFORE_RE =
+  /(?:\b(?:e?grep|rg|ripgrep)\b[^\n'"]{0,40}|=~\s{0,3}|\b(?:match|search|fullmatch|findall|test|compile|RegExp|Regex|matches)\s{0,3}\(\s{0,3}r?)["']$/;
+
 /** A prefix that turns the action word after it into a noun: "evicted mid-run silently", "a dry-run quietly". */
 export const NOUN_COMPOUND_PREFIX_RE = /\b(?:mid|dry|trial|test|half|full|long|short|end)-$/i;
 
@@ -194,6 +203,8 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   AMBIGUOUS_MODE_RE,
   AGENT_MODE_CONTEXT_RE,
   ADVERB_CLAUSE_CONTINUATION_RE,
+  CODE_COMMENT_LINE_RE,
+  PATTERN_ARGUMENT_BEFORE_RE,
   FINDING_OUT_RE,
   RESTATING_RE,
   TEMPLATE_SLOT_LINE_RE,

@@ -17,6 +17,7 @@ import { INTENT_EVIDENCE_REGEXES } from './intent-evidence';
 import { PATTERN_LITERAL_REGEXES } from './pattern-literals';
 import { SUPPLY_CHAIN_REGEXES } from './supply-chain-lexicon';
 import { ALL_RULES } from './presets';
+import { PRIVILEGE_KIND_REGEXES } from './catalogue/priv-003-container-host.rule';
 
 /**
  * Every regex the engine runs goes through two checks. scslre (the analyser behind ESLint's
@@ -46,6 +47,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...CREDENTIAL_VENDOR_REGEXES,
     ...PATTERN_LITERAL_REGEXES,
     ...OFFICIAL_INSTALLER_REGEXES,
+    ...PRIVILEGE_KIND_REGEXES,
   ].map(
     (re) => ({ owner: 'engine', re }),
   ),

@@ -52,7 +52,9 @@ export const dcConcealActionRule = defineRegexRule({
     // never leave it silently in place").
     const trailingAdverb = /\b(?:silently|covertly|secretly|stealthily)$/i.test(m[0]);
     const negatedInside = trailingAdverb && NEGATION_INSIDE_RE.test(m[0]);
-    if (!/^(?:do not|don'?t|never|without|no need to)\b/i.test(m[0]) && (negatedInside || isNegatedAt(lineText, m[0]))) {
+    // "Never use jargon without explaining it": a prohibition before "without …" requires the disclosure.
+    const doubleNegative = /^without\b/i.test(m[0]) && NEGATION_INSIDE_RE.test(lineText.slice(0, start).split(/[.;!?:]\s/).pop() ?? '');
+    if (doubleNegative || (!/^(?:do not|don'?t|never|without|no need to)\b/i.test(m[0]) && (negatedInside || isNegatedAt(lineText, m[0])))) {
       return { ...hit, evidence: lineText.slice(start, start + 200), context: 'negated' };
     }
     // "Run the interview below, don't summarize it back to the user": restating the file's own text is not hiding an action.

@@ -1,4 +1,17 @@
+import { CODE_COMMENT_LINE_RE, PATTERN_ARGUMENT_BEFORE_RE } from '../benign-forms';
 import { defineRegexRule } from '../regex-rule';
+
+/** Offset of the quote opening the string literal the offset sits in, or -1 outside any literal. */
+function openingQuote(line: string, at: number): number {
+  let open = -1;
+  for (let k = 0; k < at; k++) {
+    const c = line[k];
+    if (open >= 0) {
+      if (c === line[open]) open = -1;
+    } else if (c === "'" || c === '"') open = k;
+  }
+  return open;
+}
 
 /** Deleting or wiping the filesystem root, the home directory or a disk. */
 export const daDestructiveRootRule = defineRegexRule({
@@ -30,4 +43,19 @@ export const daDestructiveRootRule = defineRegexRule({
     /\bfind\s{1,3}(?:\/|~|\$HOME)\s{1,3}[^\n]{0,80}-delete\b/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
+  refine(hit, m, ctx, view) {
+    if (view.name !== 'raw' && view.name !== 'normalized') return hit;
+    const lineText = view.text.slice(view.lineStarts[hit.line - 1], view.lineStarts[hit.line] ?? view.text.length);
+    const start = m.index - view.lineStarts[hit.line - 1];
+    // A commented-out line of code (an injection payload shown in a sample, "# input = '; rm -rf /'") is never run.
+    if ((ctx.executable || ctx.lineInfo[hit.line - 1]?.inFence) && CODE_COMMENT_LINE_RE.test(lineText)) {
+      return { ...hit, severity: 'medium', hard_block: false, context: 'documentation_example' };
+    }
+    // A pattern handed to a matcher (`grep -qE 'rm -rf /|…'` in a guard hook) recognises the command.
+    const quote = openingQuote(lineText, start);
+    if (quote >= 0 && PATTERN_ARGUMENT_BEFORE_RE.test(lineText.slice(Math.max(0, quote - 60), quote + 1))) {
+      return { ...hit, hard_block: false, context: 'deny_list' };
+    }
+    return hit;
+  },
 });
