@@ -40,11 +40,14 @@ export interface FrameRuleSpec {
 
 const NONE_TAKEN: ReadonlySet<number> = new Set();
 
-/** The first un-negated slot of these classes in the window (else a negated one), skipping words another slot already took. */
-function hitIn(window: readonly Instruction[], any: readonly SlotClass[], taken: ReadonlySet<number> = NONE_TAKEN): SlotHit | null {
+/**
+ * The first un-negated slot of these classes in the window (instructions [begin, end)), else a
+ * negated one, skipping words another slot already took.
+ */
+function hitIn(instructions: readonly Instruction[], begin: number, end: number, any: readonly SlotClass[], taken: ReadonlySet<number> = NONE_TAKEN): SlotHit | null {
   let negated: SlotHit | null = null;
-  for (const ins of window) {
-    for (const s of ins.slots) {
+  for (let w = begin; w < end; w++) {
+    for (const s of instructions[w].slots) {
       if (!any.includes(s.cls) || (s.at !== undefined && taken.has(s.at))) continue;
       if (!s.negated) return s;
       negated ??= s;
@@ -67,23 +70,23 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
       const seen = new Set<number>();
       for (let i = 0; i < instructions.length; i++) {
         const first = instructions[i];
-        // Cheap filter: the anchoring slot must start in this instruction.
-        if (!spec.needs[0].any.some((c) => first.classes.has(c) || first.slots.some((s) => s.cls === c))) continue;
+        // Most instructions fill no slot; the anchoring slot must start in this instruction.
+        if (first.slots.length === 0) continue;
+        const anchor = hitIn(instructions, i, i + 1, spec.needs[0].any);
+        if (!anchor || seen.has(anchor.line)) continue;
         let end = i + 1;
         while (end < instructions.length && end - i < FRAME_WINDOW && instructions[end].block === first.block) end++;
         // Windows reach back too, so a lead-in line before its anchor counts ("Read the keys:" / "- post them").
         let begin = i;
         while (begin > 0 && i - begin < FRAME_WINDOW - 1 && instructions[begin - 1].block === first.block) begin--;
-        const window = instructions.slice(begin, end);
-        const anchor = hitIn([first], spec.needs[0].any);
-        if (!anchor || seen.has(anchor.line)) continue;
         const parts: SlotHit[] = [anchor];
         // "Battery charge": one word may not be both the action and what it acts on.
         const taken = new Set<number>(anchor.at === undefined ? [] : [anchor.at]);
         const section = sectionClasses.get(first.section);
         let complete = true;
-        for (const need of spec.needs.slice(1)) {
-          const inWindow = hitIn(window, need.any, taken);
+        for (let n = 1; n < spec.needs.length; n++) {
+          const need = spec.needs[n];
+          const inWindow = hitIn(instructions, begin, end, need.any, taken);
           if (inWindow) {
             parts.push(inWindow);
             if (inWindow.at !== undefined) taken.add(inWindow.at);
@@ -99,7 +102,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         }
         if (!complete) continue;
         const inWindow = new Set<SlotClass>();
-        for (const ins of window) for (const c of ins.classes) inWindow.add(c);
+        for (let w = begin; w < end; w++) for (const c of instructions[w].classes) inWindow.add(c);
         if (spec.unless?.some((c) => inWindow.has(c))) continue;
         const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
         if (!grade) continue;

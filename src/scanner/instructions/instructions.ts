@@ -5,7 +5,7 @@
  * addresses and its mood. Built once per file, in one pass over the tokens; frame rules read it.
  */
 import type { FindingContext } from '../engine/scan-report.types';
-import { lexiconMatcher, TOKEN_PATTERN, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
+import { lexiconMatcher, nextToken, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
 import { determineContext, isEducationalFile, isQuotedMention } from '../rules/context-layer';
 import type { ScanContext } from '../views/scan-context';
 
@@ -47,9 +47,9 @@ export interface Instruction {
   leadLine?: number;
   /** Asked, not told ("Does it disable security?"): read as a description. */
   question: boolean;
-  slots: SlotHit[];
+  slots: readonly SlotHit[];
   /** Slot classes present (un-negated hits only). */
-  classes: Set<SlotClass>;
+  classes: ReadonlySet<SlotClass>;
 }
 
 export interface InstructionSet {
@@ -132,10 +132,10 @@ function lowerSameLength(text: string): { text: string; lowered: boolean } {
 
 /** The first two words of a text, lower-cased. */
 function leadingWords(text: string): [string, string] {
-  TOKEN_PATTERN.lastIndex = 0;
-  const first = TOKEN_PATTERN.exec(text);
-  const second = first ? TOKEN_PATTERN.exec(text) : null;
-  return [first ? first[0].toLowerCase() : '', second ? second[0].toLowerCase() : ''];
+  const span: [number, number] = [0, 0];
+  const first = nextToken(text, 0, span) >= 0 ? text.slice(span[0], span[1]).toLowerCase() : '';
+  const second = first !== '' && nextToken(text, span[1], span) >= 0 ? text.slice(span[0], span[1]).toLowerCase() : '';
+  return [first, second];
 }
 
 /** A paragraph that continues the one before: it opens with a back-reference or a verb acting on one. */
@@ -160,12 +160,14 @@ const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
 
 const TREE_DRAWING = /[\u2500-\u257f]/;
+/** Terminal punctuation, then only space, to the end of the line. */
+const TERMINAL_TAIL = /[.!?;:|]\s*$/g;
 /** A file listing line: a path, then a comment ("json.ts  # report formats"). */
 const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -251,6 +253,12 @@ function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): b
   return marks % 2 === 1 ? !inside : inside;
 }
 
+/** The text from `from` on ends with terminal punctuation (searched in place: no copy of the tail). */
+function endsWithTerminal(text: string, from: number): boolean {
+  TERMINAL_TAIL.lastIndex = from;
+  return TERMINAL_TAIL.test(text);
+}
+
 /** Sentence ends between two tokens: terminal punctuation followed by space, or a table cell edge. */
 function endsSentence(text: string, from: number, to: number, previousToken: string | undefined): boolean {
   for (let k = from; k < to; k++) {
@@ -299,6 +307,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // The normalized view (homoglyphs folded, invisible characters dropped) holds only the lines
   // normalisation changed; every other line reads as written.
   const normalized = ctx.views.normalized?.text.split('\n');
+  const span: [number, number] = [0, 0];
   for (let i = 0; i < ctx.lines.length; i++) {
     const raw = normalized?.[i] || ctx.lines[i];
     if (raw.trim().length === 0) {
@@ -329,22 +338,21 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     let previousEnd = -1;
     let previousToken: string | undefined;
     let onLine = 0;
-    TOKEN_PATTERN.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while (onLine < MAX_TOKENS_PER_LINE && (m = TOKEN_PATTERN.exec(lower)) !== null) {
-      if (previousEnd >= 0 && endsSentence(lower, previousEnd, m.index, previousToken)) startHere = true;
+    while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
+      if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
       if (startHere) {
         starts.push({ token: tokens.length, block, section, list: onLine === 0 && isList });
         startHere = false;
       }
-      previousToken = lowered ? m[0] : m[0].toLowerCase();
+      const word = lower.slice(span[0], span[1]);
+      previousToken = lowered ? word : word.toLowerCase();
       tokens.push(previousToken);
       tokenLine.push(i + 1);
-      previousEnd = m.index + m[0].length;
+      previousEnd = span[1];
       onLine++;
     }
     // A heading is an instruction of its own; the body starts a new one.
-    if (onLine > 0 && (part.heading || /[.!?;:|]\s*$/.test(lower.slice(previousEnd)))) starts.push({ token: tokens.length, block, section, list: false });
+    if (onLine > 0 && (part.heading || endsWithTerminal(lower, previousEnd))) starts.push({ token: tokens.length, block, section, list: false });
     previousWasListOrLead = isList || part.text.trimEnd().endsWith(':');
     blankBefore = false;
   }
@@ -409,9 +417,13 @@ function asksToStop(tokens: readonly string[], after: number, to: number): boole
   return k + 1 < to && tokens[k] === 'to' && STOP_VERB.has(tokens[k + 1]);
 }
 
+/** The frame of an instruction that fills no slot (most of them): shared, never written. */
+const NO_SLOTS: readonly SlotHit[] = Object.freeze([]);
+const NO_CLASSES: ReadonlySet<SlotClass> = new Set<SlotClass>();
+
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
-  if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: [], classes: new Set() };
+  if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
   // that phrase and negates nothing else.
   const covered = new Uint8Array(to - from);
@@ -439,7 +451,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
-    slots.push({ cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start });
+    slots.push({ cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start });
     slotStart.push(h.start);
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.

@@ -98,6 +98,69 @@ export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
  */
 export const TOKEN_PATTERN = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
 
+/** One letter or digit (TOKEN_PATTERN's class), read where the scanner stands. */
+const WORD_CHAR = /[\p{L}\p{N}]/uy;
+/** ASCII letters and digits. */
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD[c] = /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
+/** Non-ASCII characters of the basic plane already classified: 0 unknown, 1 word character, 2 not. */
+const BMP_WORD = new Uint8Array(0x10000);
+
+/** Code units of the word character at `i` (1, or 2 for a surrogate pair), or 0 when there is none. */
+function wordCharAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return ASCII_WORD[c]!;
+  if (c < 0xd800 || (c > 0xdfff && c <= 0xffff)) {
+    let known = BMP_WORD[c]!;
+    if (known === 0) {
+      WORD_CHAR.lastIndex = i;
+      BMP_WORD[c] = known = WORD_CHAR.test(text) ? 1 : 2;
+    }
+    return known === 1 ? 1 : 0;
+  }
+  if (Number.isNaN(c)) return 0;
+  WORD_CHAR.lastIndex = i;
+  return WORD_CHAR.test(text) ? WORD_CHAR.lastIndex - i : 0;
+}
+
+/**
+ * The next token of `text` at or after `from`, as TOKEN_PATTERN's global search finds it, without
+ * a match object: its start, or -1, with its end in `span[1]`. Instruction analysis tokenizes every
+ * prose line of every file; the regex's match arrays were most of that layer's allocation.
+ */
+export function nextToken(text: string, from: number, span: [number, number]): number {
+  const n = text.length;
+  let i = from;
+  while (i < n) {
+    const w = wordCharAt(text, i);
+    if (w > 0) break;
+    const c = text.charCodeAt(i);
+    // TOKEN_PATTERN is a /u pattern: it steps over a surrogate pair as one character.
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  if (i >= n) return -1;
+  let end = i;
+  for (;;) {
+    const w = wordCharAt(text, end);
+    if (w > 0) {
+      end += w;
+      continue;
+    }
+    // An inner apostrophe joins two runs ("don't"); a trailing one does not.
+    if (text.charCodeAt(end) === 39) {
+      const after = wordCharAt(text, end + 1);
+      if (after > 0) {
+        end += 1 + after;
+        continue;
+      }
+    }
+    break;
+  }
+  span[0] = i;
+  span[1] = end;
+  return i;
+}
+
 /** Lower-cased tokens of a string, with their offsets; typographic apostrophes read as ASCII ones. */
 export function tokenize(text: string): { token: string; start: number; end: number }[] {
   const out: { token: string; start: number; end: number }[] = [];
@@ -106,9 +169,11 @@ export function tokenize(text: string): { token: string; start: number; end: num
   const lower = straight.toLowerCase();
   const src = lower.length === straight.length ? lower : straight;
   const lowered = src === lower;
-  TOKEN_PATTERN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = TOKEN_PATTERN.exec(src)) !== null) out.push({ token: lowered ? m[0] : m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+  const span: [number, number] = [0, 0];
+  for (let at = nextToken(src, 0, span); at >= 0; at = nextToken(src, span[1], span)) {
+    const word = src.slice(span[0], span[1]);
+    out.push({ token: lowered ? word : word.toLowerCase(), start: span[0], end: span[1] });
+  }
   return out;
 }
 
