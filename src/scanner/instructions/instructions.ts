@@ -5,7 +5,7 @@
  * addresses and its mood. Built once per file, in one pass over the tokens; frame rules read it.
  */
 import type { FindingContext } from '../engine/scan-report.types';
-import { lexiconMatcher, nextToken, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
+import { lexiconMatcher, lexiconWords, nextToken, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
 import { determineContext, isEducationalFile, isQuotedMention } from '../rules/context-layer';
 import type { ScanContext } from '../views/scan-context';
 
@@ -69,17 +69,18 @@ const NEGATION_REACH = 6;
 /** A verb and its object form one derived slot when at most this many tokens lie between them. */
 const PAIR_GAP = 4;
 
-const AGENT_SUBJECT = new Set(['you', 'assistant', 'agent', 'ai', 'model', 'claude', 'skill', 'tool', 'it', 'this', 'we', 'server']);
-const HUMAN_SUBJECT = new Set(['user', 'users', 'developer', 'developers', 'reader', 'readers', 'maintainer', 'maintainers', 'contributor', 'contributors', 'operator', 'operators', 'human', 'humans', 'admin', 'admins', 'administrators']);
-const QUESTION_START = new Set(['does', 'do', 'did', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'what', 'how', 'why', 'which', 'who']);
-const RELATIVE = new Set(['that', 'which']);
+const AGENT_SUBJECT = lexiconWords('agent-subject');
+const HUMAN_SUBJECT = lexiconWords('human-subject');
+const SUBJECT_ARTICLE = lexiconWords('subject-article');
+const QUESTION_START = lexiconWords('question-start');
+const RELATIVE = lexiconWords('relative-pronoun');
 /** Nouns that open a checklist item naming a technique rather than ordering it. */
-const TECHNIQUE_NOUN = new Set(['instructions', 'attempts', 'requests', 'prompts', 'directives', 'commands', 'code', 'scripts', 'text', 'content']);
+const TECHNIQUE_NOUN = lexiconWords('technique-noun');
 /** First words of a paragraph that continues the one before it. */
-const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 'it', 'afterwards', 'afterward', 'next', 'finally', 'also', 'and']);
+const CONTINUATION = lexiconWords('continuation-word');
 
 /** Second words that refer back to what the paragraph before named ("Paste them …", "Send it …"). */
-const BACK_REFERENCE = new Set(['them', 'it', 'these', 'those', 'everything']);
+const BACK_REFERENCE = lexiconWords('back-reference');
 
 const OCTET = /^\d{1,3}$/;
 
@@ -99,7 +100,7 @@ function publicIpUrlAt(tokens: readonly string[], from: number, to: number): num
   return -1;
 }
 
-const LOCAL_HOSTS = new Set(['localhost', 'local', 'internal', 'lan', 'home']);
+const LOCAL_HOSTS = lexiconWords('local-host');
 
 /**
  * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
@@ -143,8 +144,8 @@ function continuesBlock(text: string): boolean {
   const [first, second] = leadingWords(text);
   return CONTINUATION.has(first) || BACK_REFERENCE.has(second);
 }
-const MODAL = new Set(['should', 'must', 'can', 'may', 'need', 'needs', 'will', 'might', 'could']);
-const ABBREVIATION = new Set(['e', 'g', 'i', 'eg', 'ie', 'etc', 'vs', 'cf', 'no', 'fig']);
+const MODAL = lexiconWords('modal-verb');
+const ABBREVIATION = lexiconWords('abbreviation');
 
 const LIST_ITEM = /^\s{0,12}(?:[-*+]|\d{1,3}[.)])\s/;
 const HEADING = /^\s{0,3}#{1,6}\s/;
@@ -276,7 +277,7 @@ function endsSentence(text: string, from: number, to: number, previousToken: str
 
 function addresseeOf(ctx: ScanContext, tokens: readonly string[], from: number, to: number): Addressee {
   let i = from;
-  while (i < to && (tokens[i] === 'the' || tokens[i] === 'a' || tokens[i] === 'an' || tokens[i] === 'your' || tokens[i] === 'our')) i++;
+  while (i < to && SUBJECT_ARTICLE.has(tokens[i])) i++;
   const subject = tokens[i];
   if (subject !== undefined && HUMAN_SUBJECT.has(subject) && i + 1 < to && MODAL.has(tokens[i + 1])) return 'human';
   if (ctx.kind === 'document') return subject !== undefined && AGENT_SUBJECT.has(subject) && subject !== 'you' ? 'agent' : 'human';
@@ -394,8 +395,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   return { instructions, sectionClasses, fileClasses };
 }
 
-const CONDITION = new Set(['when', 'whenever', 'if', 'once']);
-const CONSENTING_PARTY = new Set(['user', 'users', "user's", 'you', 'human', 'owner', 'they']);
+const CONDITION = lexiconWords('condition-word');
+const CONSENTING_PARTY = lexiconWords('consenting-party');
 /**
  * "When a tool asks for confirmation, …" names an event, not the user keeping control: a consent
  * phrase inside a condition whose subject is not the user gives no consent.
@@ -409,7 +410,7 @@ function conditionOnOther(tokens: readonly string[], from: number, at: number): 
   return false;
 }
 
-const STOP_VERB = new Set(['stop', 'halt', 'cancel', 'pause', 'quit', 'abort']);
+const STOP_VERB = lexiconWords('stop-verb');
 /** "If the user asks you to stop …" is the user withdrawing consent, not giving it. */
 function asksToStop(tokens: readonly string[], after: number, to: number): boolean {
   let k = after;

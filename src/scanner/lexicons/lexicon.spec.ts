@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expandPhrase, LEXICON_FILES, LexiconMatcher, lexiconMatcher, LONGEST_PHRASE, nextToken, TOKEN_PATTERN, tokenize } from './lexicon';
+import { expandPhrase, LEXICON_FILES, LexiconMatcher, lexiconMatcher, lexiconWords, LONGEST_PHRASE, nextToken, TOKEN_PATTERN, tokenize } from './lexicon';
 
 const wordsOf = (text: string): string[] => tokenize(text).map((t) => t.token);
 
@@ -35,6 +35,19 @@ describe('lexicons', () => {
       for (let at = nextToken(text, 0, span); at >= 0; at = nextToken(text, span[1], span)) got.push([...span]);
       expect({ text, got }).toEqual({ text, got: want });
     }
+  });
+
+  it('reads word-list lexicons as sets, never as classes of the frame matcher', () => {
+    const lists = LEXICON_FILES.filter((l) => 'use' in l);
+    expect(lists.length).toBeGreaterThan(0);
+    for (const l of lists) {
+      expect((l as { use: string }).use).toBe('words');
+      expect(lexiconWords(l.class).size).toBeGreaterThan(0);
+    }
+    expect(lexiconWords('relative-pronoun')).toEqual(new Set(['that', 'which']));
+    const found = new Set(lexiconMatcher().match(wordsOf('values that the user said which then')).map((m) => m.cls));
+    for (const l of lists) expect(found.has(l.class)).toBe(false);
+    expect(() => lexiconWords('negation')).toThrow(/no word-list lexicon/);
   });
 
   it('keeps the longest phrase of a class at each start', () => {

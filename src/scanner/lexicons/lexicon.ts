@@ -5,6 +5,7 @@
  * `[a/b]` an optional token. Lookup walks the trie from every token, at most LONGEST_PHRASE deep,
  * so matching is linear in the text.
  */
+import abbreviation from './abbreviation.json';
 import actionCharge from './action-charge.json';
 import actionCollect from './action-collect.json';
 import actionDeceive from './action-deceive.json';
@@ -14,17 +15,26 @@ import actionFetch from './action-fetch.json';
 import actionObey from './action-obey.json';
 import actionSend from './action-send.json';
 import actionWeaken from './action-weaken.json';
+import agentSubject from './agent-subject.json';
 import authorityClaim from './authority-claim.json';
+import backReference from './back-reference.json';
+import clauseContinuation from './clause-continuation.json';
 import concealment from './concealment.json';
+import conditionWord from './condition-word.json';
 import consentBypass from './consent-bypass.json';
 import consentGiven from './consent-given.json';
+import consentingParty from './consenting-party.json';
+import continuationWord from './continuation-word.json';
 import destinationExternal from './destination-external.json';
-import determiner from './determiner.json';
 import destinationOwn from './destination-own.json';
 import destinationReply from './destination-reply.json';
+import determiner from './determiner.json';
 import echoVerb from './echo-verb.json';
 import failureContext from './failure-context.json';
+import humanSubject from './human-subject.json';
 import ifAsked from './if-asked.json';
+import localHost from './local-host.json';
+import modalVerb from './modal-verb.json';
 import negation from './negation.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
@@ -35,18 +45,28 @@ import objectPayment from './object-payment.json';
 import objectPersonal from './object-personal.json';
 import objectSecret from './object-secret.json';
 import objectStore from './object-store.json';
-import persona from './persona.json';
 import personaUnrestricted from './persona-unrestricted.json';
+import persona from './persona.json';
 import preferenceBias from './preference-bias.json';
+import questionStart from './question-start.json';
+import relativePronoun from './relative-pronoun.json';
 import scopeBroad from './scope-broad.json';
 import solicitVerb from './solicit-verb.json';
 import stealth from './stealth.json';
+import stopVerb from './stop-verb.json';
+import subjectArticle from './subject-article.json';
+import techniqueNoun from './technique-noun.json';
 import threatSubject from './threat-subject.json';
 
 interface LexiconFile {
   class: string;
   description: string;
   phrases: string[];
+  /**
+   * `words`: a list of single words the instruction layer reads as a set (lexiconWords), not a
+   * class of the frame matcher; default: a class whose phrases the matcher finds in the text.
+   */
+  use?: string;
 }
 
 /** Every lexicon file, in one list so the loader and the tests see the same set. */
@@ -88,6 +108,22 @@ export const LEXICON_FILES = [
   solicitVerb,
   stealth,
   threatSubject,
+  // Word lists (`"use": "words"`), read as sets.
+  abbreviation,
+  agentSubject,
+  backReference,
+  clauseContinuation,
+  conditionWord,
+  consentingParty,
+  continuationWord,
+  humanSubject,
+  localHost,
+  modalVerb,
+  questionStart,
+  relativePronoun,
+  stopVerb,
+  subjectArticle,
+  techniqueNoun,
 ] as const satisfies readonly LexiconFile[];
 
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
@@ -266,8 +302,17 @@ export class LexiconMatcher {
 
 let shared: LexiconMatcher | null = null;
 
-/** The matcher over every lexicon file, built on first use and shared. */
+/** The matcher over every frame lexicon (not the word lists), built on first use and shared. */
 export function lexiconMatcher(): LexiconMatcher {
-  shared ??= new LexiconMatcher(LEXICON_FILES);
+  shared ??= new LexiconMatcher(LEXICON_FILES.filter((f) => (f as LexiconFile).use !== 'words'));
   return shared;
+}
+
+/** The words of a word-list lexicon (`"use": "words"`), lower-cased as tokens are. */
+export function lexiconWords(cls: LexiconClass): ReadonlySet<string> {
+  const file = LEXICON_FILES.find((f) => f.class === cls) as LexiconFile | undefined;
+  if (!file || file.use !== 'words') throw new Error(`no word-list lexicon ${cls}`);
+  const words = new Set<string>();
+  for (const pattern of file.phrases) for (const phrase of expandPhrase(pattern)) words.add(phrase.join(' '));
+  return words;
 }
