@@ -5,7 +5,7 @@
  * addresses and its mood. Built once per file, in one pass over the tokens; frame rules read it.
  */
 import type { FindingContext } from '../engine/scan-report.types';
-import { lexiconMatcher, TOKEN_PATTERN, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
+import { lexiconMatcher, lexiconWords, nextToken, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
 import { determineContext, isEducationalFile, isQuotedMention } from '../rules/context-layer';
 import type { ScanContext } from '../views/scan-context';
 
@@ -57,9 +57,9 @@ export interface Instruction {
   leadLine?: number;
   /** Asked, not told ("Does it disable security?"): read as a description. */
   question: boolean;
-  slots: SlotHit[];
+  slots: readonly SlotHit[];
   /** Slot classes present (un-negated hits only). */
-  classes: Set<SlotClass>;
+  classes: ReadonlySet<SlotClass>;
 }
 
 export interface InstructionSet {
@@ -84,21 +84,22 @@ const DERIVED_PAIRS: readonly (readonly [LexiconClass, LexiconClass, SlotClass])
   ['action-disregard', 'object-instructions', 'override-instructions'],
 ];
 
-const AGENT_SUBJECT = new Set(['you', 'assistant', 'agent', 'ai', 'model', 'claude', 'skill', 'tool', 'it', 'this', 'we', 'server']);
-const HUMAN_SUBJECT = new Set(['user', 'users', 'developer', 'developers', 'reader', 'readers', 'maintainer', 'maintainers', 'contributor', 'contributors', 'operator', 'operators', 'human', 'humans', 'admin', 'admins', 'administrators']);
-const QUESTION_START = new Set(['does', 'do', 'did', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'what', 'how', 'why', 'which', 'who']);
-const RELATIVE = new Set(['that', 'which']);
+const AGENT_SUBJECT = lexiconWords('agent-subject');
+const HUMAN_SUBJECT = lexiconWords('human-subject');
+const SUBJECT_ARTICLE = lexiconWords('subject-article');
+const QUESTION_START = lexiconWords('question-start');
+const RELATIVE = lexiconWords('relative-pronoun');
 /** Nouns that open a checklist item naming a technique rather than ordering it. */
-const TECHNIQUE_NOUN = new Set(['instructions', 'attempts', 'requests', 'prompts', 'directives', 'commands', 'code', 'scripts', 'text', 'content']);
+const TECHNIQUE_NOUN = lexiconWords('technique-noun');
 /** First words of a paragraph that continues the one before it. */
-const CONTINUATION = new Set(['then', 'these', 'this', 'those', 'them', 'they', 'it', 'afterwards', 'afterward', 'next', 'finally', 'also', 'and']);
+const CONTINUATION = lexiconWords('continuation-word');
 
 /** Second words that refer back to what the paragraph before named ("Paste them …", "Send it …"). */
-const BACK_REFERENCE = new Set(['them', 'it', 'these', 'those', 'everything']);
+const BACK_REFERENCE = lexiconWords('back-reference');
 /** Words after a concealment phrase that still point back at the act ("… about this", "… any of it"). */
-const POINTS_BACK = new Set([...BACK_REFERENCE, 'this', 'that', 'any', 'anything', 'so', 'what', 'nothing', 'either']);
+const POINTS_BACK = new Set([...BACK_REFERENCE, ...lexiconWords('points-back')]);
 /** Words between a concealment phrase and what it points at: the person kept uninformed, a preposition. */
-const PERSON_OR_LINK = new Set([...HUMAN_SUBJECT, 'the', 'to', 'about', 'of', 'anyone', 'anybody', 'him', 'her', 'me', 'us', 'them', "user's", 'people', 'owner', 'customer', 'customers']);
+const PERSON_OR_LINK = new Set([...HUMAN_SUBJECT, ...lexiconWords('person-or-link')]);
 
 const OCTET = /^\d{1,3}$/;
 /** Seven letters in a row each followed by one space ("i g n o r e"): letter-spaced text, read with the spaces taken out. */
@@ -122,7 +123,7 @@ function publicIpUrlAt(tokens: readonly string[], from: number, to: number): num
   return -1;
 }
 
-const LOCAL_HOSTS = new Set(['localhost', 'local', 'internal', 'lan', 'home']);
+const LOCAL_HOSTS = lexiconWords('local-host');
 
 /**
  * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
@@ -173,10 +174,10 @@ function lowerSameLength(text: string): { text: string; lowered: boolean } {
 
 /** The first two words of a text, lower-cased. */
 function leadingWords(text: string): [string, string] {
-  TOKEN_PATTERN.lastIndex = 0;
-  const first = TOKEN_PATTERN.exec(text);
-  const second = first ? TOKEN_PATTERN.exec(text) : null;
-  return [first ? first[0].toLowerCase() : '', second ? second[0].toLowerCase() : ''];
+  const span: [number, number] = [0, 0];
+  const first = nextToken(text, 0, span) >= 0 ? text.slice(span[0], span[1]).toLowerCase() : '';
+  const second = first !== '' && nextToken(text, span[1], span) >= 0 ? text.slice(span[0], span[1]).toLowerCase() : '';
+  return [first, second];
 }
 
 /** A paragraph that continues the one before: it opens with a back-reference or a verb acting on one. */
@@ -184,8 +185,8 @@ function continuesBlock(text: string): boolean {
   const [first, second] = leadingWords(text);
   return CONTINUATION.has(first) || BACK_REFERENCE.has(second);
 }
-const MODAL = new Set(['should', 'must', 'can', 'may', 'need', 'needs', 'will', 'might', 'could']);
-const ABBREVIATION = new Set(['e', 'g', 'i', 'eg', 'ie', 'etc', 'vs', 'cf', 'no', 'fig']);
+const MODAL = lexiconWords('modal-verb');
+const ABBREVIATION = lexiconWords('abbreviation');
 
 const LIST_ITEM = /^\s{0,12}(?:[-*+]|\d{1,3}[.)])\s/;
 const HEADING = /^\s{0,3}#{1,6}\s/;
@@ -201,12 +202,14 @@ const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
 
 const TREE_DRAWING = /[\u2500-\u257f]/;
+/** Terminal punctuation, then only space, to the end of the line. */
+const TERMINAL_TAIL = /[.!?;:|]\s*$/g;
 /** A file listing line: a path, then a comment ("json.ts  # report formats"). */
 const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [LETTER_SPACED, WORD_GAP, WORD_CHAR, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -292,6 +295,12 @@ function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): b
   return marks % 2 === 1 ? !inside : inside;
 }
 
+/** The text from `from` on ends with terminal punctuation (searched in place: no copy of the tail). */
+function endsWithTerminal(text: string, from: number): boolean {
+  TERMINAL_TAIL.lastIndex = from;
+  return TERMINAL_TAIL.test(text);
+}
+
 /** Sentence ends between two tokens: terminal punctuation followed by space, or a table cell edge. */
 function endsSentence(text: string, from: number, to: number, previousToken: string | undefined): boolean {
   for (let k = from; k < to; k++) {
@@ -309,7 +318,7 @@ function endsSentence(text: string, from: number, to: number, previousToken: str
 
 function addresseeOf(ctx: ScanContext, tokens: readonly string[], from: number, to: number): Addressee {
   let i = from;
-  while (i < to && (tokens[i] === 'the' || tokens[i] === 'a' || tokens[i] === 'an' || tokens[i] === 'your' || tokens[i] === 'our')) i++;
+  while (i < to && SUBJECT_ARTICLE.has(tokens[i])) i++;
   const subject = tokens[i];
   if (subject !== undefined && HUMAN_SUBJECT.has(subject) && i + 1 < to && MODAL.has(tokens[i + 1])) return 'human';
   if (ctx.kind === 'document') return subject !== undefined && AGENT_SUBJECT.has(subject) && subject !== 'you' ? 'agent' : 'human';
@@ -341,6 +350,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // The normalized view (homoglyphs folded, invisible characters dropped) holds only the lines
   // normalisation changed; every other line reads as written.
   const normalized = ctx.views.normalized?.text.split('\n');
+  const span: [number, number] = [0, 0];
   for (let i = 0; i < ctx.lines.length; i++) {
     const raw = despaced(normalized?.[i] || ctx.lines[i]);
     if (raw.trim().length === 0) {
@@ -376,24 +386,23 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     let previousEnd = -1;
     let previousToken: string | undefined;
     let onLine = 0;
-    TOKEN_PATTERN.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while (onLine < MAX_TOKENS_PER_LINE && (m = TOKEN_PATTERN.exec(lower)) !== null) {
-      if (previousEnd >= 0 && endsSentence(lower, previousEnd, m.index, previousToken)) startHere = true;
+    while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
+      if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
       if (startHere) {
         starts.push({ token: tokens.length, block, section, list: onLine === 0 && isList });
         startHere = false;
       }
-      previousToken = lowered ? m[0] : m[0].toLowerCase();
+      const word = lower.slice(span[0], span[1]);
+      previousToken = lowered ? word : word.toLowerCase();
       // A dotfile name (".env", "~/.npmrc") is a thing of its own, unlike the word ("env" of a conda env).
-      if (m.index > 0 && lower[m.index - 1] === '.' && (m.index === 1 || !WORD_CHAR.test(lower[m.index - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
+      if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
       tokens.push(previousToken);
       tokenLine.push(i + 1);
-      previousEnd = m.index + m[0].length;
+      previousEnd = span[1];
       onLine++;
     }
     // A heading is an instruction of its own; the body starts a new one.
-    if (onLine > 0 && (part.heading || /[.!?;:|]\s*$/.test(lower.slice(previousEnd)))) starts.push({ token: tokens.length, block, section, list: false });
+    if (onLine > 0 && (part.heading || endsWithTerminal(lower, previousEnd))) starts.push({ token: tokens.length, block, section, list: false });
     previousWasListOrLead = isList || part.text.trimEnd().endsWith(':');
     blankBefore = false;
   }
@@ -437,8 +446,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   return { instructions, sectionClasses, fileClasses };
 }
 
-const CONDITION = new Set(['when', 'whenever', 'if', 'once']);
-const CONSENTING_PARTY = new Set(['user', 'users', "user's", 'you', 'human', 'owner', 'they']);
+const CONDITION = lexiconWords('condition-word');
+const CONSENTING_PARTY = lexiconWords('consenting-party');
 /**
  * "When a tool asks for confirmation, …" names an event, not the user keeping control: a consent
  * phrase inside a condition whose subject is not the user gives no consent.
@@ -453,9 +462,9 @@ function conditionOnOther(tokens: readonly string[], from: number, at: number): 
 }
 
 /** Words before a passive concealment phrase that do not name its subject ("… and must not be shown"). */
-const CLAUSE_LINK = new Set(['and', 'or', 'but', 'then', 'so', 'also', 'just', 'simply', 'please', 'you', 'we', 'i']);
+const CLAUSE_LINK = lexiconWords('clause-link');
 /** First words of a passive concealment phrase ("is not disclosed", "must be omitted"): its subject stands before it. */
-const PASSIVE_START = new Set([...MODAL, 'is', 'are', 'was', 'were', 'be', 'shall', 'not']);
+const PASSIVE_START = new Set([...MODAL, ...lexiconWords('passive-start')]);
 
 /**
  * Does a concealment phrase point back at an act named elsewhere? Not when a passive phrase has a
@@ -474,9 +483,9 @@ function pointsBack(tokens: readonly string[], from: number, to: number, start: 
   return k >= to || POINTS_BACK.has(tokens[k]);
 }
 
-const MODAL_OR_AUX = new Set([...MODAL, 'would', 'is', 'are', 'was', 'were', 'be', 'been', 'gets', 'get', 'got']);
+const MODAL_OR_AUX = new Set([...MODAL, ...lexiconWords('auxiliary-verb')]);
 
-const STOP_VERB = new Set(['stop', 'halt', 'cancel', 'pause', 'quit', 'abort']);
+const STOP_VERB = lexiconWords('stop-verb');
 /** "If the user asks you to stop …" is the user withdrawing consent, not giving it. */
 function asksToStop(tokens: readonly string[], after: number, to: number): boolean {
   let k = after;
@@ -484,9 +493,13 @@ function asksToStop(tokens: readonly string[], after: number, to: number): boole
   return k + 1 < to && tokens[k] === 'to' && STOP_VERB.has(tokens[k + 1]);
 }
 
+/** The frame of an instruction that fills no slot (most of them): shared, never written. */
+const NO_SLOTS: readonly SlotHit[] = Object.freeze([]);
+const NO_CLASSES: ReadonlySet<SlotClass> = new Set<SlotClass>();
+
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
-  if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: [], classes: new Set() };
+  if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
   // that phrase and negates nothing else.
   const covered = new Uint8Array(to - from);
@@ -524,7 +537,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
-    const slot: SlotHit = { cls, line: tokenLine[h.start], text: tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
+    const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
     if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end);
     slots.push(slot);
     slotStart.push(h.start);

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expandPhrase, LEXICON_FILES, LexiconMatcher, lexiconMatcher, LONGEST_PHRASE, tokenize } from './lexicon';
+import { expandPhrase, LEXICON_FILES, LexiconMatcher, lexiconMatcher, lexiconWords, LONGEST_PHRASE, nextToken, TOKEN_PATTERN, tokenize } from './lexicon';
 
 const wordsOf = (text: string): string[] => tokenize(text).map((t) => t.token);
 
@@ -21,6 +21,33 @@ describe('lexicons', () => {
 
   it('tokenizes hyphens, underscores and typographic apostrophes like prose', () => {
     expect(wordsOf('Don\u2019t force-push `send_message`')).toEqual(["don't", 'force', 'push', 'send', 'message']);
+  });
+
+  it('finds exactly the tokens TOKEN_PATTERN finds (random texts: scripts, digits, apostrophes, marks, surrogates)', () => {
+    const alphabet = ['a', 'Z', '7', "'", "''", ' ', '-', '_', '.', '\n', 'é', 'İ', 'ß', '\u0301', '中', '٣', '\u{1D400}', '\u{1F600}', '\uD800', '\uDC00', '\u00A0', 'ǅ', 'Ⅻ', '\u200B'];
+    let s = 7;
+    const r = (): number => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    for (let run = 0; run < 500; run++) {
+      const text = Array.from({ length: Math.floor(r() * 40) }, () => alphabet[Math.floor(r() * alphabet.length)]).join('');
+      const want = [...text.matchAll(new RegExp(TOKEN_PATTERN.source, TOKEN_PATTERN.flags))].map((m) => [m.index, m.index + m[0].length]);
+      const got: number[][] = [];
+      const span: [number, number] = [0, 0];
+      for (let at = nextToken(text, 0, span); at >= 0; at = nextToken(text, span[1], span)) got.push([...span]);
+      expect({ text, got }).toEqual({ text, got: want });
+    }
+  });
+
+  it('reads word-list lexicons as sets, never as classes of the frame matcher', () => {
+    const lists = LEXICON_FILES.filter((l) => 'use' in l);
+    expect(lists.length).toBeGreaterThan(0);
+    for (const l of lists) {
+      expect((l as { use: string }).use).toBe('words');
+      expect(lexiconWords(l.class).size).toBeGreaterThan(0);
+    }
+    expect(lexiconWords('relative-pronoun')).toEqual(new Set(['that', 'which']));
+    const found = new Set(lexiconMatcher().match(wordsOf('values that the user said which then')).map((m) => m.cls));
+    for (const l of lists) expect(found.has(l.class)).toBe(false);
+    expect(() => lexiconWords('negation')).toThrow(/no word-list lexicon/);
   });
 
   it('keeps the longest phrase of a class at each start', () => {

@@ -5,6 +5,7 @@
  * `[a/b]` an optional token. Lookup walks the trie from every token, at most LONGEST_PHRASE deep,
  * so matching is linear in the text.
  */
+import abbreviation from './abbreviation.json';
 import actionCharge from './action-charge.json';
 import actionCollect from './action-collect.json';
 import actionDeceive from './action-deceive.json';
@@ -16,10 +17,16 @@ import actionObey from './action-obey.json';
 import actionSend from './action-send.json';
 import actionWeaken from './action-weaken.json';
 import actionWrite from './action-write.json';
+import agentSubject from './agent-subject.json';
 import authorityClaim from './authority-claim.json';
+import backReference from './back-reference.json';
+import clauseContinuation from './clause-continuation.json';
 import concealment from './concealment.json';
+import conditionWord from './condition-word.json';
 import consentBypass from './consent-bypass.json';
 import consentGiven from './consent-given.json';
+import consentingParty from './consenting-party.json';
+import continuationWord from './continuation-word.json';
 import destinationExternal from './destination-external.json';
 import determiner from './determiner.json';
 import destinationAccess from './destination-access.json';
@@ -28,9 +35,12 @@ import destinationPublic from './destination-public.json';
 import destinationReply from './destination-reply.json';
 import echoVerb from './echo-verb.json';
 import failureContext from './failure-context.json';
+import humanSubject from './human-subject.json';
 import ifAsked from './if-asked.json';
 import keyLiteral from './key-literal.json';
 import instrument from './instrument.json';
+import localHost from './local-host.json';
+import modalVerb from './modal-verb.json';
 import negation from './negation.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
@@ -44,14 +54,24 @@ import objectPersonal from './object-personal.json';
 import objectRecovery from './object-recovery.json';
 import objectSecret from './object-secret.json';
 import objectStore from './object-store.json';
-import persona from './persona.json';
 import personaUnrestricted from './persona-unrestricted.json';
+import pointsBack from './points-back.json';
+import personOrLink from './person-or-link.json';
+import clauseLink from './clause-link.json';
+import passiveStart from './passive-start.json';
+import auxiliaryVerb from './auxiliary-verb.json';
+import persona from './persona.json';
 import preferenceBias from './preference-bias.json';
 import retention from './retention.json';
 import reportSubject from './report-subject.json';
+import questionStart from './question-start.json';
+import relativePronoun from './relative-pronoun.json';
 import scopeBroad from './scope-broad.json';
 import solicitVerb from './solicit-verb.json';
 import stealth from './stealth.json';
+import stopVerb from './stop-verb.json';
+import subjectArticle from './subject-article.json';
+import techniqueNoun from './technique-noun.json';
 import threatSubject from './threat-subject.json';
 import triggerRecurring from './trigger-recurring.json';
 
@@ -59,6 +79,11 @@ interface LexiconFile {
   class: string;
   description: string;
   phrases: string[];
+  /**
+   * `words`: a list of single words the instruction layer reads as a set (lexiconWords), not a
+   * class of the frame matcher; default: a class whose phrases the matcher finds in the text.
+   */
+  use?: string;
 }
 
 /** Every lexicon file, in one list so the loader and the tests see the same set. */
@@ -112,6 +137,27 @@ export const LEXICON_FILES = [
   stealth,
   threatSubject,
   triggerRecurring,
+  // Word lists (`"use": "words"`), read as sets.
+  pointsBack,
+  personOrLink,
+  clauseLink,
+  passiveStart,
+  auxiliaryVerb,
+  abbreviation,
+  agentSubject,
+  backReference,
+  clauseContinuation,
+  conditionWord,
+  consentingParty,
+  continuationWord,
+  humanSubject,
+  localHost,
+  modalVerb,
+  questionStart,
+  relativePronoun,
+  stopVerb,
+  subjectArticle,
+  techniqueNoun,
 ] as const satisfies readonly LexiconFile[];
 
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
@@ -122,6 +168,69 @@ export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
  */
 export const TOKEN_PATTERN = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
 
+/** One letter or digit (TOKEN_PATTERN's class), read where the scanner stands. */
+const WORD_CHAR = /[\p{L}\p{N}]/uy;
+/** ASCII letters and digits. */
+const ASCII_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD[c] = /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
+/** Non-ASCII characters of the basic plane already classified: 0 unknown, 1 word character, 2 not. */
+const BMP_WORD = new Uint8Array(0x10000);
+
+/** Code units of the word character at `i` (1, or 2 for a surrogate pair), or 0 when there is none. */
+function wordCharAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return ASCII_WORD[c]!;
+  if (c < 0xd800 || (c > 0xdfff && c <= 0xffff)) {
+    let known = BMP_WORD[c]!;
+    if (known === 0) {
+      WORD_CHAR.lastIndex = i;
+      BMP_WORD[c] = known = WORD_CHAR.test(text) ? 1 : 2;
+    }
+    return known === 1 ? 1 : 0;
+  }
+  if (Number.isNaN(c)) return 0;
+  WORD_CHAR.lastIndex = i;
+  return WORD_CHAR.test(text) ? WORD_CHAR.lastIndex - i : 0;
+}
+
+/**
+ * The next token of `text` at or after `from`, as TOKEN_PATTERN's global search finds it, without
+ * a match object: its start, or -1, with its end in `span[1]`. Instruction analysis tokenizes every
+ * prose line of every file; the regex's match arrays were most of that layer's allocation.
+ */
+export function nextToken(text: string, from: number, span: [number, number]): number {
+  const n = text.length;
+  let i = from;
+  while (i < n) {
+    const w = wordCharAt(text, i);
+    if (w > 0) break;
+    const c = text.charCodeAt(i);
+    // TOKEN_PATTERN is a /u pattern: it steps over a surrogate pair as one character.
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  if (i >= n) return -1;
+  let end = i;
+  for (;;) {
+    const w = wordCharAt(text, end);
+    if (w > 0) {
+      end += w;
+      continue;
+    }
+    // An inner apostrophe joins two runs ("don't"); a trailing one does not.
+    if (text.charCodeAt(end) === 39) {
+      const after = wordCharAt(text, end + 1);
+      if (after > 0) {
+        end += 1 + after;
+        continue;
+      }
+    }
+    break;
+  }
+  span[0] = i;
+  span[1] = end;
+  return i;
+}
+
 /** Lower-cased tokens of a string, with their offsets; typographic apostrophes read as ASCII ones. */
 export function tokenize(text: string): { token: string; start: number; end: number }[] {
   const out: { token: string; start: number; end: number }[] = [];
@@ -130,9 +239,11 @@ export function tokenize(text: string): { token: string; start: number; end: num
   const lower = straight.toLowerCase();
   const src = lower.length === straight.length ? lower : straight;
   const lowered = src === lower;
-  TOKEN_PATTERN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = TOKEN_PATTERN.exec(src)) !== null) out.push({ token: lowered ? m[0] : m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+  const span: [number, number] = [0, 0];
+  for (let at = nextToken(src, 0, span); at >= 0; at = nextToken(src, span[1], span)) {
+    const word = src.slice(span[0], span[1]);
+    out.push({ token: lowered ? word : word.toLowerCase(), start: span[0], end: span[1] });
+  }
   return out;
 }
 
@@ -230,8 +341,17 @@ export class LexiconMatcher {
 
 let shared: LexiconMatcher | null = null;
 
-/** The matcher over every lexicon file, built on first use and shared. */
+/** The matcher over every frame lexicon (not the word lists), built on first use and shared. */
 export function lexiconMatcher(): LexiconMatcher {
-  shared ??= new LexiconMatcher(LEXICON_FILES);
+  shared ??= new LexiconMatcher(LEXICON_FILES.filter((f) => (f as LexiconFile).use !== 'words'));
   return shared;
+}
+
+/** The words of a word-list lexicon (`"use": "words"`), lower-cased as tokens are. */
+export function lexiconWords(cls: LexiconClass): ReadonlySet<string> {
+  const file = LEXICON_FILES.find((f) => f.class === cls) as LexiconFile | undefined;
+  if (!file || file.use !== 'words') throw new Error(`no word-list lexicon ${cls}`);
+  const words = new Set<string>();
+  for (const pattern of file.phrases) for (const phrase of expandPhrase(pattern)) words.add(phrase.join(' '));
+  return words;
 }

@@ -4,6 +4,7 @@
  * arguments. Rules use these to tell the technique from its everyday look-alike; each fragment is
  * bounded and alternation-only (ReDoS-checked in redos.spec.ts).
  */
+import { lexiconWords } from '../lexicons/lexicon';
 
 /**
  * Commands that only inspect the working copy or the machine: a Claude Code `!` context line that
@@ -35,8 +36,10 @@ export const AGENT_MODE_CONTEXT_RE =
  * silently to …", "run it quietly and …"). Any other word after the adverb is the verb it
  * describes: in "a push can't be silently clobbered" the adverb belongs to "clobbered", not "push".
  */
-export const ADVERB_CLAUSE_CONTINUATION_RE =
-  /^\s{0,3}(?:$|[.,;:!?)\]*_`'"—–-]|(?:to|and|or|in|into|on|onto|at|from|via|with|without|so|then|while|before|after|when|whenever|unless|for|over|through|behind|every|each|each time|as|if|too|also|again|instead|here|there|now|later|afterwards|first|it|them|this|that|these|those|all|everything|anything|the|a|an|any|your|their|its)\b)/i;
+export const ADVERB_CLAUSE_CONTINUATION_RE = new RegExp(
+  String.raw`^\s{0,3}(?:$|[.,;:!?)\]*_` + '`\'"—–-]|(?:' + [...lexiconWords('clause-continuation')].join('|') + String.raw`)\b)`,
+  'i',
+);
 
 /** A whole line that is a code comment (in a fenced block or a script): it is read, never run. */
 export const CODE_COMMENT_LINE_RE = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|rem\s|::)/i;

@@ -73,52 +73,51 @@ function lowerOf(view: TextView): string {
 
 /** Every trigger a rule has declared (defineRegexRule registers them), and their one-pass index. */
 const REGISTERED_TRIGGERS = new Set<string>();
+/** Each registered trigger list (a rule's) as one group of the index: its lines come out as one union. */
+const TRIGGER_GROUPS: (readonly string[])[] = [];
+/** Group number by the list itself, and by its content (a caller may build an equal list per call). */
+const GROUP_OF = new WeakMap<readonly string[], number>();
+const GROUP_OF_CONTENT = new Map<string, number>();
 let triggerIndex: TriggerIndex | null = null;
-const VIEW_TRIGGERS = new WeakMap<TextView, { index: TriggerIndex; lines: Map<string, number[] | null> }>();
+const VIEW_TRIGGERS = new WeakMap<TextView, { index: TriggerIndex; lines: (number[] | null)[] }>();
 
 /** Every trigger literal the catalogue has registered (the worst-case harness repeats them). */
 export function registeredTriggers(): ReadonlySet<string> {
   return REGISTERED_TRIGGERS;
 }
 
-export function registerTriggers(triggers: readonly string[]): void {
-  for (const t of triggers) {
-    if (REGISTERED_TRIGGERS.has(t)) continue;
-    REGISTERED_TRIGGERS.add(t);
+/** Registers a trigger list; its lines are indexed as one group. Returns the group's number. */
+export function registerTriggers(triggers: readonly string[]): number {
+  const known = GROUP_OF.get(triggers);
+  if (known !== undefined) return known;
+  const content = triggers.join('\n');
+  let group = GROUP_OF_CONTENT.get(content);
+  if (group === undefined) {
+    for (const t of triggers) REGISTERED_TRIGGERS.add(t);
+    group = TRIGGER_GROUPS.push([...triggers]) - 1;
+    GROUP_OF_CONTENT.set(content, group);
     triggerIndex = null;
   }
-}
-
-/** Lines of one trigger in a view, from the view's one-pass index (built once per view). */
-function linesOfTrigger(view: TextView, trigger: string): readonly number[] | null {
-  triggerIndex ??= new TriggerIndex(REGISTERED_TRIGGERS);
-  let cached = VIEW_TRIGGERS.get(view);
-  if (cached === undefined || cached.index !== triggerIndex) {
-    cached = { index: triggerIndex, lines: triggerIndex.linesIn(lowerOf(view), view.lineStarts, MAX_CANDIDATE_LINES) };
-    VIEW_TRIGGERS.set(view, cached);
-  }
-  return cached.lines.get(trigger) ?? [];
+  GROUP_OF.set(triggers, group);
+  return group;
 }
 
 /**
  * 1-based lines of the view containing any trigger (lower-case literal), or null when every line
  * must be scanned (more than MAX_CANDIDATE_LINES). Running patterns only on trigger lines is far
- * cheaper than running every pattern over every position.
+ * cheaper than running every pattern over every position. The view's index is built once, in one
+ * pass, for every registered trigger list.
  */
-export function candidateLines(view: TextView, triggers: readonly string[]): number[] | null {
+export function candidateLines(view: TextView, triggers: readonly string[]): readonly number[] | null {
   // Rules register at definition; a caller passing its own triggers gets them indexed too.
-  registerTriggers(triggers);
-  const lists: (readonly number[])[] = [];
-  for (const t of triggers) {
-    const lines = linesOfTrigger(view, t);
-    if (lines === null) return null;
-    if (lines.length > 0) lists.push(lines);
+  const group = registerTriggers(triggers);
+  triggerIndex ??= new TriggerIndex(REGISTERED_TRIGGERS, TRIGGER_GROUPS);
+  let cached = VIEW_TRIGGERS.get(view);
+  if (cached === undefined || cached.index !== triggerIndex) {
+    cached = { index: triggerIndex, lines: triggerIndex.groupLinesIn(lowerOf(view), view.lineStarts, MAX_CANDIDATE_LINES) };
+    VIEW_TRIGGERS.set(view, cached);
   }
-  if (lists.length === 0) return [];
-  if (lists.length === 1) return [...lists[0]!];
-  const union = [...new Set(lists.flat())];
-  if (union.length > MAX_CANDIDATE_LINES) return null;
-  return union.sort((a, b) => a - b);
+  return cached.lines[group]!;
 }
 
 export function scanPatterns(
@@ -129,7 +128,7 @@ export function scanPatterns(
   triggers?: readonly string[],
 ): void {
   for (const view of views) {
-    let candidates = triggers ? candidateLines(view, triggers) : null;
+    let candidates: readonly number[] | null = triggers ? candidateLines(view, triggers) : null;
     if (view.name === 'hidden') {
       // Comments, alt text, titles and padding are also in the raw view; only text that raw does
       // not show (invisible-character payloads) needs a second scan here.
@@ -156,7 +155,8 @@ export function scanPatterns(
     }
     for (const pattern of patterns) {
       const re = globalOf(pattern);
-      for (const { from, text: slice } of blocks) {
+      for (let b = 0; b < blocks.length; b++) {
+        const { from, text: slice } = blocks[b]!;
         re.lastIndex = 0;
         let m: RegExpExecArray | null;
         let lastLine = 0;
@@ -182,7 +182,8 @@ export function scanPatterns(
             re.lastIndex = Math.max(re.lastIndex, nextLine - from);
           }
         }
-        if (performance.now() > ctx.deadline) break;
+        // The clock every few blocks: one call per block cost more than a short block's scan.
+        if (((b & 15) === 15 || b + 1 === blocks.length) && performance.now() > ctx.deadline) break;
       }
     }
   }

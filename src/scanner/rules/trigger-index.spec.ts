@@ -41,6 +41,24 @@ describe('TriggerIndex', () => {
     }
   });
 
+  it('reports per group the union of its triggers\' lines, as the per-trigger lists merged would (random texts and groups)', () => {
+    const alphabet = ['a', 'b', 'c', 'ab', 'ba', ' ', '\n', '<', '~/', 'é', 'İ', 'curl', 'cu', 'x\n'];
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = rng(seed);
+      const pick = () => alphabet[Math.floor(r() * alphabet.length)]!;
+      const text = Array.from({ length: Math.floor(r() * 200) }, pick).join('');
+      const word = () => Array.from({ length: 1 + Math.floor(r() * 3) }, pick).join('').replace(/\n/g, '');
+      const groups = Array.from({ length: 1 + Math.floor(r() * 4) }, () => Array.from({ length: 1 + Math.floor(r() * 4) }, word));
+      const cap = 1 + Math.floor(r() * 10);
+      const got = new TriggerIndex(groups.flat(), groups).groupLinesIn(text, computeLineStarts(text), cap);
+      const want = groups.map((g) => {
+        const union = [...new Set([...naive(text, g.filter(Boolean), Infinity).values()].flatMap((l) => l ?? []))].sort((x, y) => x - y);
+        return union.length > cap ? null : union;
+      });
+      expect({ seed, got }).toEqual({ seed, got: want });
+    }
+  });
+
   it('reports a trigger once per line, in line order, and null past the cap', () => {
     const text = 'curl curl\nnothing\ncurl\ncurl';
     const index = new TriggerIndex(['curl', 'nothing', 'absent']);

@@ -1,45 +1,101 @@
 /**
  * Finds every rule trigger (a lower-case literal, see RegexRuleSpec.triggers) in a text in ONE pass,
  * instead of one `indexOf` sweep per trigger. With ~300 triggers over 4 views that was ~1,100
- * sweeps of each file, half of the static engine's time on the corpus. Triggers are short ASCII
- * words, so a table keyed by their first two characters leaves a handful of `startsWith` checks per
- * position. Triggers that do not start with two ASCII characters (none today) are found with
- * `indexOf`, so any literal works.
+ * sweeps of each file, half of the static engine's time on the corpus. The triggers are compiled
+ * once into an Aho–Corasick automaton over ASCII (every transition precomputed), so the pass is
+ * one table lookup per character whatever the text holds; before, a table of first two
+ * characters left a run of `startsWith` checks at every position of trigger-dense text. Triggers
+ * with a non-ASCII character or a line break (none today) are found with `indexOf`, so any
+ * literal works.
  */
 import { lineOfOffset } from '../views/line-index';
 
 const ASCII = 128;
 
 export class TriggerIndex {
-  /** First two characters (c0 * 128 + c1) → ids of triggers of length ≥ 2 starting with them. */
-  private readonly byBigram: (number[] | undefined)[] = new Array<number[] | undefined>(ASCII * ASCII);
-  /** One-character triggers: character code → id (-1: none). */
-  private readonly single = new Int32Array(ASCII).fill(-1);
-  /** Ids of triggers that do not start with ASCII characters. */
-  private readonly other: number[] = [];
   private readonly list: string[] = [];
-  /** Third character code of each trigger (-1 when it has two): a cheap test before startsWith. */
-  private readonly third: number[] = [];
+  /** Ids of triggers the automaton does not hold (non-ASCII or multi-line). */
+  private readonly other: number[] = [];
+  /** state * 128 + character → next state. */
+  private readonly delta: Int32Array;
+  /** Per state: ids of the triggers that end there (its own and its suffixes'), or undefined. */
+  private readonly endsAt: (number[] | undefined)[];
+  /** Per trigger id: the groups it belongs to (see groupLinesIn). */
+  private readonly groupsOf: number[][] = [];
+  /** Per state: the groups of the triggers ending there, or undefined. */
+  private readonly groupsEndingAt: (number[] | undefined)[];
+  private readonly groupCount: number;
 
-  constructor(triggers: Iterable<string>) {
-    const all = new Set<string>();
+  /**
+   * `groups`: sets of triggers whose lines groupLinesIn reports as one union (a rule's triggers),
+   * so a rule reads its candidate lines without merging one list per trigger.
+   */
+  constructor(triggers: Iterable<string>, groups: readonly (readonly string[])[] = []) {
+    const ids = new Map<string, number>();
+    // The trie: per state its 128 children (-1: none).
+    const next: Int32Array[] = [new Int32Array(ASCII).fill(-1)];
+    const ends: number[][] = [[]];
     for (const t of triggers) {
-      if (t.length === 0 || all.has(t)) continue;
-      all.add(t);
+      if (t.length === 0 || ids.has(t)) continue;
       const id = this.list.push(t) - 1;
-      this.third.push(t.length > 2 ? t.charCodeAt(2) : -1);
-      const c0 = t.charCodeAt(0);
-      if (t.length === 1 && c0 < ASCII) {
-        this.single[c0] = id;
-        continue;
-      }
-      const c1 = t.charCodeAt(1);
-      if (c0 >= ASCII || c1 >= ASCII) {
+      ids.set(t, id);
+      this.groupsOf.push([]);
+      if (!/^[\x00-\x09\x0b-\x7f]+$/.test(t)) {
         this.other.push(id);
         continue;
       }
-      (this.byBigram[c0 * ASCII + c1] ??= []).push(id);
+      let state = 0;
+      for (let k = 0; k < t.length; k++) {
+        const c = t.charCodeAt(k);
+        let child = next[state]![c]!;
+        if (child === -1) {
+          child = next.push(new Int32Array(ASCII).fill(-1)) - 1;
+          ends.push([]);
+          next[state]![c] = child;
+        }
+        state = child;
+      }
+      ends[state]!.push(id);
     }
+    // Breadth first: each state's failure link is the longest proper suffix that is a trie state;
+    // its missing transitions are its failure state's, and its outputs include that state's.
+    const states = next.length;
+    const delta = new Int32Array(states * ASCII);
+    const fail = new Int32Array(states);
+    const queue: number[] = [];
+    for (let c = 0; c < ASCII; c++) {
+      const child = next[0]![c]!;
+      delta[c] = child === -1 ? 0 : child;
+      if (child !== -1) queue.push(child);
+    }
+    for (let q = 0; q < queue.length; q++) {
+      const s = queue[q]!;
+      for (let c = 0; c < ASCII; c++) {
+        const child = next[s]![c]!;
+        if (child === -1) {
+          delta[s * ASCII + c] = delta[fail[s]! * ASCII + c]!;
+          continue;
+        }
+        fail[child] = delta[fail[s]! * ASCII + c]!;
+        for (const id of ends[fail[child]!]!) ends[child]!.push(id);
+        delta[s * ASCII + c] = child;
+        queue.push(child);
+      }
+    }
+    this.delta = delta;
+    this.endsAt = ends.map((e) => (e.length > 0 ? e : undefined));
+    this.groupCount = groups.length;
+    groups.forEach((group, g) => {
+      for (const t of new Set(group)) {
+        const id = ids.get(t);
+        if (id !== undefined) this.groupsOf[id]!.push(g);
+      }
+    });
+    this.groupsEndingAt = this.endsAt.map((e) => {
+      if (e === undefined) return undefined;
+      const gs = [...new Set(e.flatMap((id) => this.groupsOf[id]!))];
+      return gs.length > 0 ? gs : undefined;
+    });
   }
 
   /**
@@ -47,55 +103,89 @@ export class TriggerIndex {
    * it is on more than `maxLines` lines. Triggers absent from the text are absent from the map.
    */
   linesIn(text: string, lineStarts: readonly number[], maxLines: number): Map<string, number[] | null> {
-    // Per trigger id: its lines so far; `full` once past maxLines. Arrays, not a Map: this loop
-    // runs at every character of every view.
-    const lines: (number[] | undefined)[] = new Array<number[] | undefined>(this.list.length);
-    const full = new Uint8Array(this.list.length);
-    const record = (id: number, line: number) => {
-      if (full[id] === 1) return;
-      let l = lines[id];
-      if (l === undefined) lines[id] = l = [];
-      else if (l[l.length - 1] === line) return;
-      l.push(line);
-      if (l.length > maxLines) full[id] = 1;
-    };
-    const n = text.length;
-    let line = 1;
-    for (let i = 0; i < n; i++) {
-      const c0 = text.charCodeAt(i);
-      if (c0 === 10) {
-        line++;
-        continue;
-      }
-      if (c0 >= ASCII) continue;
-      const one = this.single[c0]!;
-      if (one !== -1) record(one, line);
-      if (i + 1 === n) break;
-      const c1 = text.charCodeAt(i + 1);
-      if (c1 >= ASCII) continue;
-      const candidates = this.byBigram[c0 * ASCII + c1];
-      if (candidates === undefined) continue;
-      const c2 = text.charCodeAt(i + 2);
-      for (let k = 0; k < candidates.length; k++) {
-        const id = candidates[k]!;
-        const t3 = this.third[id]!;
-        if (t3 === -1 || (t3 === c2 && text.startsWith(this.list[id]!, i))) record(id, line);
-      }
-    }
-    for (const id of this.other) {
-      const t = this.list[id]!;
-      let idx = text.indexOf(t);
-      while (idx !== -1 && full[id] === 0) {
-        const l = lineOfOffset(lineStarts, idx);
-        record(id, l);
-        idx = text.indexOf(t, lineStarts[l] ?? n);
-      }
-    }
+    const own = this.list.map((_, id) => [id]);
+    const lines = this.scan(text, lineStarts, maxLines, this.endsAt, own, this.list.length);
     const found = new Map<string, number[] | null>();
     for (let id = 0; id < this.list.length; id++) {
       const l = lines[id];
-      if (l !== undefined) found.set(this.list[id]!, full[id] === 1 ? null : l);
+      if (l !== undefined) found.set(this.list[id]!, l);
     }
     return found;
+  }
+
+  /**
+   * Per group given to the constructor: the distinct 1-based lines holding any of its triggers, in
+   * ascending order (empty when none), or null once they are more than `maxLines`.
+   */
+  groupLinesIn(text: string, lineStarts: readonly number[], maxLines: number): (number[] | null)[] {
+    const lines = this.scan(text, lineStarts, maxLines, this.groupsEndingAt, this.groupsOf, this.groupCount);
+    return Array.from({ length: this.groupCount }, (_, g) => (lines[g] === undefined ? [] : lines[g]));
+  }
+
+  /**
+   * One pass of the automaton over the text; a state where triggers end records its line in each
+   * of its sinks (`sinksAt`); the other triggers' lines are merged in after (`sinksOf`).
+   */
+  private scan(
+    text: string,
+    lineStarts: readonly number[],
+    maxLines: number,
+    sinksAt: readonly (readonly number[] | undefined)[],
+    sinksOf: readonly (readonly number[])[],
+    sinkCount: number,
+  ): (number[] | null | undefined)[] {
+    // Per sink: its lines so far (null past maxLines) and the last line recorded. Arrays, not a
+    // Map and no closure: this loop runs at every character of every view.
+    const lines: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(sinkCount);
+    const last = new Int32Array(sinkCount);
+    const delta = this.delta;
+    const n = text.length;
+    let line = 1;
+    let state = 0;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= ASCII) {
+        state = 0;
+        continue;
+      }
+      // No automaton trigger holds a line break, so it also returns to the root.
+      if (c === 10) line++;
+      state = delta[state * ASCII + c]!;
+      const sinks = sinksAt[state];
+      if (sinks === undefined) continue;
+      for (let s = 0; s < sinks.length; s++) {
+        const g = sinks[s]!;
+        if (last[g] === line) continue;
+        last[g] = line;
+        const l = lines[g];
+        if (l === null) continue;
+        if (l === undefined) lines[g] = [line];
+        else if (l.push(line) > maxLines) lines[g] = null;
+      }
+    }
+    if (this.other.length > 0) {
+      // Found after the pass, so their lines are merged into the sinks' ordered lists.
+      const extra = new Map<number, Set<number>>();
+      for (const id of this.other) {
+        const t = this.list[id]!;
+        let idx = text.indexOf(t);
+        while (idx !== -1) {
+          const l = lineOfOffset(lineStarts, idx);
+          for (const g of sinksOf[id]!) {
+            let set = extra.get(g);
+            if (!set) extra.set(g, (set = new Set()));
+            set.add(l);
+          }
+          idx = text.indexOf(t, lineStarts[l] ?? n);
+        }
+      }
+      for (const [g, set] of extra) {
+        const l = lines[g];
+        if (l === null) continue;
+        const merged = [...new Set([...(l ?? []), ...set])].sort((a, b) => a - b);
+        lines[g] = merged.length > maxLines ? null : merged;
+      }
+    }
+    return lines;
   }
 }
