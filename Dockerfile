@@ -6,10 +6,10 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Install scripts are disabled here; `prepare` (the build) runs explicitly below.
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json nest-cli.json .swcrc ./
+COPY tsconfig.json tsconfig.build.json .swcrc ./
 COPY src ./src
 COPY bin ./bin
-COPY scripts/build-if-changed.js ./scripts/
+COPY scripts/build.js scripts/build-if-changed.js ./scripts/
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20.20-bookworm-slim AS runtime

@@ -42,6 +42,7 @@ export const PARTS: readonly PartSpec[] = [
   { name: 'import', file: 'import.bench.ts', what: 'demo fixture and 100,000-resource import time and peak RSS', timeoutS: 300 },
   { name: 'inventory', file: 'inventory.bench.ts', args: ['--requests', '100', '--no-demo'], what: 'list/get latency over 10,000 applications (sequential), derived-field ordering', timeoutS: 240 },
   { name: 'mcp', file: 'mcp.bench.ts', args: ['--requests', '150'], what: 'MCP vs REST latency for the same read, tools/list, initialize', timeoutS: 180 },
+  { name: 'memory', file: 'memory.bench.ts', what: 'RSS of `node dist/main.js` idle and under load (200 scans + inventory calls): PGlite (fresh folder, restart) and PostgreSQL (+ Redis)', timeoutS: 900 },
   { name: 'scale-out', file: 'scale-out.bench.ts', args: ['--seconds', '4', '--rounds', '2'], what: 'req/s through nginx with one and two replicas (PostgreSQL + Redis)', timeoutS: 240 },
 ];
 

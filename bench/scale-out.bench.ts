@@ -2,7 +2,7 @@
  * Requests per second through nginx (deploy/nginx's template) in front of one and of two
  * `node dist/main.js` replicas sharing PostgreSQL and Redis, on loopback.
  *
- *   npx nest build
+ *   npm run build
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 \
  *     npx ts-node --transpile-only bench/scale-out.bench.ts [--seconds 8] [--rounds 3] [--connections 64]
  *

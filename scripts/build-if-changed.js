@@ -7,8 +7,8 @@ const { existsSync, readdirSync, readFileSync, statSync, writeFileSync } = requi
 const { join, relative, sep } = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-/** Files and folders whose content decides what `nest build` writes to dist/. */
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json', 'package.json', 'package-lock.json'];
+/** Files and folders whose content decides what `npm run build` (scripts/build.js) writes to dist/. */
+const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.js', 'package.json', 'package-lock.json'];
 const STAMP = join('dist', '.build-stamp');
 const ENTRY = join('dist', 'main.js');
 

@@ -2,8 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
-import { Logger } from 'nestjs-pino';
 import { AppModule, type AppModuleOptions } from './app.module';
+import { AppLogger } from './logging/app-logger';
 import { loadConfig, type AppConfig } from './config/app-config';
 import { replicaHeaderMiddleware } from './common/replica-header.middleware';
 import { serveOpenApi } from './openapi/openapi';
@@ -23,7 +23,7 @@ export const NEST_APP_OPTIONS = { bufferLogs: true, bodyParser: false } as const
  */
 export function configureApp(app: INestApplication, config: AppConfig): void {
   const nest = app as NestExpressApplication;
-  nest.useLogger(nest.get(Logger));
+  nest.useLogger(nest.get(AppLogger));
   // Hardening first, so every response (403 edge blocks and 413s included) carries it (docs/security.md).
   applyServerTimeouts(nest.getHttpServer());
   nest.use(securityHeaders());

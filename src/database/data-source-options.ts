@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { acquireDataDirLock } from './data-dir-lock';
+import { initdbInWorker, needsInitdb, pgliteStartParams } from './pglite-memory';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -43,7 +44,7 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>): Dat
 export function createDataSource(options: DataSourceOptions): DataSource {
   const dataDir = (options.extra as Partial<PgliteMarker> | undefined)?.pgliteDataDir;
   if (dataDir === undefined) return new DataSource(options);
-  // Lazy require: PGlite (WASM, ~700 MB RSS) is loaded only when no real server is configured.
+  // Lazy require: PGlite (WASM, ~150 MB RSS idle) is loaded only when no real server is configured.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -52,14 +53,24 @@ export function createDataSource(options: DataSourceOptions): DataSource {
   const onDisk = !dataDir.startsWith('memory://');
   if (onDisk) mkdirSync(dirname(dataDir), { recursive: true });
   const release = onDisk ? acquireDataDirLock(dataDir) : () => undefined;
-  const pglite = new PGlite(dataDir);
-  const dataSource = new DataSource({ ...options, extra: { ...createPgConfig(pglite) } } as DataSourceOptions);
+  const startParams = pgliteStartParams(PGlite.defaultStartParams);
+  let pglite: InstanceType<typeof PGlite> | null = null;
+  // The instance is created in initialize(), after a fresh folder was set up in a worker thread
+  // (pglite-memory.ts); the driver reads `extra` when it connects.
+  const dataSource = new DataSource({ ...options }); // own copy: setOptions() below mutates it
+  const initialize = dataSource.initialize.bind(dataSource);
+  dataSource.initialize = async () => {
+    if (onDisk && needsInitdb(dataDir)) await initdbInWorker(dataDir, startParams);
+    pglite = new PGlite(dataDir, { startParams });
+    dataSource.setOptions({ extra: { ...createPgConfig(pglite) } });
+    return initialize();
+  };
   const destroy = dataSource.destroy.bind(dataSource);
   dataSource.destroy = async () => {
     try {
       if (dataSource.isInitialized) await destroy();
     } finally {
-      if (!pglite.closed) await pglite.close();
+      if (pglite && !pglite.closed) await pglite.close();
       release();
     }
   };

@@ -1,28 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { Global, Inject, Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import type { DestinationStream } from 'pino';
+import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { AppLogger, bindRequestLog } from './app-logger';
 import { prettyDestination, resolveLogFormat } from './pretty-log';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+const HTTP_LOGGER = Symbol('HTTP_LOGGER');
 
 /**
  * Logs (pino) with a request id: JSON lines, or human-readable ones on a terminal (LOG_FORMAT). Only method, route path, status and timing are logged per
  * request: never headers (Authorization, cookies), bodies, query strings or file names.
  */
+@Global()
 @Module({})
-export class LoggingModule {
+export class LoggingModule implements NestModule {
+  constructor(@Inject(HTTP_LOGGER) private readonly http: HttpLogger) {}
+
   static forRoot(destination?: DestinationStream): DynamicModule {
     return {
       module: LoggingModule,
-      imports: [
-        LoggerModule.forRootAsync({
+      providers: [
+        {
+          provide: HTTP_LOGGER,
           inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => ({
-            pinoHttp: [
+          useFactory: (config: AppConfig): HttpLogger =>
+            pinoHttp(
               {
                 level: config.logLevel,
                 genReqId: (req: IncomingMessage) => {
@@ -39,10 +46,15 @@ export class LoggingModule {
                 redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization', 'token'], censor: '[redacted]' },
               },
               destination ?? (resolveLogFormat(config.logFormat, process.stdout.isTTY === true) === 'pretty' ? prettyDestination(process.stdout) : undefined),
-            ].filter((x) => x !== undefined) as never,
-          }),
-        }),
+            ),
+        },
+        { provide: AppLogger, inject: [HTTP_LOGGER], useFactory: (http: HttpLogger) => new AppLogger(http) },
       ],
+      exports: [AppLogger],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(this.http, bindRequestLog).forRoutes({ path: '{/*splat}', method: RequestMethod.ALL });
   }
 }

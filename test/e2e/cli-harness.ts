@@ -171,7 +171,15 @@ export function fakeReport(path: string, band: 'info' | 'low' | 'medium' | 'high
         content_skipped: false,
         sha256: '0'.repeat(64),
         verdict: { decision: 'allow', reasons: [], hard_block_rule_ids: [], judge_used: false },
-        score_breakdown: null,
+        score_breakdown: {
+          raw_score: score,
+          ceiling: { value: 100, source: null },
+          static_risk: 0,
+          judge_risk: 0,
+          per_category: {},
+          adjustments: [],
+          coverage: { bytes_analysed: 10, bytes_total: 10, judge_status: 'disabled' },
+        },
       },
     ],
   };

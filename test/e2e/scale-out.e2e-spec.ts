@@ -22,7 +22,7 @@ import {
  * Scale-out for real (issue 13): nginx, rendered from deploy/nginx's template, in front of two
  * `node dist/main.js` replicas on loopback that share one PostgreSQL and one Redis. Needs
  * DATABASE_URL (postgres://, a role that may create databases), REDIS_URL, nginx and a build
- * (`npx nest build`; .ci/run builds first and installs nginx when it is missing).
+ * (`npm run build`; .ci/run builds first and installs nginx when it is missing).
  */
 
 const databaseUrl = process.env.DATABASE_URL ?? '';
@@ -32,7 +32,7 @@ const missing = [
   databaseUrl.startsWith('postgres') ? null : 'DATABASE_URL is not a postgres:// URL',
   redisUrl ? null : 'REDIS_URL is not set',
   nginx ? null : 'nginx is not installed (apt-get install -y nginx)',
-  existsSync(APP_ENTRY) ? null : 'dist/main.js is missing (npx nest build)',
+  existsSync(APP_ENTRY) ? null : 'dist/main.js is missing (npm run build)',
 ].filter((reason): reason is string => reason !== null);
 
 /** The migration names the build under test knows (what the replicas ran). */

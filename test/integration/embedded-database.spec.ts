@@ -1,8 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/app-config';
 import { buildDataSourceOptions, createDataSource } from '../../src/database/data-source-options';
+import { PGlite } from '@electric-sql/pglite';
+import { initdbInWorker, needsInitdb, PGLITE_SHARED_BUFFERS, pgliteStartParams } from '../../src/database/pglite-memory';
 import { runMigrationsLocked } from '../../src/database/run-migrations';
 
 describe('embedded PGlite data folder', () => {
@@ -21,5 +23,28 @@ describe('embedded PGlite data folder', () => {
     const second = await createDataSource(options).initialize();
     expect(await second.query(`SELECT slug FROM tenants WHERE slug = 'reopen'`)).toEqual([{ slug: 'reopen' }]);
     await second.destroy();
+  });
+
+  // Issue 29 item 18 (memory figures: docs/performance.md "Memory"): the buffer pool inside the WASM
+  // memory is sized for one embedded user, on disk and in memory alike.
+  it.each([['a folder', () => `pglite://${join(root, 'buffers')}`], ['memory', () => 'pglite://memory']])('runs PGlite (%s) with a small shared_buffers', async (_name, url) => {
+    const ds = await createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: url() }, []))).initialize();
+    try {
+      expect(PGLITE_SHARED_BUFFERS).toBe('32MB');
+      expect(await ds.query('SHOW shared_buffers')).toEqual([{ shared_buffers: PGLITE_SHARED_BUFFERS }]);
+    } finally {
+      await ds.destroy();
+    }
+  });
+
+  it('initialises a new folder in a worker thread, and says why when it cannot', async () => {
+    const dir = join(root, 'worker-initdb');
+    expect(needsInitdb(dir)).toBe(true);
+    await initdbInWorker(dir, pgliteStartParams(PGlite.defaultStartParams));
+    expect(needsInitdb(dir)).toBe(false);
+
+    const blocked = join(root, 'a-file');
+    writeFileSync(blocked, 'not a folder');
+    await expect(initdbInWorker(join(blocked, 'pglite'), pgliteStartParams(PGlite.defaultStartParams))).rejects.toThrow(/^Could not initialise the embedded database in .*a-file\/pglite: /);
   });
 });

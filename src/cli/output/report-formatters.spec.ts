@@ -31,7 +31,15 @@ const entry = (path: string, score: number | null, band: ScanFileEntry['band'], 
   ...(score === null ? { skip_reason: 'binary' as const } : {}),
   sha256: 'a'.repeat(64),
   verdict: { decision: score !== null && score < 20 ? 'block' : 'allow', reasons: [], hard_block_rule_ids: [], judge_used: false },
-  score_breakdown: null,
+  score_breakdown: {
+    raw_score: score ?? 100,
+    ceiling: { value: 100, source: null },
+    static_risk: 0,
+    judge_risk: 0,
+    per_category: {},
+    adjustments: [],
+    coverage: { bytes_analysed: score === null ? 0 : 10, bytes_total: 10, judge_status: score === null ? 'skipped' : 'disabled', ...(score === null ? { skip_reason: 'binary' as const } : {}) },
+  },
   ...extra,
 });
 

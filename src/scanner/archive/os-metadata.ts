@@ -26,6 +26,18 @@ function claimedFormat(path: string): ClaimedFormat | null {
   return null;
 }
 
+/**
+ * A folder only an OS writes (`__MACOSX`, `.Spotlight-V100`, `.Trashes`, `.fseventsd`, or one inside
+ * them). Safe to decide by name: a directory entry carries no bytes; the files in it are still
+ * judged by their bytes (osMetadataVerdict).
+ */
+export function isOsMetadataFolder(path: string): boolean {
+  return path
+    .toLowerCase()
+    .split('/')
+    .some((s) => s === '__macosx' || VOLUME_FOLDERS.has(s));
+}
+
 /** True when the name claims an OS metadata format (the bytes still decide; see osMetadataVerdict). */
 export function hasOsMetadataName(path: string): boolean {
   return claimedFormat(path) !== null;

@@ -47,7 +47,7 @@ describe('scanUpload: single files', () => {
     const r = await scan('tool', elf);
     expect(r.files[0]).toMatchObject({ kind: 'binary', content_skipped: true, skip_reason: 'binary', score: 70 });
     expect(r.files[0].static_findings).toEqual([expect.objectContaining({ rule_id: 'bundle.opaque-binary', severity: 'high', locator: 'tool:1' })]);
-    expect(r.files[0].score_breakdown?.coverage).toMatchObject({ bytes_analysed: 0, bytes_total: elf.length });
+    expect(r.files[0].score_breakdown.coverage).toEqual({ bytes_analysed: 0, bytes_total: elf.length, judge_status: 'skipped', skip_reason: 'binary' });
     expect(r.summary).toMatchObject({ file_count: 1, scored_count: 1, decision: 'review', coverage: { files_analysed: 0, files_not_analysed: 1, bytes_analysed: 0, bytes_total: elf.length } });
   });
 
@@ -95,6 +95,34 @@ describe('scanUpload: bundles', () => {
     expect(r.summary.file_count).toBe(2);
     // Harmless skips carry no finding on the primary file.
     expect(r.files.find((f) => f.relative_path === 'd/SKILL.md')?.static_findings).toEqual([]);
+  });
+
+  it('gives a directory the kind `directory`, and reports __MACOSX folders and their AppleDouble files as skipped metadata', async () => {
+    const r = await scan('b.zip', zipOf({ 'd/': '', 'd/SKILL.md': SKILL, '__MACOSX/': '', '__MACOSX/d/': '', '__MACOSX/d/._SKILL.md': appleDouble() }));
+    expect(r.files.map((f) => [f.relative_path, f.kind, f.skip_reason ?? null])).toEqual([
+      ['__MACOSX', 'directory', 'os_metadata'],
+      ['__MACOSX/d', 'directory', 'os_metadata'],
+      ['__MACOSX/d/._SKILL.md', 'binary', 'os_metadata'],
+      ['d', 'directory', 'directory'],
+      ['d/SKILL.md', 'agent_file', null],
+    ]);
+    expect(r.files.filter((f) => f.content_skipped).map((f) => f.verdict.decision)).toEqual(['allow', 'allow', 'allow', 'allow']);
+    expect(r.summary).toMatchObject({ file_count: 1, coverage: { files_analysed: 1, files_not_analysed: 0 } });
+    expect(r.files.find((f) => f.relative_path === 'd/SKILL.md')?.static_findings).toEqual([]);
+  });
+
+  it('gives every skipped entry a score breakdown whose coverage says why it was not analysed', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]);
+    const r = await scan('b.zip', zipOf({ 'd/': '', 'd/SKILL.md': SKILL, 'd/empty.md': '', 'd/logo.png': png }));
+    const coverage = Object.fromEntries(r.files.map((f) => [f.relative_path, f.score_breakdown.coverage]));
+    expect(coverage).toEqual({
+      d: { bytes_analysed: 0, bytes_total: 0, judge_status: 'skipped', skip_reason: 'directory' },
+      'd/SKILL.md': { bytes_analysed: SKILL.length, bytes_total: SKILL.length, judge_status: 'disabled' },
+      'd/empty.md': { bytes_analysed: 0, bytes_total: 0, judge_status: 'skipped', skip_reason: 'empty' },
+      'd/logo.png': { bytes_analysed: 0, bytes_total: png.length, judge_status: 'skipped', skip_reason: 'binary' },
+    });
+    // Nothing was scored on a skipped entry: no risk and no ceiling.
+    expect(r.files.find((f) => f.relative_path === 'd/logo.png')?.score_breakdown).toMatchObject({ raw_score: 100, ceiling: { value: 100, source: null }, static_risk: 0, judge_risk: 0 });
   });
 
   it('reports bytecode and binaries as skipped with their reason and a finding each', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DomainError, ScannerFailedError } from '../../common/errors';
 import { extractUpload, type UploadEntry } from '../archive/upload-extractor';
+import { isOsMetadataFolder } from '../archive/os-metadata';
 import { DEFAULT_SCAN_LIMITS, type ScanLimits } from '../archive/scan-limits';
 import { disguisedMetadataFinding, encodingFindings, prefixedArchiveFinding, skippedFileFindings, type SkippedEntry } from './coverage-findings';
 import { boundEvidence, boundText } from './evidence';
@@ -19,6 +20,7 @@ import {
   type JudgeResult,
   type ScanFileEntry,
   type ScanReport,
+  type ScoreBreakdown,
   type ScoreFileFn,
   type SkipReason,
   type SkippedFile,
@@ -76,7 +78,8 @@ function classify(entries: UploadEntry[]): { analysable: AnalysableEntry[]; skip
   for (const entry of entries) {
     const path = entry.relativePath;
     if (entry.type === 'directory') {
-      skipped.push({ entry, kind: 'archive', reason: 'directory' });
+      // A folder macOS or a volume adds (`__MACOSX/`) is metadata; a directory holds no bytes either way.
+      skipped.push({ entry, kind: 'directory', reason: isOsMetadataFolder(path) ? 'os_metadata' : 'directory' });
       continue;
     }
     if (entry.type === 'os_metadata') {
@@ -177,7 +180,20 @@ function skippedEntry(s: ClassifiedSkip, primary: string | null, risky: boolean)
     skip_reason: s.reason,
     sha256: sha256(s.entry.bytes),
     verdict,
-    score_breakdown: null,
+    score_breakdown: notAnalysedBreakdown(s.reason, s.entry.bytes.length),
+  };
+}
+
+/** Nothing was scored: no risk, no ceiling, no judge; the coverage says what was not analysed and why. */
+function notAnalysedBreakdown(reason: SkipReason, bytesTotal: number): ScoreBreakdown {
+  return {
+    raw_score: 100,
+    ceiling: { value: 100, source: null },
+    static_risk: 0,
+    judge_risk: 0,
+    per_category: {},
+    adjustments: [],
+    coverage: { bytes_analysed: 0, bytes_total: bytesTotal, judge_status: 'skipped', skip_reason: reason },
   };
 }
 
@@ -301,7 +317,7 @@ function completeSkip(s: PreparedSkip, deps: CompleteDeps): ScanFileEntry {
       decision: scored.verdict.decision === 'allow' ? 'review' : scored.verdict.decision,
       reasons: [...s.entry.verdict.reasons, ...scored.verdict.reasons].map((r) => boundText(r, 300)),
     },
-    score_breakdown: { ...scored.breakdown, coverage: { ...scored.breakdown.coverage, bytes_analysed: 0 } },
+    score_breakdown: { ...scored.breakdown, coverage: s.entry.score_breakdown.coverage },
   };
 }
 

@@ -79,7 +79,6 @@ const verdictSchema = {
 
 const scoreBreakdownSchema = {
   type: 'object',
-  nullable: true,
   additionalProperties: false,
   required: ['raw_score', 'ceiling', 'static_risk', 'judge_risk', 'per_category', 'adjustments', 'coverage'],
   properties: {
@@ -114,6 +113,7 @@ const scoreBreakdownSchema = {
         bytes_analysed: { type: 'integer', minimum: 0 },
         bytes_total: { type: 'integer', minimum: 0 },
         judge_status: { type: 'string', enum: [...JUDGE_STATUSES] },
+        skip_reason: { type: 'string', enum: [...SKIP_REASONS] },
       },
     },
   },

@@ -44,6 +44,7 @@ export const FILE_KINDS = [
   'document',
   'binary',
   'archive',
+  'directory',
 ] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
@@ -140,7 +141,8 @@ export interface ScoreBreakdown {
   judge_risk: number;
   per_category: Partial<Record<RiskCategory, number>>;
   adjustments: ScoreAdjustment[];
-  coverage: { bytes_analysed: number; bytes_total: number; judge_status: JudgeStatus };
+  /** `skip_reason` is present exactly when the file's content was not analysed, and says why. */
+  coverage: { bytes_analysed: number; bytes_total: number; judge_status: JudgeStatus; skip_reason?: SkipReason };
 }
 
 /** Why a file was or was not judged. */
@@ -167,7 +169,8 @@ export interface ScanFileEntry {
   skip_reason?: SkipReason;
   sha256: string;
   verdict: Verdict;
-  score_breakdown: ScoreBreakdown | null;
+  /** Every entry has one (SPEC.md "Scan report"); a skipped file's coverage says why it was not analysed. */
+  score_breakdown: ScoreBreakdown;
 }
 
 export interface ScanSummary {

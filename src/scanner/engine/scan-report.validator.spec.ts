@@ -52,6 +52,12 @@ describe('validateScanReport', () => {
     ['wrong file_count', (r) => (r.summary.file_count = 2)],
     ['wrong aggregate intent', (r) => (r.summary.aggregate_assessed_intent = 'benign')],
     ['missing summary', (r) => delete (r as Partial<ScanReport>).summary],
+    ['a null breakdown', (r) => ((r.files[0] as { score_breakdown: unknown }).score_breakdown = null)],
+    ['a skip reason in the coverage of an analysed file', (r) => (r.files[0].score_breakdown.coverage.skip_reason = 'binary')],
+    [
+      'a skipped file whose coverage does not say why',
+      (r) => Object.assign(r.files[0], { content_skipped: true, skip_reason: 'binary', score: null, band: 'info', score_breakdown: { ...r.files[0].score_breakdown, coverage: { bytes_analysed: 0, bytes_total: 10, judge_status: 'skipped' } } }),
+    ],
   ])('rejects %s', (_name, mutate) => {
     const r = valid();
     mutate(r);

@@ -4,7 +4,7 @@ import { BANDS, INTENTS, type ScanReport } from './scan-report.types';
 
 /**
  * Validates a ScanReport against the JSON Schema plus the cross-field rules a schema in the
- * OpenAPI 3.0 subset cannot state (skip_reason iff content_skipped, the summary rollup). Used by
+ * OpenAPI 3.0 subset cannot state (skip_reason iff content_skipped, also in the breakdown's coverage; the summary rollup). Used by
  * every test that produces a report, and available to the CLI and the evaluation harness.
  */
 
@@ -25,14 +25,16 @@ export function validateScanReport(report: unknown): string[] {
   r.files.forEach((f, i) => {
     const at = `/files/${i}`;
     if (f.content_skipped !== (f.skip_reason !== undefined)) errors.push(`${at} skip_reason must be present exactly when content_skipped`);
+    // Every entry has a breakdown; its coverage names the skip reason exactly when the content was skipped.
+    if (f.score_breakdown.coverage.skip_reason !== f.skip_reason) errors.push(`${at} score_breakdown.coverage.skip_reason must equal skip_reason`);
     // A skipped file is unscored, unless nothing else in the upload could carry its risk: then it
     // is scored from its own not-analysed finding alone (docs/decisions/0002-unanalysed-content.md).
-    const unscored = f.score === null && f.score_breakdown === null && f.band === 'info';
-    const scoredFromSkip = f.score !== null && f.score_breakdown?.coverage.bytes_analysed === 0 && f.static_findings.length > 0 && f.static_findings.every((s) => s.rule_id.startsWith('bundle.'));
-    if (f.content_skipped && !unscored && !scoredFromSkip) {
-      errors.push(`${at} a skipped file has score null, band info and no breakdown, or a score from its not-analysed findings alone`);
+    const unscored = f.score === null && f.band === 'info' && f.static_findings.length === 0;
+    const scoredFromSkip = f.score !== null && f.static_findings.length > 0 && f.static_findings.every((s) => s.rule_id.startsWith('bundle.'));
+    if (f.content_skipped && (f.score_breakdown.coverage.bytes_analysed !== 0 || (!unscored && !scoredFromSkip))) {
+      errors.push(`${at} a skipped file has no bytes analysed, and score null and band info, or a score from its not-analysed findings alone`);
     }
-    if (!f.content_skipped && (f.score === null || f.score_breakdown === null)) errors.push(`${at} an analysed file has a score and a breakdown`);
+    if (!f.content_skipped && f.score === null) errors.push(`${at} an analysed file has a score`);
     for (const s of f.static_findings) if (!s.locator.startsWith(`${f.relative_path}:`)) errors.push(`${at} locator ${s.locator} points outside the file`);
   });
   const paths = r.files.map((f) => f.relative_path);

@@ -17,7 +17,7 @@ export interface PromptAssets {
 const cache = new Map<string, PromptAssets>();
 
 /**
- * Loads the versioned prompt files. They sit beside this module as assets (nest-cli copies .md and
+ * Loads the versioned prompt files. They sit beside this module as assets (scripts/build.js copies .md and
  * .json into dist), so the same path works from src under Jest, from dist, and in worker threads.
  * Throws when a file is missing: a judge without its prompt must fail at start-up, not per scan.
  */
