@@ -189,7 +189,7 @@ export function parseListFilter(body: unknown): FilterClause[] {
       if (clause) clauses.push(clause);
     }
   } else {
-    throw new ValidationFailedError([{ loc: ['body'], msg: 'must be an array of filter clauses or a filter object', type: 'type_error' }]);
+    throw new ValidationFailedError([{ loc: ['body'], msg: 'must be an array of filter clauses or a filter object', type: 'type_error.list' }]);
   }
   if (issues.length) throw new ValidationFailedError(issues);
   return clauses;

@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import { ValidationFailedError, type ValidationIssue } from '../common/errors';
+import { ajvIssueType } from '../common/validation-issue-types';
 import { IMPORT_SCHEMA } from './import-schema';
 
 export interface ImportService {
@@ -111,7 +112,7 @@ function toIssue(error: ErrorObject): ValidationIssue {
   }
   const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
   const msg = allowed ? `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : (error.message ?? 'invalid');
-  return { loc: ['body', ...path], msg, type: `value_error.${error.keyword}` };
+  return { loc: ['body', ...path], msg, type: ajvIssueType(error.keyword, error.params as Record<string, unknown>) };
 }
 
 /** Shape check against IMPORT_SCHEMA: 422 naming every bad entry (`["body","services",3,"name"]`). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Test } from 'supertest';
 import { SCAN_EXAMPLE_UPLOAD, SCAN_REPORT_EXAMPLE } from '../../src/scanner/dto/scan-report.example';
 import { validateScanReport } from '../../src/scanner/engine/scan-report.validator';
+import { ISSUE_TYPE_FORM } from '../../src/common/validation-issue-types';
 import { clientFor, resource, seedInventory, service } from '../factories/inventory.factory';
 import { createTestApp, type TestApp, type TestTenant } from '../support/create-test-app';
 
@@ -124,6 +125,8 @@ describe('OpenAPI document and UI (issue 29, item 7)', () => {
       if (!op.responses[String(res.status)]) undocumented.push(`${method.toUpperCase()} ${path} (${label}): ${res.status}`);
       // Every error body is {"detail"}, except the edge 403 (none is expected here).
       if (res.status >= 400) expect({ label, path, body: res.body }).toEqual({ label, path, body: { detail: expect.anything() } });
+      // One vocabulary for a 422 issue's type, whichever validator found it (src/common/validation-issue-types.ts).
+      if (res.status === 422) for (const issue of res.body.detail as { type: string }[]) expect({ label, path, type: issue.type }).toEqual({ label, path, type: expect.stringMatching(ISSUE_TYPE_FORM) });
       return res.status;
     };
     const concrete = (path: string, values: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_m, name: string) => values[name] ?? '1');

@@ -2,6 +2,7 @@ import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
 import { ValidationFailedError, type ValidationIssue } from '../errors';
+import { classValidatorIssueType } from '../validation-issue-types';
 import { withoutDangerousKeys } from '../security/dangerous-keys';
 
 type Loc = ValidationIssue['loc'];
@@ -28,8 +29,8 @@ export function toValidationIssues(errors: ValidationError[], base: Loc): Valida
     if (rules.length > 0 && error.value === undefined) {
       issues.push({ loc, msg: error.constraints?.missing ?? 'field required', type: 'value_error.missing' });
     } else if (rules.length > 0) {
-      const [type, msg] = rules[rules.length - 1]!;
-      issues.push({ loc, msg, type });
+      const [constraint, msg] = rules[rules.length - 1]!;
+      issues.push({ loc, msg, type: classValidatorIssueType(constraint) });
     }
     for (const child of error.children ?? []) walk(child, loc);
   };
