@@ -339,6 +339,8 @@ export function instructionsOf(ctx: ScanContext): InstructionSet {
 function buildInstructions(ctx: ScanContext): InstructionSet {
   const matcher = lexiconMatcher();
   const tokens: string[] = [];
+  /** Tokens that continue the one before inside an identifier (joined by `_` or `.`). */
+  const identifierJoins = new Set<number>();
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -396,6 +398,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       previousToken = lowered ? word : word.toLowerCase();
       // A dotfile name (".env", "~/.npmrc") is a thing of its own, unlike the word ("env" of a conda env).
       if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
+      // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
+      if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = span[1];
@@ -408,7 +412,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   }
   starts.push({ token: tokens.length, block, section, list: false });
 
-  const matches = matcher.match(tokens);
+  // A public place named by a code identifier (the `issue_comment` event, `event.issue.title`) is a
+  // name in code, not where the text publishes anything; a file name (`authorized_keys`) is a place.
+  const matches = matcher.match(tokens).filter((h) => !(h.cls === 'destination-public' && joinsIdentifier(identifierJoins, h.start, h.end)));
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
   const fileClasses = new Set<SlotClass>();
@@ -496,6 +502,12 @@ function asksToStop(tokens: readonly string[], after: number, to: number): boole
 /** The frame of an instruction that fills no slot (most of them): shared, never written. */
 const NO_SLOTS: readonly SlotHit[] = Object.freeze([]);
 const NO_CLASSES: ReadonlySet<SlotClass> = new Set<SlotClass>();
+
+/** Does the phrase [start, end) run across an identifier's join? */
+function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
+  for (let k = start + 1; k < end; k++) if (joins.has(k)) return true;
+  return false;
+}
 
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
