@@ -30,13 +30,15 @@ export const supLookalikeScopeRule: Rule = {
     for (let i = 0; i < ctx.lines.length; i++) {
       const line = ctx.lines[i];
       if (!line.includes('@') || !line.includes('/') || !PACKAGE_CONTEXT.test(line)) continue;
+      // Read once per line, not per name: a one-line file holds thousands of names (linear time).
+      let claimed: boolean | undefined;
       for (const m of line.matchAll(SCOPED_NAME)) {
         const scope = m[1];
         if (!memo.has(scope)) memo.set(scope, imitatedScope(scope));
         const imitation = memo.get(scope);
         if (!imitation) continue;
         // A story for the swap ("the other scope is deprecated") shows the look-alike is the point.
-        const claimed = SUBSTITUTION_CLAIM.test(windowText(ctx, i + 1, 2));
+        claimed ??= SUBSTITUTION_CLAIM.test(windowText(ctx, i + 1, 2));
         hits.push({ line: i + 1, evidence: m[0], ...(claimed ? { confidence: 'high' as const } : {}), message: `Scope @${scope} imitates @${imitation.target} (${imitation.how})${claimed ? ', presented as its replacement' : ''}` });
       }
     }

@@ -138,10 +138,14 @@ export const urlPackageSourceRule: Rule = {
       const names: string[] = [];
       for (const m of line.matchAll(INSTALL_RE)) names.push(...installedNames(m[1]));
       for (const m of line.matchAll(DEP_MENTION_RE)) names.push(m[1] ?? m[2]);
+      // Read once per line, not per name: a one-line file holds thousands of names (linear time).
+      let claimed: boolean | undefined;
       for (const name of names) {
         if (!imitated.has(name)) imitated.set(name, imitatedPackage(name));
         const target = imitated.get(name);
-        if (target) hits.push({ line: i + 1, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Package ${name} is one typo away from ${target}${SUBSTITUTION_CLAIM.test(line) ? ', presented as its replacement' : ''}` });
+        if (!target) continue;
+        claimed ??= SUBSTITUTION_CLAIM.test(line);
+        hits.push({ line: i + 1, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Package ${name} is one typo away from ${target}${claimed ? ', presented as its replacement' : ''}` });
       }
     }
     return hits;
