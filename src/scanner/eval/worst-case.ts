@@ -143,6 +143,11 @@ export function worstCaseInputs(paths: readonly string[] = WORST_CASE_PATHS): Wo
   shapes.push({ name: 'triggers/spaced', build: (n) => fill(`${triggers.join(' ')} `, n) });
   shapes.push({ name: 'triggers/joined', build: (n) => fill(triggers.join(''), n) });
   shapes.push({ name: 'triggers/lines', build: (n) => fill(`${triggers.join('\n')}\n`, n) });
+  // Every rule's documented example (each fires its rule), many to a line: per-hit work that reads
+  // the whole line (a window, a sentence) turns quadratic here.
+  const examples = ALL_RULES.map((r) => r.meta.example.replace(/\r?\n/g, ' ')).join(' ');
+  shapes.push({ name: 'examples/line', build: (n) => fill(`${examples} `, n) });
+  shapes.push({ name: 'examples/lines', build: (n) => fill(`${examples}\n`, n) });
   shapes.push({ name: 'triggers/each_repeated', build: (n) => triggers.map((t) => fill(`${t} `, Math.ceil(n / triggers.length))).join('\n').slice(0, n) });
   return paths.flatMap((path) => shapes.map((s) => ({ name: `${path}:${s.name}`, path, build: s.build })));
 }
