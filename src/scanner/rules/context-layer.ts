@@ -146,34 +146,5 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
   return 'direct';
 }
 
-/** Fence languages whose blocks are shell commands (an untagged fence counts: setup snippets often have none). */
-const SHELL_FENCE = /^(?:bash|sh|shell|zsh|console|terminal|powershell|pwsh|ps1)$/;
-/** How far above a fenced block its lead-in prose is read for a prohibition ("do not run this"). */
-const LEAD_IN_REACH = 12;
-
-/**
- * A command block in an agent's own instruction file (a skill, rules file, AGENTS.md) is run when
- * the agent follows the file, whatever its section heading calls it: an "Example", "Unsafe …" or
- * "… Injection" heading is no prohibition. So a rule whose technique is an action (writing the
- * agent's configuration) keeps such a hit direct, unless the prose leading up to the block within
- * its section negates it or the whole file is security material (isEducationalFile). Documents
- * (READMEs, guides) keep the discounts of determineContext.
- */
-export function runnableBlockContext(ctx: ScanContext, input: ContextInputs): FindingContext {
-  const base = determineContext(ctx, input);
-  if (base !== 'quoted_education' && base !== 'documentation_example' && base !== 'anti_pattern') return base;
-  const info = ctx.lineInfo[input.line - 1];
-  if (ctx.executable || ctx.kind === 'document' || !info?.inFence || input.educationalFile) return base;
-  if (info.fenceLang !== null && !SHELL_FENCE.test(info.fenceLang)) return base;
-  let i = input.line - 2;
-  while (i >= 0 && ctx.lineInfo[i]?.inFence) i--; // up to the fence opener
-  for (let steps = 0; i >= 0 && steps < LEAD_IN_REACH; i--, steps++) {
-    const prev = ctx.lineInfo[i];
-    if (prev?.heading !== info.heading || prev.inFence) break;
-    if (NEGATION_BEFORE.test(ctx.lines[i])) return base;
-  }
-  return 'direct';
-}
-
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CONTEXT_REGEXES: readonly RegExp[] = [NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE, SHELL_FENCE];
+export const CONTEXT_REGEXES: readonly RegExp[] = [NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE];
