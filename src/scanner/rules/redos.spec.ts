@@ -8,6 +8,7 @@ import { DECODER_REGEXES } from '../views/decoders';
 import { HIDDEN_TEXT_REGEXES } from '../views/hidden-text';
 import { NORMALIZE_REGEXES } from '../views/normalize';
 import { CONTEXT_REGEXES } from './context-layer';
+import { RUNNABLE_BLOCK_REGEXES } from './runnable-block';
 import { MCP_SURFACE_REGEXES } from './mcp-surface';
 import { MCP_TOOL_FLOW_REGEXES } from './mcp-tool-flow';
 import { BENIGN_FORM_REGEXES } from './benign-forms';
@@ -36,6 +37,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...DECODER_REGEXES,
     ...NORMALIZE_REGEXES,
     ...CONTEXT_REGEXES,
+    ...RUNNABLE_BLOCK_REGEXES,
     ...SECRET_FORMAT_REGEXES,
     ...MARKDOWN_REGEXES,
     ...MCP_SCHEMA_REGEXES,

@@ -1,6 +1,8 @@
 import type { Severity } from '../../engine/scan-report.types';
 import { concealedNear, HOME_CONFIG, raiseSeverity } from '../intent-evidence';
 import { HOME_AGENT_CONFIG_PATHS } from '../mcp-lexicon';
+import { isEducationalFile } from '../context-layer';
+import { runnableBlockContext } from '../runnable-block';
 import { windowText } from '../regex-rule';
 import type { Rule, RuleHit } from '../rule.types';
 /**
@@ -108,12 +110,17 @@ export const cfgAgentConfigWriteRule: Rule = {
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond.',
+      'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond. A write command (in a program or in prose) escalates the same way. A write command in a shell block of an agent\'s own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.',
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
   regexes: [HOME_CONFIG, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION],
   match(ctx) {
     const hits: RuleHit[] = [];
+    // A write command in a shell block of an agent file is an action under any heading (runnable-block.ts).
+    const runnable = (hit: RuleHit): RuleHit => ({
+      ...hit,
+      context: runnableBlockContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile: isEducationalFile(ctx) }),
+    });
     const normalized = ctx.views.normalized?.text.split('\n');
     const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
     // A program that names a home config, writes files and builds server entries registers servers there.
@@ -128,7 +135,9 @@ export const cfgAgentConfigWriteRule: Rule = {
       const targets = [...line.matchAll(HOME_CONFIG)];
       const home = targets.find(written);
       if (home) {
-        hits.push(ctx.executable ? programHit(ctx, i, line, 'high') : { line: i + 1, evidence: line.trim() });
+        // A write command in prose escalates like a program's: several clients' configs, an unpinned server.
+        const escalated = programHit(ctx, i, line, 'high');
+        hits.push(ctx.executable ? escalated : runnable({ ...escalated, message: escalated.message?.replace('Program writes', 'Command writes') }));
         continue;
       }
       if (targets.length > 0 && programWritesServers) {
@@ -142,7 +151,7 @@ export const cfgAgentConfigWriteRule: Rule = {
       }
       // Rewriting the project's own agent settings changes the permissions and hooks the agent runs with.
       const project = [...line.matchAll(PROJECT_SETTINGS)].find(written);
-      if (project) hits.push({ line: i + 1, evidence: line.trim(), message: 'Writes the agent\'s own project settings' });
+      if (project) hits.push(runnable({ line: i + 1, evidence: line.trim(), message: 'Writes the agent\'s own project settings' }));
     }
     return hits;
   },

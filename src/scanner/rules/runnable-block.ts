@@ -1,0 +1,41 @@
+/**
+ * Context of a command in a shell block of an agent's own instruction file: such blocks are run
+ * when the agent follows the file, so a section heading alone does not make them quotations.
+ */
+import type { FindingContext } from '../engine/scan-report.types';
+import { instructionsOf } from '../instructions/instructions';
+import type { ScanContext } from '../views/scan-context';
+import { determineContext, type ContextInputs } from './context-layer';
+
+/** Fence languages whose blocks are shell commands (an untagged fence counts: setup snippets often have none). */
+const SHELL_FENCE = /^(?:bash|sh|shell|zsh|console|terminal|powershell|pwsh|ps1)$/;
+/** How far above a fenced block its lead-in prose is read for a prohibition ("do not run this"). */
+const LEAD_IN_REACH = 12;
+/** How far up a block its opener is looked for. */
+const FENCE_REACH = 200;
+
+/**
+ * determineContext, except that an "Example", "Unsafe …" or "How it works" heading no longer
+ * discounts a hit inside a shell block of a non-document agent file: it stays direct unless the
+ * prose leading up to the block within its section prohibits an action, or the whole file is
+ * security material (input.educationalFile). Documents (READMEs, guides) keep their discounts.
+ */
+export function runnableBlockContext(ctx: ScanContext, input: ContextInputs): FindingContext {
+  const base = determineContext(ctx, input);
+  if (base !== 'quoted_education' && base !== 'documentation_example' && base !== 'anti_pattern') return base;
+  const info = ctx.lineInfo[input.line - 1];
+  if (ctx.executable || ctx.kind === 'document' || !info?.inFence || input.educationalFile) return base;
+  if (info.fenceLang !== null && !SHELL_FENCE.test(info.fenceLang)) return base;
+  // Up to the fence opener (1-based), bounded so that many hits in one long block stay linear.
+  let opener = input.line;
+  while (opener > 1 && input.line - opener < FENCE_REACH && ctx.lineInfo[opener - 2]?.inFence) opener--;
+  let first = opener;
+  while (first > 1 && opener - first < LEAD_IN_REACH && ctx.lineInfo[first - 2]?.heading === info.heading && !ctx.lineInfo[first - 2]?.inFence) first--;
+  const prohibited = instructionsOf(ctx).instructions.some(
+    (ins) => ins.line >= first && ins.line < opener && ins.slots.some((sl) => sl.negated && sl.cls.startsWith('action-')),
+  );
+  return prohibited ? base : 'direct';
+}
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const RUNNABLE_BLOCK_REGEXES: readonly RegExp[] = [SHELL_FENCE];
