@@ -35,6 +35,9 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/admin/api-keys': { need: 'admin', body: () => ({ name: 'matrix', scopes: ['scan'] }) },
   'GET /api/admin/api-keys': { need: 'admin' },
   'DELETE /api/admin/api-keys/{key_id}': { need: 'admin', owned: 'path' },
+  'GET /api/admin/tenant': { need: 'admin' },
+  // null restores the default: the probe changes nothing a later test reads.
+  'PATCH /api/admin/tenant': { need: 'admin', body: () => ({ rate_limit_per_minute: null }) },
   'GET /api/cli/whoami': { need: 'any-key' },
   'GET /api/cli/config': { need: 'any-key' },
   'POST /api/cli/telemetry': { need: 'any-key', body: () => ({ event: 'scan_completed' }) },
@@ -131,7 +134,7 @@ describe('authorization matrix (generated from /docs/openapi.json)', () => {
   }
 
   async function call(op: Operation, row: Row, authorization: string | undefined, ids: Ids) {
-    let req = t.http()[op.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](url(op, ids));
+    let req = t.http()[op.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](url(op, ids));
     if (authorization !== undefined) req = req.set('Authorization', authorization);
     if (row.multipart) return req.attach('file', Buffer.from('# hello\n'), 'SKILL.md');
     const body = row.body?.(ids);

@@ -503,6 +503,21 @@ function asksToStop(tokens: readonly string[], after: number, to: number): boole
 const NO_SLOTS: readonly SlotHit[] = Object.freeze([]);
 const NO_CLASSES: ReadonlySet<SlotClass> = new Set<SlotClass>();
 
+/**
+ * Index of the first instruction on or after `line` (instructions are in line order): readers of
+ * the instructions near a finding bisect to them, since a walk from the top per finding is quadratic.
+ */
+export function firstInstructionFrom(instructions: readonly Instruction[], line: number): number {
+  let lo = 0;
+  let hi = instructions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (instructions[mid].line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Does the phrase [start, end) run across an identifier's join? */
 function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
   for (let k = start + 1; k < end; k++) if (joins.has(k)) return true;

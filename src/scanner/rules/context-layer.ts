@@ -16,10 +16,16 @@ const EDUCATIONAL_FILE =
 
 /** Whole-file signal: the file is *about* attacks (guides, scanner prompts, rule catalogues). */
 export function isEducationalFile(ctx: ScanContext): boolean {
-  const sample = ctx.text.length > 200_000 ? ctx.text.slice(0, 200_000) : ctx.text;
-  const hits = sample.match(EDUCATIONAL_FILE);
-  return (hits?.length ?? 0) >= 3;
+  // A file-wide fact read per finding: computed once per file, or many findings make it quadratic.
+  let educational = EDUCATIONAL_FILES.get(ctx);
+  if (educational === undefined) {
+    const sample = ctx.text.length > 200_000 ? ctx.text.slice(0, 200_000) : ctx.text;
+    educational = (sample.match(EDUCATIONAL_FILE)?.length ?? 0) >= 3;
+    EDUCATIONAL_FILES.set(ctx, educational);
+  }
+  return educational;
 }
+const EDUCATIONAL_FILES = new WeakMap<ScanContext, boolean>();
 
 /** A line that is only a bold label ("**MUST NOT**", "__Don't:__"), as a list's title. */
 const BOLD_LABEL_RE = /^\s{0,3}(?:\*\*|__)[^*_\n]{1,60}(?:\*\*|__)\s{0,3}:?\s{0,3}$/;

@@ -7,7 +7,7 @@
  * as "base + which classes escalate".
  */
 import { SEVERITIES, type Severity } from '../engine/scan-report.types';
-import { instructionsOf } from '../instructions/instructions';
+import { firstInstructionFrom, instructionsOf } from '../instructions/instructions';
 import type { ScanContext } from '../views/scan-context';
 import { HOME_AGENT_CONFIG_PATHS, SHELL_PROFILE_TARGETS, VENDOR_API_HOSTS, VENDOR_BRANDS } from './mcp-lexicon';
 
@@ -24,8 +24,9 @@ export function raiseSeverity(sev: Severity, steps: number): Severity {
  * phrases are negated or their mood says so).
  */
 export function concealedNear(ctx: ScanContext, line: number, reach = 3): boolean {
-  for (const ins of instructionsOf(ctx).instructions) {
-    if (ins.line < line - reach) continue;
+  const { instructions } = instructionsOf(ctx);
+  for (let k = firstInstructionFrom(instructions, line - reach); k < instructions.length; k++) {
+    const ins = instructions[k];
     if (ins.line > line + reach) break;
     if (ins.mood === 'prohibition' || ins.mood === 'quotation' || ins.mood === 'example') continue;
     if (ins.classes.has('concealment') || ins.classes.has('consent-bypass')) return true;

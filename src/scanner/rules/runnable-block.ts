@@ -3,7 +3,7 @@
  * when the agent follows the file, so a section heading alone does not make them quotations.
  */
 import type { FindingContext } from '../engine/scan-report.types';
-import { instructionsOf } from '../instructions/instructions';
+import { firstInstructionFrom, instructionsOf } from '../instructions/instructions';
 import type { ScanContext } from '../views/scan-context';
 import { determineContext, type ContextInputs } from './context-layer';
 
@@ -31,10 +31,11 @@ export function runnableBlockContext(ctx: ScanContext, input: ContextInputs): Fi
   while (opener > 1 && input.line - opener < FENCE_REACH && ctx.lineInfo[opener - 2]?.inFence) opener--;
   let first = opener;
   while (first > 1 && opener - first < LEAD_IN_REACH && ctx.lineInfo[first - 2]?.heading === info.heading && !ctx.lineInfo[first - 2]?.inFence) first--;
-  const prohibited = instructionsOf(ctx).instructions.some(
-    (ins) => ins.line >= first && ins.line < opener && ins.slots.some((sl) => sl.negated && sl.cls.startsWith('action-')),
-  );
-  return prohibited ? base : 'direct';
+  const { instructions } = instructionsOf(ctx);
+  for (let k = firstInstructionFrom(instructions, first); k < instructions.length && instructions[k].line < opener; k++) {
+    if (instructions[k].slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return base;
+  }
+  return 'direct';
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */

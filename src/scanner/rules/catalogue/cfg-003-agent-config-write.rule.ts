@@ -76,14 +76,14 @@ function clientCount(text: string): number {
  * path on one line and writes server entries elsewhere; spraying several agents' configs and an
  * unpinned server escalate it (and make it certain).
  */
-function programHit(ctx: Parameters<Rule['match']>[0], i: number, line: string, base: Severity = 'low'): RuleHit {
+function programHit(file: FileFacts, i: number, line: string, base: Severity = 'low'): RuleHit {
   let severity: Severity = base;
   const why: string[] = [];
-  if (clientCount(ctx.text) >= 2) {
+  if (file.clients() >= 2) {
     severity = raiseSeverity(severity, 1);
     why.push('several agents\' configs');
   }
-  if (unpinnedServer(ctx.text)) {
+  if (file.unpinned()) {
     severity = raiseSeverity(severity, 1);
     why.push('unpinned server');
   }
@@ -94,6 +94,18 @@ function programHit(ctx: Parameters<Rule['match']>[0], i: number, line: string, 
     confidence: why.length > 0 ? 'high' : 'medium',
     message: `Program writes the user's home-directory agent config${why.length > 0 ? ` (${why.join(', ')})` : ''}`,
   };
+}
+
+/** Whole-file facts a program hit reads, computed once per file (per hit they would make the rule quadratic). */
+interface FileFacts {
+  clients(): number;
+  unpinned(): boolean;
+}
+
+function fileFacts(text: string): FileFacts {
+  let clients: number | undefined;
+  let unpinned: boolean | undefined;
+  return { clients: () => (clients ??= clientCount(text)), unpinned: () => (unpinned ??= unpinnedServer(text)) };
 }
 
 /**
@@ -119,9 +131,11 @@ export const cfgAgentConfigWriteRule: Rule = {
     // A write command in a shell block of an agent file is an action under any heading (runnable-block.ts).
     const runnable = (hit: RuleHit): RuleHit => ({
       ...hit,
-      context: runnableBlockContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile: isEducationalFile(ctx) }),
+      context: runnableBlockContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile }),
     });
     const normalized = ctx.views.normalized?.text.split('\n');
+    const file = fileFacts(ctx.text);
+    const educationalFile = isEducationalFile(ctx);
     const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
     // A program that names a home config, writes files and builds server entries registers servers there.
     const programWritesServers = ctx.executable && CODE_WRITE.test(ctx.text) && SERVER_ENTRY.test(ctx.text);
@@ -136,12 +150,12 @@ export const cfgAgentConfigWriteRule: Rule = {
       const home = targets.find(written);
       if (home) {
         // A write command in prose escalates like a program's: several clients' configs, an unpinned server.
-        const escalated = programHit(ctx, i, line, 'high');
+        const escalated = programHit(file, i, line, 'high');
         hits.push(ctx.executable ? escalated : runnable({ ...escalated, message: escalated.message?.replace('Program writes', 'Command writes') }));
         continue;
       }
       if (targets.length > 0 && programWritesServers) {
-        hits.push(programHit(ctx, i, line));
+        hits.push(programHit(file, i, line));
         continue;
       }
       const told = targets.length > 0 && prose ? instructionHit(ctx, i, targets) : null;

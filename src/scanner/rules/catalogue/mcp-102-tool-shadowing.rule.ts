@@ -1,4 +1,4 @@
-import { instructionsOf } from '../../instructions/instructions';
+import { firstInstructionFrom, instructionsOf } from '../../instructions/instructions';
 import type { ScanContext } from '../../views/scan-context';
 import type { Rule, RuleHit } from '../rule.types';
 import { matchSchemaStrings } from '../mcp-surface';
@@ -27,7 +27,12 @@ const DIRECTIVE =
  * a secret handed over is critical; a lie or concealment toward the user makes the shadowing sure.
  */
 function graded(ctx: ScanContext, hit: RuleHit): RuleHit {
-  const classes = new Set(instructionsOf(ctx).instructions.filter((i) => i.line === hit.line && i.mood !== 'prohibition' && i.mood !== 'quotation').flatMap((i) => [...i.classes]));
+  const { instructions } = instructionsOf(ctx);
+  const classes = new Set<string>();
+  for (let k = firstInstructionFrom(instructions, hit.line); k < instructions.length && instructions[k].line === hit.line; k++) {
+    const ins = instructions[k];
+    if (ins.mood !== 'prohibition' && ins.mood !== 'quotation') for (const c of ins.classes) classes.add(c);
+  }
   if (classes.has('object-secret') && (classes.has('action-send') || classes.has('action-collect') || classes.has('echo-verb'))) {
     return { ...hit, severity: 'critical', confidence: 'high', message: 'Shadows other servers\' tools to obtain a secret' };
   }
