@@ -65,18 +65,24 @@ export function decodeZeroWidthBits(run: string): string {
   for (const ch of run) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   const kinds = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
   if (kinds.length < 2) return '';
-  const candidates: string[] = [];
+  // Bytes are packed as the run is read (no per-character arrays): a long run stays linear in time and memory.
+  const bitCount = counts.get(kinds[0])! + counts.get(kinds[1])!;
   for (const zero of [kinds[0], kinds[1]]) {
-    const bits = [...run].filter((c) => c === kinds[0] || c === kinds[1]).map((c) => (c === zero ? 0 : 1));
-    const bytes: number[] = [];
-    for (let i = 0; i + 8 <= bits.length; i += 8) {
-      let b = 0;
-      for (let j = 0; j < 8; j++) b = (b << 1) | bits[i + j];
-      bytes.push(b);
+    const bytes = Buffer.alloc(Math.floor(bitCount / 8));
+    let bit = 0;
+    let byte = 0;
+    for (const ch of run) {
+      if (ch !== kinds[0] && ch !== kinds[1]) continue;
+      byte = (byte << 1) | (ch === zero ? 0 : 1);
+      if (++bit % 8 === 0) {
+        if (bit / 8 <= bytes.length) bytes[bit / 8 - 1] = byte;
+        byte = 0;
+      }
     }
-    candidates.push(printableOrEmpty(Buffer.from(bytes).toString('utf8')));
+    const decoded = printableOrEmpty(bytes.toString('utf8'));
+    if (decoded.length > 0) return decoded;
   }
-  return candidates.find((c) => c.length > 0) ?? '';
+  return '';
 }
 
 function printableOrEmpty(text: string): string {
