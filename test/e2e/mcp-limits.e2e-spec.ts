@@ -5,7 +5,7 @@ import { FakeClock } from '../fakes/fake-clock';
 import { createTestApp, type TestApp, type TestTenant } from '../support/create-test-app';
 import { LoopbackIssuer } from './mcp-oauth.helpers';
 import { callTool, initialize, request, rpc, toolErrorOf } from './mcp.helpers';
-import { cleanupRedisPrefix, rateLimitOverrides, uniqueKeyPrefix } from './rate-limit.helpers';
+import { budget, cleanupRedisPrefix, rateLimitOverrides, uniqueKeyPrefix } from './rate-limit.helpers';
 
 /**
  * The MCP rate-limit classes (SPEC.md "Application layer: MCP") through the whole pipeline with a
@@ -43,11 +43,6 @@ describe('/mcp rate limits and capacity', () => {
   });
   // Every test starts in fresh windows.
   beforeEach(() => clock.advance(2 * MINUTE));
-
-  const budget = (res: { headers: Record<string, string> }) => ({
-    limit: Number(res.headers['x-ratelimit-limit']),
-    remaining: Number(res.headers['x-ratelimit-remaining']),
-  });
 
   it('API key: REST and MCP draw from ONE per-key budget (the key\'s rate_limit_per_minute)', async () => {
     const key = await tenant.key(['admin'], { rateLimitPerMinute: 4 });

@@ -120,3 +120,9 @@ export async function burst(n: number, concurrency: number, one: () => Promise<R
   await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
   return counts;
 }
+
+/** The budget a response's X-RateLimit-* headers state: the limit charged and what is left of it. */
+export const budget = (res: { headers: Record<string, string> }) => ({
+  limit: Number(res.headers['x-ratelimit-limit']),
+  remaining: Number(res.headers['x-ratelimit-remaining']),
+});

@@ -2,7 +2,7 @@ import { FakeClock } from '../fakes/fake-clock';
 import { createTestApp, type TestApp, type TestTenant } from '../support/create-test-app';
 import { LoopbackIssuer } from './mcp-oauth.helpers';
 import { initialize, request, rpc } from './mcp.helpers';
-import { cleanupRedisPrefix, rateLimitOverrides, uniqueKeyPrefix } from './rate-limit.helpers';
+import { budget, cleanupRedisPrefix, rateLimitOverrides, uniqueKeyPrefix } from './rate-limit.helpers';
 
 /**
  * Per-tenant limits (SPEC.md "Limits": the API-key budget and the authenticated MCP limit "can be
@@ -32,11 +32,6 @@ describe('per-tenant limits', () => {
   });
   // Every test starts in fresh windows.
   beforeEach(() => clock.advance(2 * MINUTE));
-
-  const budget = (res: { headers: Record<string, string> }) => ({
-    limit: Number(res.headers['x-ratelimit-limit']),
-    remaining: Number(res.headers['x-ratelimit-remaining']),
-  });
 
   /** A tenant and its admin key; the admin key has its own limit so the tenant's never throttles it. */
   async function adminOf(): Promise<{ tenant: TestTenant; admin: string }> {
