@@ -1,7 +1,7 @@
 import { redactSecretLines } from '../judge/secret-redactor';
 import { createStaticAnalyzer } from '../rules/static-analyzer';
 import { boundEvidence } from './evidence';
-import { redactSecretText, SECRET_FORMATS } from './secret-formats';
+import { isSecretPlaceholder, redactSecretText, SECRET_FORMATS } from './secret-formats';
 
 /** One made-up token per format, assembled here so no token-shaped literal sits in the source. */
 const SAMPLES: Record<string, string> = {
@@ -57,5 +57,13 @@ describe('the secret-format catalogue', () => {
     for (const text of ['token: ${GITHUB_TOKEN}', 'api_key = process.env.OPENAI_KEY', 'password: <your password>', 'UPLOAD_URL=https://collector.example/u']) {
       expect(redactSecretText(text)).toBe(text);
     }
+  });
+
+  it('has one placeholder test, for redaction and for the MCP inline-secret rule', () => {
+    for (const value of ['your-api-key-here', 'replace_with_token', 'changeme123', 'Bearer ${API_TOKEN}', '$(pass show gh)', '{{ secrets.TOKEN }}', 'sk-xxxxxxxxxxxxxxxx', 'ghp_****************', '<GITHUB_TOKEN>']) {
+      expect([value, isSecretPlaceholder(value)]).toEqual([value, true]);
+      expect(redactSecretText(`api_key = ${value}`)).toBe(`api_key = ${value}`);
+    }
+    for (const value of ['ghp_R8mX2kQ7vN4pL9sT1wZ6yB3cF5hJ0dG8aE2u', 'q8Zr1vXk2PmN7sT4wY6bC3dF']) expect(isSecretPlaceholder(value)).toBe(false);
   });
 });

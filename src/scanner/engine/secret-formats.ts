@@ -3,6 +3,7 @@
  * evidence in reports and the text sent to a judge all read it, so a format added here is both
  * found and hidden everywhere. Every quantifier is bounded (src/scanner/rules/redos.spec.ts).
  */
+import { lexiconWords } from '../lexicons/lexicon';
 
 export interface SecretFormat {
   /** Names the format in `[REDACTED:<kind>]`. */
@@ -49,9 +50,21 @@ const ASSIGNED_SECRET =
 /** Keys that name where a secret lives or is sent, not the secret: an exfiltration URL must stay readable. */
 const NON_SECRET_KEY = /(?:url|uri|path|file|endpoint|host|header|type|name|env|var|length|count|limit|max_tokens|tokens)$/i;
 const NON_SECRET_VALUE = /^(?:https?:\/\/|\/|~|\.\.?\/|\d+$|true$|false$|null$|none$)/i;
-/** Values that are placeholders or references to a secret, not the secret. */
-export const SECRET_PLACEHOLDER =
-  /^(?:\$\{?[A-Za-z_]\w{0,100}\}?|\$\{\{.{0,200}|<[^>]{0,100}>|\{\{.{0,200}\}\}|%[A-Za-z_]{1,60}%|x{6,}|\*{6,}|\.{3,}|your[_-].{0,200}|changeme|placeholder|example.{0,200}|process\.env\..{0,200}|os\.environ.{0,200}|env\(.{0,200}|getenv.{0,200}|\[REDACTED.{0,200})$/i;
+/** Whole values that are references to a secret or stand in for one: `${X}`, `<key>`, `%X%`, `process.env.X`. */
+const SECRET_REFERENCE =
+  /^(?:\$\{?[A-Za-z_]\w{0,100}\}?|<[^>]{0,100}>|%[A-Za-z_]{1,60}%|\.{3,}|process\.env\..{0,200}|os\.environ.{0,200}|env\(.{0,200}|getenv.{0,200}|\[REDACTED.{0,200})$/i;
+/** A placeholder word opening the value: `your-api-key`, `changeme`, `replace_with_token`. */
+const PLACEHOLDER_WORD = new RegExp(`^(?:${[...lexiconWords('secret-placeholder')].join('|')})`, 'i');
+/** A reference, a command substitution or a mask inside the value: `Bearer ${TOKEN}`, `$(pass show x)`, `{{ token }}`, `sk-xxxx`, `***`. */
+const REFERENCE_OR_MASK = /\$[{(]|\{\{|x{4}|\*{3}/i;
+
+/**
+ * A value that is a placeholder or a reference to a secret, not the secret. The one test the secret
+ * detector, evidence and judge redaction, and the MCP inline-secret rule share.
+ */
+export function isSecretPlaceholder(value: string): boolean {
+  return SECRET_REFERENCE.test(value) || PLACEHOLDER_WORD.test(value) || REFERENCE_OR_MASK.test(value);
+}
 
 const GLOBAL_FORMATS = SECRET_FORMATS.map((f) => ({ kind: f.kind, re: new RegExp(f.pattern.source, `${f.pattern.flags}g`) }));
 /** A whole private-key block on one string (evidence can span the block's lines). */
@@ -68,13 +81,13 @@ export function redactSecretText(text: string, onRedact: () => void = () => unde
   });
   for (const { kind, re } of GLOBAL_FORMATS) {
     out = out.replace(re, (m: string) => {
-      if (SECRET_PLACEHOLDER.test(m)) return m;
+      if (isSecretPlaceholder(m)) return m;
       onRedact();
       return `[REDACTED:${kind}]`;
     });
   }
   return out.replace(ASSIGNED_SECRET, (m: string, key: string, sep: string, value: string) => {
-    if (SECRET_PLACEHOLDER.test(value) || NON_SECRET_KEY.test(key) || NON_SECRET_VALUE.test(value)) return m;
+    if (isSecretPlaceholder(value) || NON_SECRET_KEY.test(key) || NON_SECRET_VALUE.test(value)) return m;
     onRedact();
     return `${key}${sep}[REDACTED:assigned_secret]`;
   });
@@ -88,5 +101,7 @@ export const SECRET_FORMAT_REGEXES: readonly RegExp[] = [
   ASSIGNED_SECRET,
   NON_SECRET_KEY,
   NON_SECRET_VALUE,
-  SECRET_PLACEHOLDER,
+  SECRET_REFERENCE,
+  PLACEHOLDER_WORD,
+  REFERENCE_OR_MASK,
 ];

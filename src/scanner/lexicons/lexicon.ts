@@ -67,6 +67,7 @@ import reportSubject from './report-subject.json';
 import questionStart from './question-start.json';
 import relativePronoun from './relative-pronoun.json';
 import scopeBroad from './scope-broad.json';
+import secretPlaceholder from './secret-placeholder.json';
 import solicitVerb from './solicit-verb.json';
 import stealth from './stealth.json';
 import stopVerb from './stop-verb.json';
@@ -133,6 +134,7 @@ export const LEXICON_FILES = [
   retention,
   reportSubject,
   scopeBroad,
+  secretPlaceholder,
   solicitVerb,
   stealth,
   threatSubject,

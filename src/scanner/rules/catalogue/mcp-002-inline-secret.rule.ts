@@ -1,8 +1,8 @@
+import { isSecretPlaceholder } from '../../engine/secret-formats';
 import { extractMcpServers, isRecord, jsonKeyLines } from '../../parsers/json-config.parser';
 import type { Rule, RuleHit } from '../rule.types';
 
 const SECRETISH_KEY = /(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH)/i;
-const PLACEHOLDER_VALUE = /^(?:\$\{?|<|\{\{|your|xxx|\*{3}|changeme|placeholder|replace|example|sample|dummy|\s*$)/i;
 
 /** Literal secrets in MCP env/headers (category secrets_exposure). */
 export const mcpInlineSecretRule: Rule = {
@@ -18,7 +18,7 @@ export const mcpInlineSecretRule: Rule = {
     example: '{"mcpServers": {"gh": {"command": "gh-mcp", "env": {"GITHUB_TOKEN": "ghp_R8mX2kQ7vN4pL9sT1wZ6yB3cF5hJ0dG8aE2u"}}}}',
     example_path: '.mcp.json',
   },
-  regexes: [SECRETISH_KEY, PLACEHOLDER_VALUE],
+  regexes: [SECRETISH_KEY],
   match(ctx) {
     if (ctx.language !== 'json' || !isRecord(ctx.json)) return [];
     const hits: RuleHit[] = [];
@@ -26,8 +26,7 @@ export const mcpInlineSecretRule: Rule = {
     for (const s of extractMcpServers(ctx.json, ctx.lines)) {
       for (const [k, v] of [...Object.entries(s.env), ...Object.entries(s.headers)]) {
         const value = v.replace(/^Bearer\s+/i, '');
-        if (!SECRETISH_KEY.test(k) || PLACEHOLDER_VALUE.test(value) || value.length < 8) continue;
-        if (/\$\{|\{\{|x{4,}/i.test(value)) continue;
+        if (!SECRETISH_KEY.test(k) || value.length < 8 || isSecretPlaceholder(value)) continue;
         const line = keyLines.find(k, s.line) ?? s.line;
         hits.push({ line, evidence: `${k}: ${v}`, confidence: /FAKE|EXAMPLE|DUMMY|TEST/i.test(value) ? 'medium' : 'high' });
       }
