@@ -3,12 +3,12 @@
  * the same file with a cover (concealment, removed consent) or with the material involved.
  */
 import type { RiskCategory, StaticFinding } from '../engine/scan-report.types';
-import { windowText } from './regex-rule';
+import { firstInstructionFrom, instructionsOf, type SlotHit } from '../instructions/instructions';
+import type { ScanContext } from '../views/scan-context';
 import type { Rule, RuleMeta } from './rule.types';
 
 export const findingLine = (f: StaticFinding): number => Number(f.locator.slice(f.locator.lastIndexOf(':') + 1)) || 1;
 export const isDirect = (f: StaticFinding): boolean => (f.context ?? 'direct') === 'direct' && f.confidence !== 'low';
-const COVER_TEXT = /\b(?:without\s{1,3}(?:asking|prompting|confirmation|approval|checking)|no need to (?:ask|confirm|check)|(?:do not|don'?t|never) (?:ask|wait|confirm)|backups? (?:are|is) (?:unnecessary|not needed))\b/i;
 const COVER_RULES = new Set(['BW-DEC-001', 'BW-DEC-002', 'BW-DEC-003']);
 const isCover = (f: StaticFinding): boolean => COVER_RULES.has(f.rule_id) && isDirect(f);
 
@@ -16,7 +16,7 @@ const isCover = (f: StaticFinding): boolean => COVER_RULES.has(f.rule_id) && isD
 export function coveredActionRule(meta: RuleMeta, actionCategories: readonly RiskCategory[], minSeverity: readonly string[]): Rule {
   return {
     meta,
-    regexes: [COVER_TEXT],
+    regexes: [],
     compound: true,
     match(ctx, prior) {
       const actions = prior.filter((f) => isDirect(f) && actionCategories.includes(f.category) && minSeverity.includes(f.severity) && !COVER_RULES.has(f.rule_id));
@@ -29,11 +29,26 @@ export function coveredActionRule(meta: RuleMeta, actionCategories: readonly Ris
       }
       // A bare "without asking" is ordinary next to read-only commands, but not next to this action.
       for (const f of actions) {
-        const near = windowText(ctx, findingLine(f), 3);
-        const cover = COVER_TEXT.exec(near);
-        if (cover) return [{ line: findingLine(f), evidence: `${f.rule_id}: ${f.evidence} + "${cover[0]}"`, message: `${f.message}, with the user's confirmation removed` }];
+        const cover = consentBypassNear(ctx, findingLine(f), 3);
+        if (cover) return [{ line: findingLine(f), evidence: `${f.rule_id}: ${f.evidence} + "${cover.text}"`, message: `${f.message}, with the user's confirmation removed` }];
       }
       return [];
     },
   };
+}
+
+/**
+ * A consent-bypass phrase ("without asking", "no need to confirm") within `radius` lines of `line`,
+ * as the instruction layer reads it: examples and quoted attack material do not count.
+ */
+function consentBypassNear(ctx: ScanContext, line: number, radius: number): SlotHit | undefined {
+  const { instructions } = instructionsOf(ctx);
+  // From the instruction before the window: it may start above it and run into it.
+  for (let i = Math.max(0, firstInstructionFrom(instructions, line - radius) - 1); i < instructions.length && instructions[i].line <= line + radius; i++) {
+    const ins = instructions[i];
+    if (ins.mood === 'example' || ins.mood === 'quotation') continue;
+    const hit = ins.slots.find((h) => h.cls === 'consent-bypass' && !h.negated && Math.abs(h.line - line) <= radius);
+    if (hit) return hit;
+  }
+  return undefined;
 }
