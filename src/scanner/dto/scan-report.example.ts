@@ -11,7 +11,7 @@ export const SCAN_REPORT_EXAMPLE: ScanReport = {
   summary: {
     file_count: 1,
     scored_count: 1,
-    judged_count: 1,
+    judged_count: 0,
     worst_score: 40,
     worst_band: 'high',
     aggregate_assessed_intent: 'suspicious',

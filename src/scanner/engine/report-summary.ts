@@ -3,21 +3,23 @@ import { DECISIONS, INTENTS, type AssessedIntent, type Decision, type ScanFileEn
 /**
  * Upload-wide rollup (DESIGN.md §9): `file_count` counts the files the limits count (directories
  * and OS metadata are listed but not counted); `worst_score` is the minimum over scored files and
- * `worst_band` that file's band; `aggregate_assessed_intent` the most severe intent over judged
- * files (benign < suspicious < malicious), null when nothing was judged. `decision` is the strictest
+ * `worst_band` that file's band; `judged_count` counts the files the judge read;
+ * `aggregate_assessed_intent` is the most severe intent over the files that have one (the judge's
+ * or the static one, docs/decisions/0011-assessed-intent-without-a-judge.md; benign < suspicious <
+ * malicious), null when none has. `decision` is the strictest
  * file decision, and `coverage` says how much of the upload was analysed; `byteLengths` gives each
  * file's size by path.
  */
 export function buildSummary(files: ScanFileEntry[], byteLengths: ReadonlyMap<string, number>): ScanSummary {
   const counted = files.filter((f) => f.skip_reason !== 'directory' && f.skip_reason !== 'os_metadata');
   const scored = files.filter((f) => f.score !== null);
-  const judged = files.filter((f) => f.assessed_intent !== null);
+  const withIntent = files.filter((f) => f.assessed_intent !== null);
 
   let worst: ScanFileEntry | null = null;
   for (const f of scored) if (worst === null || (f.score as number) < (worst.score as number)) worst = f;
 
   let intent: AssessedIntent | null = null;
-  for (const f of judged) {
+  for (const f of withIntent) {
     const i = f.assessed_intent as AssessedIntent;
     if (intent === null || INTENTS.indexOf(i) > INTENTS.indexOf(intent)) intent = i;
   }
@@ -30,7 +32,7 @@ export function buildSummary(files: ScanFileEntry[], byteLengths: ReadonlyMap<st
   return {
     file_count: counted.length,
     scored_count: scored.length,
-    judged_count: judged.length,
+    judged_count: files.filter(judgeRead).length,
     worst_score: worst ? worst.score : null,
     worst_band: worst ? worst.band : null,
     aggregate_assessed_intent: intent,
@@ -42,4 +44,9 @@ export function buildSummary(files: ScanFileEntry[], byteLengths: ReadonlyMap<st
       bytes_total: bytes(counted),
     },
   };
+}
+
+/** The judge read the file and answered (its intent may still be null: a judge may decline one). */
+export function judgeRead(f: ScanFileEntry): boolean {
+  return f.score_breakdown.coverage.judge_status === 'ok';
 }

@@ -150,6 +150,14 @@ describe('scanUpload: judge and summary rules', () => {
     expect(r.files.find((f) => f.relative_path === 'b.md')?.assessed_intent).toBe('malicious');
   });
 
+  it('without a judge, carries the static intent but counts no file as judged', async () => {
+    // A critical band from findings of no intent-showing rule: risky practice, static intent suspicious.
+    const r = await scan('SKILL.md', 'DANGER\nDANGER\nDANGER\n');
+    expect(r.files[0]).toMatchObject({ band: 'critical', assessed_intent: 'suspicious' });
+    expect(r.files[0].score_breakdown.coverage.judge_status).toBe('disabled');
+    expect(r.summary).toMatchObject({ judged_count: 0, aggregate_assessed_intent: 'suspicious' });
+  });
+
   it('takes worst_score and worst_band from the lowest-scored file', async () => {
     const r = await scan('b.zip', zipOf({ 'SKILL.md': SKILL, 'a.md': 'DANGER\nDANGER\nDANGER\n' }));
     expect(r.summary).toMatchObject({ worst_score: 10, worst_band: 'critical', scored_count: 2 });

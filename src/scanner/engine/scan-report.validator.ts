@@ -1,6 +1,7 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { scanReportSchema } from './scan-report.schema';
 import { BANDS, INTENTS, type ScanReport } from './scan-report.types';
+import { judgeRead } from './report-summary';
 
 /**
  * Validates a ScanReport against the JSON Schema plus the cross-field rules a schema in the
@@ -41,18 +42,18 @@ export function validateScanReport(report: unknown): string[] {
   if (new Set(paths).size !== paths.length) errors.push('/files relative_path values must be unique');
 
   const scored = r.files.filter((f) => f.score !== null);
-  const judged = r.files.filter((f) => f.assessed_intent !== null);
+  const withIntent = r.files.filter((f) => f.assessed_intent !== null);
   const counted = r.files.filter((f) => f.skip_reason !== 'directory' && f.skip_reason !== 'os_metadata');
   const s = r.summary;
   if (s.file_count !== counted.length) errors.push('/summary/file_count does not match the files');
   if (s.scored_count !== scored.length) errors.push('/summary/scored_count does not match the files');
-  if (s.judged_count !== judged.length) errors.push('/summary/judged_count does not match the files');
+  if (s.judged_count !== r.files.filter(judgeRead).length) errors.push('/summary/judged_count does not match the files');
   const worst = scored.length ? Math.min(...scored.map((f) => f.score as number)) : null;
   if (s.worst_score !== worst) errors.push('/summary/worst_score is not the minimum score');
   const worstBand = worst === null ? null : scored.find((f) => f.score === worst)?.band ?? null;
   if (s.worst_band !== worstBand || (s.worst_band !== null && !BANDS.includes(s.worst_band))) errors.push('/summary/worst_band is not the worst file band');
-  const intents = judged.map((f) => INTENTS.indexOf(f.assessed_intent as (typeof INTENTS)[number]));
+  const intents = withIntent.map((f) => INTENTS.indexOf(f.assessed_intent as (typeof INTENTS)[number]));
   const agg = intents.length ? INTENTS[Math.max(...intents)] : null;
-  if (s.aggregate_assessed_intent !== agg) errors.push('/summary/aggregate_assessed_intent is not the most severe judged intent');
+  if (s.aggregate_assessed_intent !== agg) errors.push('/summary/aggregate_assessed_intent is not the most severe intent of the files');
   return errors;
 }
