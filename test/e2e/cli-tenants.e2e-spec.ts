@@ -99,9 +99,9 @@ describe('bulwark tenants', () => {
     expect(noSlug.stderr).toMatch(/tenants show takes exactly one tenant slug/);
   });
 
-  // Only the embedded database has a single-process folder: reported as skipped on PostgreSQL.
-  const embeddedOnly = usingPostgres ? it.skip : it;
-  embeddedOnly('refuses while a server holds the embedded database, pointing at PATCH /api/admin/tenant (embedded database only)', async () => {
+  // The refusal is the embedded database's (one process per folder); the test opens its own
+  // embedded folder, so it runs whichever database the suite uses.
+  it('refuses while a server holds the embedded database, pointing at PATCH /api/admin/tenant', async () => {
     const url = `pglite://${join(dir, 'busy')}`;
     const server = createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: url }, [])));
     await server.initialize();

@@ -11,10 +11,9 @@ const present = existsSync(join(CORPUS, 'manifest.jsonl'));
 
 describe('scanner evaluation on ../shared/corpus (judge off)', () => {
   if (!present) {
-    it('is skipped: corpus not found', () => {
-      console.warn(`Corpus not found at ${CORPUS}: detection targets were NOT checked.`);
-      expect(present).toBe(false);
-    });
+    // Reported as skipped, with its reason, never as a passing test.
+    console.warn(`Corpus not found at ${CORPUS}: detection targets were NOT checked.`);
+    it.skip(`is skipped: corpus not found at ${CORPUS}`, () => undefined);
     return;
   }
 
