@@ -79,6 +79,7 @@ import { supFakePrerequisiteRule } from './catalogue/sup-005-fake-prerequisite.r
 import { supPasswordArchiveRule } from './catalogue/sup-001-password-archive.rule';
 import { supPasteSitePrerequisiteRule } from './catalogue/sup-002-paste-site-prerequisite.rule';
 import { tpToolPoisoningRule } from './catalogue/tp-001-tool-poisoning.rule';
+import { tpSchemaValueDirectiveRule } from './catalogue/tp-002-schema-value-directive.rule';
 import { urlPackageSourceRule } from './catalogue/url-003-package-source.rule';
 import { urlRemoteInstructionsRule } from './catalogue/url-002-remote-instructions.rule';
 import { urlRiskyDestinationRule } from './catalogue/url-001-risky-destination.rule';
@@ -92,6 +93,7 @@ export const ALL_RULES: readonly Rule[] = [
   piHiddenInstructionRule,
   piInstructionOverrideRule,
   tpToolPoisoningRule,
+  tpSchemaValueDirectiveRule,
   exfExfilInstructionRule,
   exfExternalPostRule,
   exfUploadExternalRule,
