@@ -33,9 +33,10 @@ export interface FrameRuleSpec {
   unless?: readonly SlotClass[];
   /**
    * Severity policy from the classes present in the window (adjacent instructions) and in the
-   * whole section; null drops the frame. Default: the rule's severity and confidence.
+   * whole section, the anchor and the instruction it stands in (its mood); null drops the frame.
+   * Default: the rule's severity and confidence.
    */
-  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit) => FrameGrade | null;
+  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit, own: Instruction) => FrameGrade | null;
 }
 
 const NONE_TAKEN: ReadonlySet<number> = new Set();
@@ -141,7 +142,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     const inWindow = new Set<SlotClass>();
     for (const ins of window) for (const c of ins.classes) inWindow.add(c);
     if (spec.unless?.some((c) => inWindow.has(c))) return null;
-    const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
+    const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor, own) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
     return grade ? { parts, grade } : null;
   }
 }

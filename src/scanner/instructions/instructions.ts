@@ -126,15 +126,21 @@ function publicIpUrlAt(tokens: readonly string[], from: number, to: number): num
 const LOCAL_HOSTS = lexiconWords('local-host');
 
 /**
+ * Schemes of a written address data can be sent to: web URLs and object-store buckets
+ * (`s3://`, `gs://`, `az://`, …), which leave the machine just the same.
+ */
+const URL_SCHEMES = lexiconWords('url-scheme');
+
+/**
  * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
  * data can leave to. Whose host it is stays open, so frames use it only with stronger intent.
  */
 function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
   for (let k = from; k + 2 < to; k++) {
-    if (tokens[k] !== 'http' && tokens[k] !== 'https') continue;
-    // "the HTTP layer" names a protocol; only a written URL names a host.
-    if (!(ctx.lines[tokenLine[k] - 1] ?? '').includes('://')) continue;
+    if (!URL_SCHEMES.has(tokens[k])) continue;
     const host = tokens[k + 1];
+    // "the HTTP layer" names a protocol and `aws s3 cp` a command; only a written URL names a host.
+    if (!(ctx.lines[tokenLine[k] - 1] ?? '').toLowerCase().includes(`${tokens[k]}://${host}`)) continue;
     if (LOCAL_HOSTS.has(host) || OCTET.test(host)) continue;
     return k;
   }
@@ -619,7 +625,9 @@ function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: 
     if (info.sectionKind === 'education' || (info.blockquote && educational(ctx))) return 'quotation';
     if (ctx.kind === 'document' && (info.inFence || info.sectionKind === 'example')) return 'example';
   }
-  return own.some((h) => h.start === from && h.cls.startsWith('action-')) ? 'directive' : 'description';
+  // A numbered step ("2. Upload the file …") starts with its action after the number.
+  const opener = OCTET.test(tokens[from] ?? '') && from + 1 < tokens.length ? from + 1 : from;
+  return own.some((h) => (h.start === from || h.start === opener) && h.cls.startsWith('action-')) ? 'directive' : 'description';
 }
 
 /**

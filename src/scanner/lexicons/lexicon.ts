@@ -19,6 +19,7 @@ import actionWeaken from './action-weaken.json';
 import actionWrite from './action-write.json';
 import agentSubject from './agent-subject.json';
 import authorityClaim from './authority-claim.json';
+import authPlacement from './auth-placement.json';
 import backReference from './back-reference.json';
 import clauseContinuation from './clause-continuation.json';
 import concealment from './concealment.json';
@@ -40,6 +41,7 @@ import ifAsked from './if-asked.json';
 import keyLiteral from './key-literal.json';
 import instrument from './instrument.json';
 import localHost from './local-host.json';
+import urlScheme from './url-scheme.json';
 import modalVerb from './modal-verb.json';
 import negation from './negation.json';
 import objectAdvert from './object-advert.json';
@@ -100,6 +102,7 @@ export const LEXICON_FILES = [
   actionWeaken,
   actionWrite,
   authorityClaim,
+  authPlacement,
   concealment,
   consentBypass,
   consentGiven,
@@ -152,6 +155,7 @@ export const LEXICON_FILES = [
   continuationWord,
   humanSubject,
   localHost,
+  urlScheme,
   modalVerb,
   questionStart,
   relativePronoun,
