@@ -22,6 +22,7 @@ import { exCredentialToNetworkRule } from './catalogue/exf-001-credential-to-net
 import { exMarkdownImageBeaconRule } from './catalogue/exf-002-markdown-image-beacon.rule';
 import { exfExfilInstructionRule } from './catalogue/exf-004-exfil-instruction.rule';
 import { exfExternalPostRule } from './catalogue/exf-005-external-post.rule';
+import { exfVendorCredentialForeignHostRule } from './catalogue/exf-006-vendor-credential-foreign-host.rule';
 import { exfUploadExternalRule } from './catalogue/exf-003-upload-external.rule';
 import { frmAccessGrantRule } from './catalogue/frm-019-access-grant.rule';
 import { frmDisclosedCommercialRule } from './catalogue/frm-017-disclosed-commercial.rule';
@@ -96,6 +97,7 @@ export const ALL_RULES: readonly Rule[] = [
   tpSchemaValueDirectiveRule,
   exfExfilInstructionRule,
   exfExternalPostRule,
+  exfVendorCredentialForeignHostRule,
   exfUploadExternalRule,
   exCredentialToNetworkRule,
   exMarkdownImageBeaconRule,
