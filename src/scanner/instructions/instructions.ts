@@ -347,6 +347,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const tokens: string[] = [];
   /** Tokens that continue the one before inside an identifier (joined by `_` or `.`). */
   const identifierJoins = new Set<number>();
+  /** Tokens right after a comma ("Before setup, locate …"): where the main clause may begin. */
+  const afterComma = new Set<number>();
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -406,6 +408,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
+      if (previousEnd >= 0 && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = span[1];
@@ -435,7 +438,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (matches[m].start >= from) own.push(matches[m]);
       m++;
     }
-    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section);
+    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma);
     if (lead && lead.block !== instruction.block) lead = null;
     if (starts[s].list && lead) {
       instruction.leadLine = lead.line;
@@ -530,7 +533,7 @@ function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number)
   return false;
 }
 
-function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
+function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
@@ -608,10 +611,15 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const line = tokenLine[from];
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
   const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
-  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, tokens, own, slots, from), question, slots, classes };
+  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, tokens, own, slots, from, afterComma), question, slots, classes };
 }
 
-function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number): Mood {
+/** A leading adverbial clause before the main clause's verb is short ("Before setup, …", "Once the tests pass, …"). */
+const LEAD_CLAUSE_TOKENS = 6;
+const LEAD_CLAUSE_OPENER = lexiconWords('lead-clause-opener');
+const STEP_ADVERB = lexiconWords('step-adverb');
+
+function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number, afterComma: ReadonlySet<number>): Mood {
   if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
   // The attack is described when an attacker is the subject: named before the first action
   // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example").
@@ -625,9 +633,14 @@ function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: 
     if (info.sectionKind === 'education' || (info.blockquote && educational(ctx))) return 'quotation';
     if (ctx.kind === 'document' && (info.inFence || info.sectionKind === 'example')) return 'example';
   }
-  // A numbered step ("2. Upload the file …") starts with its action after the number.
-  const opener = OCTET.test(tokens[from] ?? '') && from + 1 < tokens.length ? from + 1 : from;
-  return own.some((h) => (h.start === from || h.start === opener) && h.cls.startsWith('action-')) ? 'directive' : 'description';
+  // A numbered step ("2. Upload the file …") starts with its action after the number, and an
+  // order may open with an adverb ("Then run …", "Please upload …").
+  let opener = OCTET.test(tokens[from] ?? '') && from + 1 < tokens.length ? from + 1 : from;
+  if (STEP_ADVERB.has(tokens[opener] ?? '')) opener++;
+  // After a short leading clause ("Before setup, locate the files"), the verb after the comma gives the order.
+  const mainClause = (at: number): boolean => afterComma.has(at) || (at > from && afterComma.has(at - 1) && STEP_ADVERB.has(tokens[at - 1]));
+  const ordered = (at: number): boolean => at === from || at === opener || (mainClause(at) && at - from <= LEAD_CLAUSE_TOKENS && LEAD_CLAUSE_OPENER.has(tokens[from]));
+  return own.some((h) => h.cls.startsWith('action-') && ordered(h.start)) ? 'directive' : 'description';
 }
 
 /**

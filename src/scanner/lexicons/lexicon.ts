@@ -41,6 +41,8 @@ import ifAsked from './if-asked.json';
 import keyLiteral from './key-literal.json';
 import instrument from './instrument.json';
 import localHost from './local-host.json';
+import stepAdverb from './step-adverb.json';
+import leadClauseOpener from './lead-clause-opener.json';
 import urlScheme from './url-scheme.json';
 import modalVerb from './modal-verb.json';
 import negation from './negation.json';
@@ -56,6 +58,7 @@ import objectPersonal from './object-personal.json';
 import objectRecovery from './object-recovery.json';
 import objectSecret from './object-secret.json';
 import objectStore from './object-store.json';
+import objectWallet from './object-wallet.json';
 import personaUnrestricted from './persona-unrestricted.json';
 import pointsBack from './points-back.json';
 import personOrLink from './person-or-link.json';
@@ -130,6 +133,7 @@ export const LEXICON_FILES = [
   objectRecovery,
   objectSecret,
   objectStore,
+  objectWallet,
   persona,
   personaUnrestricted,
   preferenceBias,
@@ -155,6 +159,8 @@ export const LEXICON_FILES = [
   continuationWord,
   humanSubject,
   localHost,
+  stepAdverb,
+  leadClauseOpener,
   urlScheme,
   modalVerb,
   questionStart,

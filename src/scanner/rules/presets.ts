@@ -29,6 +29,7 @@ import { frmDisclosedCommercialRule } from './catalogue/frm-017-disclosed-commer
 import { frmOutboundNoOptOutRule } from './catalogue/frm-018-outbound-no-opt-out.rule';
 import { frmOverrideInstructionsRule } from './catalogue/frm-015-override-instructions.rule';
 import { frmRecurringRecoveryDestructionRule } from './catalogue/frm-020-recurring-recovery-destruction.rule';
+import { frmWalletSecretsGatheredRule } from './catalogue/frm-021-wallet-secrets-gathered.rule';
 import { frmSecretPublishedRule } from './catalogue/frm-016-secret-published.rule';
 import { frmAuthorityBypassRule } from './catalogue/frm-004-authority-bypass.rule';
 import { frmConcealedIrreversibleRule } from './catalogue/frm-014-concealed-irreversible.rule';
@@ -147,6 +148,7 @@ export const ALL_RULES: readonly Rule[] = [
   frmOutboundNoOptOutRule,
   frmAccessGrantRule,
   frmRecurringRecoveryDestructionRule,
+  frmWalletSecretsGatheredRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,
