@@ -75,6 +75,7 @@ import { rceReverseShellRule } from './catalogue/rce-003-reverse-shell.rule';
 import { seProviderSecretRule } from './catalogue/sec-001-provider-secret.rule';
 import { secHardcodedCredentialRule } from './catalogue/sec-003-hardcoded-credential.rule';
 import { secRevealSecretsRule } from './catalogue/sec-002-reveal-secrets.rule';
+import { secLoginPasswordCheckRule } from './catalogue/sec-004-login-password-check.rule';
 import { supClickfixCommandRule } from './catalogue/sup-003-clickfix-command.rule';
 import { supLookalikeScopeRule } from './catalogue/sup-004-lookalike-scope.rule';
 import { supFakePrerequisiteRule } from './catalogue/sup-005-fake-prerequisite.rule';
@@ -104,6 +105,7 @@ export const ALL_RULES: readonly Rule[] = [
   exMarkdownImageBeaconRule,
   secHardcodedCredentialRule,
   secRevealSecretsRule,
+  secLoginPasswordCheckRule,
   seProviderSecretRule,
   rceCodeInDataRule,
   rceDownloadExecRule,
