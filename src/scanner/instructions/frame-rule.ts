@@ -87,7 +87,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     meta: spec.meta,
     regexes: [TOKEN_PATTERN, ...INSTRUCTION_REGEXES],
     match(ctx) {
-      const { instructions, sectionClasses, fileClasses } = instructionsOf(ctx);
+      const { instructions, sectionClasses, fileClasses, referrers } = instructionsOf(ctx);
       const hits: RuleHit[] = [];
       const seen = new Set<number>();
       for (let i = 0; i < instructions.length; i++) {
@@ -100,6 +100,9 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         let begin = i;
         while (begin > 0 && i - begin < FRAME_WINDOW - 1 && instructions[begin - 1].block === first.block) begin--;
         const window = instructions.slice(begin, end);
+        // A paragraph that names this numbered step ("Step 1 also covers …"), or the step this one names, is read with it.
+        for (const r of referrers.get(i) ?? []) if (!window.includes(instructions[r])) window.push(instructions[r]);
+        if (first.refersTo !== undefined && !window.includes(instructions[first.refersTo])) window.push(instructions[first.refersTo]);
         for (const anchor of anchorsIn(first, spec.needs[0].any)) {
           if (seen.has(anchor.line)) break;
           const found = frameAt(anchor, first, window, sectionClasses.get(first.section), fileClasses);

@@ -57,6 +57,11 @@ export interface Instruction {
   leadLine?: number;
   /** Asked, not told ("Does it disable security?"): read as a description. */
   question: boolean;
+  /**
+   * A paragraph that names a numbered step of a list above it ("Step 1 also covers the API
+   * keys."): the index, in the file's instructions, of that list item. Frames read the two together.
+   */
+  refersTo?: number;
   slots: readonly SlotHit[];
   /** Slot classes present (un-negated hits only). */
   classes: ReadonlySet<SlotClass>;
@@ -68,6 +73,8 @@ export interface InstructionSet {
   sectionClasses: Map<number, Set<SlotClass>>;
   /** Classes present anywhere in the file (un-negated). */
   fileClasses: Set<SlotClass>;
+  /** Instruction index → the instructions that refer back to it by its step number (`refersTo`). */
+  referrers: Map<number, number[]>;
 }
 
 /** Classes whose phrases carry their own negation ("do not mention", "without asking"): never negated by it. */
@@ -102,6 +109,8 @@ const POINTS_BACK = new Set([...BACK_REFERENCE, ...lexiconWords('points-back')])
 const PERSON_OR_LINK = new Set([...HUMAN_SUBJECT, ...lexiconWords('person-or-link')]);
 
 const OCTET = /^\d{1,3}$/;
+/** Nouns that name a numbered item of a list ("Step 1", "item 2"). */
+const STEP_NOUN = lexiconWords('step-noun');
 /** Seven letters in a row each followed by one space ("i g n o r e"): letter-spaced text, read with the spaces taken out. */
 const LETTER_SPACED = /(?:^|\s)(?:\S ){6}\S/;
 const WORD_GAP = / {2,}/;
@@ -429,6 +438,10 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const fileClasses = new Set<SlotClass>();
   let m = 0;
   let lead: Instruction | null = null;
+  // Numbered list items of the current section by their number ("1." → its instruction index).
+  let stepsOfSection = new Map<string, number>();
+  let stepSection = -1;
+  const referrers = new Map<number, number[]>();
   for (let s = 0; s + 1 < starts.length; s++) {
     const from = starts[s].token;
     const to = starts[s + 1].token;
@@ -448,6 +461,17 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
       lead = instruction;
     }
+    if (instruction.section !== stepSection) {
+      stepsOfSection = new Map();
+      stepSection = instruction.section;
+    }
+    if (starts[s].list && OCTET.test(tokens[from])) stepsOfSection.set(tokens[from], instructions.length);
+    else if (!starts[s].list && STEP_NOUN.has(tokens[from]) && from + 1 < to && stepsOfSection.has(tokens[from + 1])) {
+      // "Step 1 occurs for all errors, including …": this paragraph goes on about item 1.
+      const item = stepsOfSection.get(tokens[from + 1])!;
+      instruction.refersTo = item;
+      referrers.set(item, [...(referrers.get(item) ?? []), instructions.length]);
+    }
     instructions.push(instruction);
     let sec = sectionClasses.get(instruction.section);
     if (!sec) sectionClasses.set(instruction.section, (sec = new Set()));
@@ -458,7 +482,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       fileClasses.add(c);
     }
   }
-  return { instructions, sectionClasses, fileClasses };
+  return { instructions, sectionClasses, fileClasses, referrers };
 }
 
 const CONDITION = lexiconWords('condition-word');
@@ -555,14 +579,17 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const afterDeterminer = new Set<number>();
   const afterInstrument = new Set<number>();
   const actionStarts = new Set<number>();
+  // "Log in", "post-processing": a phrasal verb whose first word is no action of its own.
+  const phrasal = new Set<number>();
   for (const h of own) {
+    if (h.cls === 'phrasal-sense') phrasal.add(h.start);
     if (h.cls === 'determiner') afterDeterminer.add(h.end);
     if (h.cls === 'instrument') afterInstrument.add(h.end).add(h.end + 1);
     if (h.cls.startsWith('action-')) actionStarts.add(h.start);
   }
   for (const h of own) {
-    if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument') continue;
-    if (h.cls.startsWith('action-') && afterDeterminer.has(h.start)) continue;
+    if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense') continue;
+    if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.

@@ -41,6 +41,7 @@ import ifAsked from './if-asked.json';
 import keyLiteral from './key-literal.json';
 import instrument from './instrument.json';
 import localHost from './local-host.json';
+import stepNoun from './step-noun.json';
 import stepAdverb from './step-adverb.json';
 import leadClauseOpener from './lead-clause-opener.json';
 import urlScheme from './url-scheme.json';
@@ -66,6 +67,7 @@ import clauseLink from './clause-link.json';
 import passiveStart from './passive-start.json';
 import auxiliaryVerb from './auxiliary-verb.json';
 import persona from './persona.json';
+import phrasalSense from './phrasal-sense.json';
 import preferenceBias from './preference-bias.json';
 import retention from './retention.json';
 import reportSubject from './report-subject.json';
@@ -135,6 +137,7 @@ export const LEXICON_FILES = [
   objectStore,
   objectWallet,
   persona,
+  phrasalSense,
   personaUnrestricted,
   preferenceBias,
   retention,
@@ -159,6 +162,7 @@ export const LEXICON_FILES = [
   continuationWord,
   humanSubject,
   localHost,
+  stepNoun,
   stepAdverb,
   leadClauseOpener,
   urlScheme,
