@@ -33,9 +33,10 @@ export interface FrameRuleSpec {
   unless?: readonly SlotClass[];
   /**
    * Severity policy from the classes present in the window (adjacent instructions) and in the
-   * whole section; null drops the frame. Default: the rule's severity and confidence.
+   * whole section, the anchor and the instruction it stands in (its mood); null drops the frame.
+   * Default: the rule's severity and confidence.
    */
-  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit) => FrameGrade | null;
+  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit, own: Instruction) => FrameGrade | null;
 }
 
 const NONE_TAKEN: ReadonlySet<number> = new Set();
@@ -86,7 +87,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     meta: spec.meta,
     regexes: [TOKEN_PATTERN, ...INSTRUCTION_REGEXES],
     match(ctx) {
-      const { instructions, sectionClasses, fileClasses } = instructionsOf(ctx);
+      const { instructions, sectionClasses, fileClasses, referrers } = instructionsOf(ctx);
       const hits: RuleHit[] = [];
       const seen = new Set<number>();
       for (let i = 0; i < instructions.length; i++) {
@@ -99,6 +100,9 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         let begin = i;
         while (begin > 0 && i - begin < FRAME_WINDOW - 1 && instructions[begin - 1].block === first.block) begin--;
         const window = instructions.slice(begin, end);
+        // A paragraph that names this numbered step ("Step 1 also covers …"), or the step this one names, is read with it.
+        for (const r of referrers.get(i) ?? []) if (!window.includes(instructions[r])) window.push(instructions[r]);
+        if (first.refersTo !== undefined && !window.includes(instructions[first.refersTo])) window.push(instructions[first.refersTo]);
         for (const anchor of anchorsIn(first, spec.needs[0].any)) {
           if (seen.has(anchor.line)) break;
           const found = frameAt(anchor, first, window, sectionClasses.get(first.section), fileClasses);
@@ -141,7 +145,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     const inWindow = new Set<SlotClass>();
     for (const ins of window) for (const c of ins.classes) inWindow.add(c);
     if (spec.unless?.some((c) => inWindow.has(c))) return null;
-    const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
+    const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor, own) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
     return grade ? { parts, grade } : null;
   }
 }

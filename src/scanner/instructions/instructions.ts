@@ -57,6 +57,11 @@ export interface Instruction {
   leadLine?: number;
   /** Asked, not told ("Does it disable security?"): read as a description. */
   question: boolean;
+  /**
+   * A paragraph that names a numbered step of a list above it ("Step 1 also covers the API
+   * keys."): the index, in the file's instructions, of that list item. Frames read the two together.
+   */
+  refersTo?: number;
   slots: readonly SlotHit[];
   /** Slot classes present (un-negated hits only). */
   classes: ReadonlySet<SlotClass>;
@@ -68,6 +73,8 @@ export interface InstructionSet {
   sectionClasses: Map<number, Set<SlotClass>>;
   /** Classes present anywhere in the file (un-negated). */
   fileClasses: Set<SlotClass>;
+  /** Instruction index → the instructions that refer back to it by its step number (`refersTo`). */
+  referrers: Map<number, number[]>;
 }
 
 /** Classes whose phrases carry their own negation ("do not mention", "without asking"): never negated by it. */
@@ -102,6 +109,8 @@ const POINTS_BACK = new Set([...BACK_REFERENCE, ...lexiconWords('points-back')])
 const PERSON_OR_LINK = new Set([...HUMAN_SUBJECT, ...lexiconWords('person-or-link')]);
 
 const OCTET = /^\d{1,3}$/;
+/** Nouns that name a numbered item of a list ("Step 1", "item 2"). */
+const STEP_NOUN = lexiconWords('step-noun');
 /** Seven letters in a row each followed by one space ("i g n o r e"): letter-spaced text, read with the spaces taken out. */
 const LETTER_SPACED = /(?:^|\s)(?:\S ){6}\S/;
 const WORD_GAP = / {2,}/;
@@ -126,15 +135,21 @@ function publicIpUrlAt(tokens: readonly string[], from: number, to: number): num
 const LOCAL_HOSTS = lexiconWords('local-host');
 
 /**
+ * Schemes of a written address data can be sent to: web URLs and object-store buckets
+ * (`s3://`, `gs://`, `az://`, …), which leave the machine just the same.
+ */
+const URL_SCHEMES = lexiconWords('url-scheme');
+
+/**
  * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
  * data can leave to. Whose host it is stays open, so frames use it only with stronger intent.
  */
 function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
   for (let k = from; k + 2 < to; k++) {
-    if (tokens[k] !== 'http' && tokens[k] !== 'https') continue;
-    // "the HTTP layer" names a protocol; only a written URL names a host.
-    if (!(ctx.lines[tokenLine[k] - 1] ?? '').includes('://')) continue;
+    if (!URL_SCHEMES.has(tokens[k])) continue;
     const host = tokens[k + 1];
+    // "the HTTP layer" names a protocol and `aws s3 cp` a command; only a written URL names a host.
+    if (!(ctx.lines[tokenLine[k] - 1] ?? '').toLowerCase().includes(`${tokens[k]}://${host}`)) continue;
     if (LOCAL_HOSTS.has(host) || OCTET.test(host)) continue;
     return k;
   }
@@ -341,6 +356,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const tokens: string[] = [];
   /** Tokens that continue the one before inside an identifier (joined by `_` or `.`). */
   const identifierJoins = new Set<number>();
+  /** Tokens right after a comma ("Before setup, locate …"): where the main clause may begin. */
+  const afterComma = new Set<number>();
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -400,6 +417,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
+      if (previousEnd >= 0 && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = span[1];
@@ -420,6 +438,10 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const fileClasses = new Set<SlotClass>();
   let m = 0;
   let lead: Instruction | null = null;
+  // Numbered list items of the current section by their number ("1." → its instruction index).
+  let stepsOfSection = new Map<string, number>();
+  let stepSection = -1;
+  const referrers = new Map<number, number[]>();
   for (let s = 0; s + 1 < starts.length; s++) {
     const from = starts[s].token;
     const to = starts[s + 1].token;
@@ -429,7 +451,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (matches[m].start >= from) own.push(matches[m]);
       m++;
     }
-    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section);
+    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma);
     if (lead && lead.block !== instruction.block) lead = null;
     if (starts[s].list && lead) {
       instruction.leadLine = lead.line;
@@ -438,6 +460,17 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if ((lead.mood === 'quotation' || lead.classes.has('report-subject')) && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
     } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
       lead = instruction;
+    }
+    if (instruction.section !== stepSection) {
+      stepsOfSection = new Map();
+      stepSection = instruction.section;
+    }
+    if (starts[s].list && OCTET.test(tokens[from])) stepsOfSection.set(tokens[from], instructions.length);
+    else if (!starts[s].list && STEP_NOUN.has(tokens[from]) && from + 1 < to && stepsOfSection.has(tokens[from + 1])) {
+      // "Step 1 occurs for all errors, including …": this paragraph goes on about item 1.
+      const item = stepsOfSection.get(tokens[from + 1])!;
+      instruction.refersTo = item;
+      referrers.set(item, [...(referrers.get(item) ?? []), instructions.length]);
     }
     instructions.push(instruction);
     let sec = sectionClasses.get(instruction.section);
@@ -449,7 +482,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       fileClasses.add(c);
     }
   }
-  return { instructions, sectionClasses, fileClasses };
+  return { instructions, sectionClasses, fileClasses, referrers };
 }
 
 const CONDITION = lexiconWords('condition-word');
@@ -524,7 +557,7 @@ function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number)
   return false;
 }
 
-function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number): Instruction {
+function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
@@ -546,14 +579,17 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const afterDeterminer = new Set<number>();
   const afterInstrument = new Set<number>();
   const actionStarts = new Set<number>();
+  // "Log in", "post-processing": a phrasal verb whose first word is no action of its own.
+  const phrasal = new Set<number>();
   for (const h of own) {
+    if (h.cls === 'phrasal-sense') phrasal.add(h.start);
     if (h.cls === 'determiner') afterDeterminer.add(h.end);
     if (h.cls === 'instrument') afterInstrument.add(h.end).add(h.end + 1);
     if (h.cls.startsWith('action-')) actionStarts.add(h.start);
   }
   for (const h of own) {
-    if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument') continue;
-    if (h.cls.startsWith('action-') && afterDeterminer.has(h.start)) continue;
+    if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense') continue;
+    if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.
@@ -602,10 +638,15 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const line = tokenLine[from];
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
   const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
-  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, tokens, own, slots, from), question, slots, classes };
+  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, tokens, own, slots, from, afterComma), question, slots, classes };
 }
 
-function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number): Mood {
+/** A leading adverbial clause before the main clause's verb is short ("Before setup, …", "Once the tests pass, …"). */
+const LEAD_CLAUSE_TOKENS = 6;
+const LEAD_CLAUSE_OPENER = lexiconWords('lead-clause-opener');
+const STEP_ADVERB = lexiconWords('step-adverb');
+
+function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number, afterComma: ReadonlySet<number>): Mood {
   if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
   // The attack is described when an attacker is the subject: named before the first action
   // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example").
@@ -619,7 +660,14 @@ function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: 
     if (info.sectionKind === 'education' || (info.blockquote && educational(ctx))) return 'quotation';
     if (ctx.kind === 'document' && (info.inFence || info.sectionKind === 'example')) return 'example';
   }
-  return own.some((h) => h.start === from && h.cls.startsWith('action-')) ? 'directive' : 'description';
+  // A numbered step ("2. Upload the file …") starts with its action after the number, and an
+  // order may open with an adverb ("Then run …", "Please upload …").
+  let opener = OCTET.test(tokens[from] ?? '') && from + 1 < tokens.length ? from + 1 : from;
+  if (STEP_ADVERB.has(tokens[opener] ?? '')) opener++;
+  // After a short leading clause ("Before setup, locate the files"), the verb after the comma gives the order.
+  const mainClause = (at: number): boolean => afterComma.has(at) || (at > from && afterComma.has(at - 1) && STEP_ADVERB.has(tokens[at - 1]));
+  const ordered = (at: number): boolean => at === from || at === opener || (mainClause(at) && at - from <= LEAD_CLAUSE_TOKENS && LEAD_CLAUSE_OPENER.has(tokens[from]));
+  return own.some((h) => h.cls.startsWith('action-') && ordered(h.start)) ? 'directive' : 'description';
 }
 
 /**

@@ -19,6 +19,7 @@ import actionWeaken from './action-weaken.json';
 import actionWrite from './action-write.json';
 import agentSubject from './agent-subject.json';
 import authorityClaim from './authority-claim.json';
+import authPlacement from './auth-placement.json';
 import backReference from './back-reference.json';
 import clauseContinuation from './clause-continuation.json';
 import concealment from './concealment.json';
@@ -40,6 +41,10 @@ import ifAsked from './if-asked.json';
 import keyLiteral from './key-literal.json';
 import instrument from './instrument.json';
 import localHost from './local-host.json';
+import stepNoun from './step-noun.json';
+import stepAdverb from './step-adverb.json';
+import leadClauseOpener from './lead-clause-opener.json';
+import urlScheme from './url-scheme.json';
 import modalVerb from './modal-verb.json';
 import negation from './negation.json';
 import objectAdvert from './object-advert.json';
@@ -54,6 +59,7 @@ import objectPersonal from './object-personal.json';
 import objectRecovery from './object-recovery.json';
 import objectSecret from './object-secret.json';
 import objectStore from './object-store.json';
+import objectWallet from './object-wallet.json';
 import personaUnrestricted from './persona-unrestricted.json';
 import pointsBack from './points-back.json';
 import personOrLink from './person-or-link.json';
@@ -61,6 +67,7 @@ import clauseLink from './clause-link.json';
 import passiveStart from './passive-start.json';
 import auxiliaryVerb from './auxiliary-verb.json';
 import persona from './persona.json';
+import phrasalSense from './phrasal-sense.json';
 import preferenceBias from './preference-bias.json';
 import retention from './retention.json';
 import reportSubject from './report-subject.json';
@@ -101,6 +108,7 @@ export const LEXICON_FILES = [
   actionWeaken,
   actionWrite,
   authorityClaim,
+  authPlacement,
   concealment,
   consentBypass,
   consentGiven,
@@ -128,7 +136,9 @@ export const LEXICON_FILES = [
   objectRecovery,
   objectSecret,
   objectStore,
+  objectWallet,
   persona,
+  phrasalSense,
   personaUnrestricted,
   preferenceBias,
   retention,
@@ -154,6 +164,10 @@ export const LEXICON_FILES = [
   continuationWord,
   humanSubject,
   localHost,
+  stepNoun,
+  stepAdverb,
+  leadClauseOpener,
+  urlScheme,
   modalVerb,
   questionStart,
   relativePronoun,

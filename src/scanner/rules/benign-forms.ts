@@ -117,6 +117,13 @@ export const INTRANSITIVE_END_RE = /^terminat(?:e|es|ed|ing)\s{1,3}(?:immediatel
 export const ENV_SUBCOMMAND_RE = /\b(?:fnm|conda|mamba|micromamba|pyenv|rbenv|nodenv|poetry|pipenv|uv|hatch|pdm|nix|mise|asdf|direnv|go|cargo|rustup|deno|bun)\s{1,3}env\b/g;
 /** `.Env`, `.SSH` after an identifier: a property or a dotted name (`.Config.Env`, `TMCore.SSH`), not a dot-file. */
 export const ENV_PROPERTY_RE = /(?<=\w)\.(?:Env|ENV|SSH|Ssh|AWS|Aws)\b/g;
+/**
+ * One environment variable read by name into an authentication header
+ * (`Authorization: \`Bearer ${process.env.DOCS_TOKEN}\``, `"X-Api-Key": process.env.KEY`): the
+ * credential authenticates the request, it is not what the request carries. Elsewhere (a body, a
+ * URL, an encoded payload) the same read is data leaving.
+ */
+export const AUTH_HEADER_ENV_RE = /\b(?:Authorization|Bearer|Basic|Api-Key|API-Key|api_key|apiKey)\b[^\n;]{0,24}?process\.env\.[\w$]{1,80}/gi;
 /** Commands that create or re-permission a file without reading it (`touch ~/.bash_history`). */
 export const NON_READING_FILE_OP_RE = /\b(?:touch|chmod|chown|chgrp|mkdir)\s[^&|;\n]{0,200}/g;
 
@@ -219,6 +226,7 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   INTRANSITIVE_END_RE,
   ENV_SUBCOMMAND_RE,
   ENV_PROPERTY_RE,
+  AUTH_HEADER_ENV_RE,
   NON_READING_FILE_OP_RE,
   ENV_PASSTHROUGH_RE,
   ENV_SPREAD_LINE_RE,

@@ -1,4 +1,4 @@
-import { realHost, sendsCredentialsOnlyToTheirVendor } from './credential-vendors';
+import { vendorCredentialToForeignHost, realHost, sendsCredentialsOnlyToTheirVendor } from './credential-vendors';
 
 describe('credential vendors', () => {
   it('accepts a key sent to its own vendor API', () => {
@@ -24,5 +24,12 @@ describe('credential vendors', () => {
   it('reads the host the request would reach', () => {
     expect(realHost('https://api.github.com@evil.example/x')).toBe('evil.example');
     expect(realHost('not a url')).toBeNull();
+  });
+
+  it('finds a vendor credential in the user part of a URL of another host', () => {
+    expect(vendorCredentialToForeignHost('https://x-access-token:${GITHUB_TOKEN}@git.other.example/r.git')).toEqual({ name: 'GITHUB_TOKEN', host: 'git.other.example' });
+    expect(vendorCredentialToForeignHost('https://x-access-token:${GITHUB_TOKEN}@github.com/o/r.git')).toBeNull();
+    expect(vendorCredentialToForeignHost('https://deploy:${CORP_DEPLOY_TOKEN}@git.corp.example/r.git')).toBeNull();
+    expect(vendorCredentialToForeignHost('https://git.other.example/r.git?t=${GITHUB_TOKEN}')).toBeNull();
   });
 });

@@ -75,4 +75,31 @@ export function sendsCredentialsOnlyToTheirVendor(text: string): boolean {
   });
 }
 
+/**
+ * A known vendor's credential written into the user part of a URL whose real host is not that
+ * vendor's (`https://x-access-token:${GITHUB_TOKEN}@git.other.example/…`): every request to the
+ * URL hands the credential to that host. Returns the credential's name and the host, or null.
+ */
+export function vendorCredentialToForeignHost(url: string): { name: string; host: string } | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.username === '' && parsed.password === '') return null;
+  let userinfo = `${parsed.username}:${parsed.password}`;
+  try {
+    userinfo = decodeURIComponent(userinfo);
+  } catch {
+    // Keep the encoded form: names are plain ASCII either way.
+  }
+  const host = parsed.hostname.toLowerCase();
+  for (const m of userinfo.matchAll(CREDENTIAL_NAME_RE)) {
+    const vendor = vendorOf(m[1]);
+    if (vendor && !servedBy(host, vendor)) return { name: m[1], host };
+  }
+  return null;
+}
+
 export const CREDENTIAL_VENDOR_REGEXES: readonly RegExp[] = [CREDENTIAL_NAME_RE, URL_RE];

@@ -22,12 +22,14 @@ import { exCredentialToNetworkRule } from './catalogue/exf-001-credential-to-net
 import { exMarkdownImageBeaconRule } from './catalogue/exf-002-markdown-image-beacon.rule';
 import { exfExfilInstructionRule } from './catalogue/exf-004-exfil-instruction.rule';
 import { exfExternalPostRule } from './catalogue/exf-005-external-post.rule';
+import { exfVendorCredentialForeignHostRule } from './catalogue/exf-006-vendor-credential-foreign-host.rule';
 import { exfUploadExternalRule } from './catalogue/exf-003-upload-external.rule';
 import { frmAccessGrantRule } from './catalogue/frm-019-access-grant.rule';
 import { frmDisclosedCommercialRule } from './catalogue/frm-017-disclosed-commercial.rule';
 import { frmOutboundNoOptOutRule } from './catalogue/frm-018-outbound-no-opt-out.rule';
 import { frmOverrideInstructionsRule } from './catalogue/frm-015-override-instructions.rule';
 import { frmRecurringRecoveryDestructionRule } from './catalogue/frm-020-recurring-recovery-destruction.rule';
+import { frmWalletSecretsGatheredRule } from './catalogue/frm-021-wallet-secrets-gathered.rule';
 import { frmSecretPublishedRule } from './catalogue/frm-016-secret-published.rule';
 import { frmAuthorityBypassRule } from './catalogue/frm-004-authority-bypass.rule';
 import { frmConcealedIrreversibleRule } from './catalogue/frm-014-concealed-irreversible.rule';
@@ -73,12 +75,14 @@ import { rceReverseShellRule } from './catalogue/rce-003-reverse-shell.rule';
 import { seProviderSecretRule } from './catalogue/sec-001-provider-secret.rule';
 import { secHardcodedCredentialRule } from './catalogue/sec-003-hardcoded-credential.rule';
 import { secRevealSecretsRule } from './catalogue/sec-002-reveal-secrets.rule';
+import { secLoginPasswordCheckRule } from './catalogue/sec-004-login-password-check.rule';
 import { supClickfixCommandRule } from './catalogue/sup-003-clickfix-command.rule';
 import { supLookalikeScopeRule } from './catalogue/sup-004-lookalike-scope.rule';
 import { supFakePrerequisiteRule } from './catalogue/sup-005-fake-prerequisite.rule';
 import { supPasswordArchiveRule } from './catalogue/sup-001-password-archive.rule';
 import { supPasteSitePrerequisiteRule } from './catalogue/sup-002-paste-site-prerequisite.rule';
 import { tpToolPoisoningRule } from './catalogue/tp-001-tool-poisoning.rule';
+import { tpSchemaValueDirectiveRule } from './catalogue/tp-002-schema-value-directive.rule';
 import { urlPackageSourceRule } from './catalogue/url-003-package-source.rule';
 import { urlRemoteInstructionsRule } from './catalogue/url-002-remote-instructions.rule';
 import { urlRiskyDestinationRule } from './catalogue/url-001-risky-destination.rule';
@@ -92,13 +96,16 @@ export const ALL_RULES: readonly Rule[] = [
   piHiddenInstructionRule,
   piInstructionOverrideRule,
   tpToolPoisoningRule,
+  tpSchemaValueDirectiveRule,
   exfExfilInstructionRule,
   exfExternalPostRule,
+  exfVendorCredentialForeignHostRule,
   exfUploadExternalRule,
   exCredentialToNetworkRule,
   exMarkdownImageBeaconRule,
   secHardcodedCredentialRule,
   secRevealSecretsRule,
+  secLoginPasswordCheckRule,
   seProviderSecretRule,
   rceCodeInDataRule,
   rceDownloadExecRule,
@@ -143,6 +150,7 @@ export const ALL_RULES: readonly Rule[] = [
   frmOutboundNoOptOutRule,
   frmAccessGrantRule,
   frmRecurringRecoveryDestructionRule,
+  frmWalletSecretsGatheredRule,
   urlPackageSourceRule,
   urlRemoteInstructionsRule,
   urlRiskyDestinationRule,

@@ -24,10 +24,10 @@ export const daDestructiveRootRule = defineRegexRule({
     asset_type: 'instructions',
     hard_block: true,
     rationale:
-      'Recursive deletion of `/`, `~`, `$HOME` or `/*`, formatting or overwriting block devices and fork bombs destroy the user\'s machine. Build scripts that `rm -rf dist` or a temp folder do not match: the target must be a root, home or device.',
+      'Recursive deletion of `/`, `~`, `$HOME` or `/*` (by command, or by `shutil.rmtree`/`fs.rm` in a program), formatting or overwriting block devices and fork bombs destroy the user\'s machine. Build scripts that `rm -rf dist` or a temp folder do not match: the target must be a root, home or device.',
     example: 'rm -rf ~/ --no-preserve-root',
   },
-  triggers: ['rm ', 'rm\t', '--no-preserve-root', 'mkfs', 'wipefs', 'dd ', 'shred', 'remove-item', 'rd ', 'rmdir', 'del ', 'format ', 'find ', 'chmod', 'chown', '};'],
+  triggers: ['rm ', 'rm\t', 'rmtree', '.rm(', '.rmsync(', '.rmdir(', '.rmdirsync(', '--no-preserve-root', 'mkfs', 'wipefs', 'dd ', 'shred', 'remove-item', 'rd ', 'rmdir', 'del ', 'format ', 'find ', 'chmod', 'chown', '};'],
   patterns: [
     /\brm\s{1,3}(?:-[a-zA-Z]{0,5}[rR][a-zA-Z]{0,5}|--recursive)\s{1,3}(?:-{1,2}[a-zA-Z-]{1,20}\s{1,3}){0,3}(?:[^\s;|&]{1,200}\s{1,3}){0,8}["']?(?:\/|~\/?|\$HOME\/?|\$\{HOME\}\/?|\/\*|~\/\*|\$HOME\/\*|\/(?:home|etc|usr|var|boot|bin|lib|opt|root|Users)\/?|~\/(?:Documents|Downloads|Desktop|Pictures|Music|Movies|Library(?!\/Caches)|\.ssh|\.gnupg|\.aws|\.config|projects?|src|code|work)\b\/?)["']?(?=\s|$|;|&|\||`|"|')/,
     /--no-preserve-root\b/,
@@ -41,6 +41,9 @@ export const daDestructiveRootRule = defineRegexRule({
     /\b(?:rd|rmdir|del)\s{1,3}\/[sq]\s{1,3}(?:\/[sq]\s{1,3})?[A-Z]:\\(?:\*|\s|$)/i,
     /\bformat\s{1,3}[A-Z]:\s{0,3}\/[qy]/i,
     /\bfind\s{1,3}(?:\/|~|\$HOME)\s{1,3}[^\n]{0,80}-delete\b/i,
+    // The same in a program: Python's shutil.rmtree and Node's fs.rm/rmSync on the home directory or the root.
+    /\bshutil\.rmtree\(\s{0,3}(?:os\.path\.expanduser\(\s{0,3}["']~\/?["']\s{0,3}\)|(?:pathlib\.)?Path\.home\(\)|Path\(\s{0,3}["'](?:\/|~\/?)["']\s{0,3}\)|["'](?:\/|~\/?)["']|os\.environ\[\s{0,3}["']HOME["']\s{0,3}\]|os\.getenv\(\s{0,3}["']HOME["']\s{0,3}\))\s{0,3}[,)]/,
+    /\bfs(?:\.promises)?\.(?:rm|rmSync|rmdir|rmdirSync)\(\s{0,3}(?:os\.homedir\(\)|homedir\(\)|process\.env\.HOME|["'](?:\/|~\/?)["'])\s{0,3},[^\n]{0,60}\brecursive\s{0,3}:\s{0,3}true/,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
   refine(hit, m, ctx, view) {

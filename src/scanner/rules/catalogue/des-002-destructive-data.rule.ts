@@ -22,6 +22,12 @@ function rateDatabaseReset(hit: RuleHit, ctx: ScanContext): RuleHit {
   return guarded || localInProse || payloadExample || onRequest ? { ...hit, severity: 'low', message: 'Database reset scoped to a development copy' } : hit;
 }
 
+/**
+ * A hard reset or a forced clean on its own: the checkout's uncommitted and untracked work is
+ * gone, but nothing anyone else holds. Low: routine in CI, a loss when run on a developer's tree.
+ */
+const LOCAL_DISCARD = /\bgit\s{1,3}(?:reset\s{1,3}--hard\b|clean\s{1,3}-[a-z]{0,3}f[a-z]{0,3}\b)/i;
+
 export const daDestructiveDataRule = defineRegexRule({
   meta: {
     id: 'BW-DES-002',
@@ -31,10 +37,10 @@ export const daDestructiveDataRule = defineRegexRule({
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      'Dropping databases/schemas, force-pushing over main, hard resets with clean, deleting snapshots/buckets or disabling 2FA cannot be undone. Routine in narrow, confirmed maintenance; dangerous as standing agent instructions.',
+      'Dropping databases/schemas, force-pushing over main, hard resets with clean, deleting snapshots/buckets or disabling 2FA cannot be undone. Routine in narrow, confirmed maintenance; dangerous as standing agent instructions. A hard reset or forced clean alone loses only the checkout\'s own uncommitted work (low).',
     example: 'git push --force origin main',
   },
-  triggers: ['drop', 'truncate', 'db:drop', 'db:reset', 'dropdatabase', 'flushall', 'flushdb', 'migrate:fresh', 'push', 'reset', 'aws ', 'gcloud', 'kubectl', 'disable-2fa', 'terraform'],
+  triggers: ['drop', 'truncate', 'db:drop', 'db:reset', 'dropdatabase', 'flushall', 'flushdb', 'migrate:fresh', 'push', 'reset', 'clean', 'aws ', 'gcloud', 'kubectl', 'disable-2fa', 'terraform'],
   patterns: [
     /\bDROP\s{1,3}(?:DATABASE|SCHEMA)\b/i,
     /\bDROP\s{1,3}TABLE\s{1,3}(?!IF\s{1,3}EXISTS\s{1,3}(?:tmp|temp|test))/i,
@@ -43,10 +49,15 @@ export const daDestructiveDataRule = defineRegexRule({
     /\bgit\s{1,3}push\s{1,3}(?:[^\n;|&]{0,60}\s)?(?:--force(?!-with-lease)|-f)\b[^\n;|&]{0,60}\b(?:main|master|HEAD:main|HEAD:master|production|prod|release)\b/i,
     /\bgit\s{1,3}push\s{1,3}[^\n;|&]{0,60}\b(?:main|master)\b[^\n;|&]{0,30}\s(?:--force(?!-with-lease)|-f)\b/i,
     /\bgit\s{1,3}reset\s{1,3}--hard\b[^\n]{0,80}&&\s{0,3}git\s{1,3}clean\s{1,3}-[a-z]{0,3}f/i,
+    LOCAL_DISCARD,
     /\b(?:aws\s{1,3}(?:rds\s{1,3}delete-db-(?:snapshot|instance|cluster)|s3\s{1,3}rb\b[^\n]{0,80}--force|s3\s{1,3}rm\b[^\n]{0,80}--recursive|ec2\s{1,3}terminate-instances)|gcloud\s{1,3}[^\n]{0,40}\bdelete\b[^\n]{0,40}--quiet|kubectl\s{1,3}delete\s{1,3}(?:namespace|ns|all|pvc)\b[^\n]{0,40}(?:--all|-A)?)/i,
     /\bnpm\s{1,3}profile\s{1,3}disable-2fa\b/i,
     /\bterraform\s{1,3}destroy\b[^\n]{0,40}-auto-approve/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
-  refine: (hit, _m, ctx) => rateDatabaseReset(hit, ctx),
+  refine: (hit, m, ctx) => {
+    // The one-line reset-and-clean pattern is listed before this one and keeps its grade.
+    if (LOCAL_DISCARD.test(m[0]) && !m[0].includes('&&')) return { ...hit, severity: 'low', message: 'Uncommitted or untracked work in the checkout discarded (hard reset or forced clean)' };
+    return rateDatabaseReset(hit, ctx);
+  },
 });

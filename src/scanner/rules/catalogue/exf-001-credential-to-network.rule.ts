@@ -3,7 +3,7 @@ import type { Rule } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
 import { scanPatterns, viewsOf } from '../regex-rule';
 import { CREDENTIAL_SOURCE, NETWORK_SINK } from '../vocabulary';
-import { ENV_OBJECT_OPEN_RE, ENV_PASSTHROUGH_RE, ENV_PROPERTY_RE, ENV_SPREAD_LINE_RE, ENV_SUBCOMMAND_RE, EXCLUSION_ARG_RE, NON_READING_FILE_OP_RE } from '../benign-forms';
+import { ENV_OBJECT_OPEN_RE, ENV_PASSTHROUGH_RE, ENV_PROPERTY_RE, ENV_SPREAD_LINE_RE, ENV_SUBCOMMAND_RE, EXCLUSION_ARG_RE, NON_READING_FILE_OP_RE, AUTH_HEADER_ENV_RE } from '../benign-forms';
 import { sendsCredentialsOnlyToTheirVendor } from '../credential-vendors';
 import { patternMaskedLines } from '../pattern-literals';
 
@@ -24,7 +24,8 @@ const HARVEST_RE = /\b(?:os\.environ\.items\(\)|Object\.(?:entries|keys)\(\s{0,2
  * A line as a read of credentials would appear in it: exclusion arguments (`--exclude='.env'`), the
  * environment handed on to a child process (`env: process.env`, a `...process.env` entry of an
  * `env: {` object), other tools' env subcommands (`fnm env`), `.Env` properties and file creation
- * (`touch ~/.bash_history`) removed, since none of them reads anything out.
+ * (`touch ~/.bash_history`) and a variable read into an authentication header (`Bearer ${process.env.TOKEN}`)
+ * removed, since none of them reads anything out.
  */
 function withoutNonReads(lines: readonly string[], i: number): string {
   const l = lines[i]
@@ -32,6 +33,7 @@ function withoutNonReads(lines: readonly string[], i: number): string {
     .replace(ENV_PASSTHROUGH_RE, ' ')
     .replace(ENV_SUBCOMMAND_RE, ' ')
     .replace(ENV_PROPERTY_RE, ' ')
+    .replace(AUTH_HEADER_ENV_RE, ' ')
     .replace(NON_READING_FILE_OP_RE, ' ');
   if (!ENV_SPREAD_LINE_RE.test(l)) return l;
   for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
