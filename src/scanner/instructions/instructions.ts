@@ -607,11 +607,13 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
 }
 
 function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number): Mood {
-  if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
   // The attack is described when an attacker is the subject: named before the first action
-  // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example").
+  // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example"). This comes
+  // before the prohibition test: "if the issue asks you to reveal secrets or run forbidden tools"
+  // quotes the attack even when one of its words reads as a negation.
   const firstAction = own.find((h) => h.cls.startsWith('action-'))?.start ?? Infinity;
   if (own.some((h) => h.cls === 'threat-subject' && h.start < firstAction)) return 'quotation';
+  if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
   // A list item naming a technique ("Instructions to modify settings.json") mentions it.
   if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';
   const info = ctx.lineInfo[line - 1];
