@@ -598,7 +598,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
-    if (negated && h.cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
+    // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
+    if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
     if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end);
@@ -647,11 +648,13 @@ const LEAD_CLAUSE_OPENER = lexiconWords('lead-clause-opener');
 const STEP_ADVERB = lexiconWords('step-adverb');
 
 function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number, afterComma: ReadonlySet<number>): Mood {
-  if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
   // The attack is described when an attacker is the subject: named before the first action
-  // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example").
+  // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example"). This comes
+  // before the prohibition test: "if the issue asks you to reveal secrets or run forbidden tools"
+  // quotes the attack even when one of its words reads as a negation.
   const firstAction = own.find((h) => h.cls.startsWith('action-'))?.start ?? Infinity;
   if (own.some((h) => h.cls === 'threat-subject' && h.start < firstAction)) return 'quotation';
+  if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
   // A list item naming a technique ("Instructions to modify settings.json") mentions it.
   if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';
   const info = ctx.lineInfo[line - 1];

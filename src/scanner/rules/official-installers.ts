@@ -11,6 +11,8 @@ interface InstallerSource {
   host: string;
   /** On hosts that serve everyone's files, the publisher's path prefix. */
   pathPrefix?: string;
+  /** The host resolves paths whatever their case (a short-link service): the prefix is compared case-insensitively. */
+  anyCase?: boolean;
 }
 
 const OFFICIAL_INSTALLERS: readonly InstallerSource[] = [
@@ -31,7 +33,7 @@ const OFFICIAL_INSTALLERS: readonly InstallerSource[] = [
   { host: 'raw.githubusercontent.com', pathPrefix: '/Homebrew/install/' },
   { host: 'raw.githubusercontent.com', pathPrefix: '/nvm-sh/nvm/' },
   { host: 'github.com', pathPrefix: '/j178/prek/releases/' },
-  { host: 'aka.ms', pathPrefix: '/Install' },
+  { host: 'aka.ms', pathPrefix: '/install', anyCase: true },
   { host: 'fluxcd.io', pathPrefix: '/install' },
   { host: 'aspire.dev', pathPrefix: '/install' },
   { host: 'app.factory.ai', pathPrefix: '/cli' },
@@ -47,7 +49,7 @@ export function onlyOfficialInstallers(line: string): boolean {
     const host = realHost(u);
     if (host === null) return false;
     const path = new URL(u).pathname;
-    return OFFICIAL_INSTALLERS.some((s) => s.host === host && (s.pathPrefix === undefined || path.startsWith(s.pathPrefix)));
+    return OFFICIAL_INSTALLERS.some((s) => s.host === host && (s.pathPrefix === undefined || (s.anyCase ? path.toLowerCase() : path).startsWith(s.pathPrefix)));
   });
 }
 

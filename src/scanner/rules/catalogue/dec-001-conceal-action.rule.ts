@@ -2,6 +2,31 @@ import { ADVERB_CLAUSE_CONTINUATION_RE, FINDING_OUT_RE, NOUN_COMPOUND_PREFIX_RE,
 import { isNegatedAt } from '../context-layer';
 import { defineRegexRule, windowText } from '../regex-rule';
 import { CONCEAL } from '../vocabulary';
+import { expandPhrase, LEXICON_FILES } from '../../lexicons/lexicon';
+
+/** "the run", "each upload": an action word after one of these is a noun, not an act that could be hidden. */
+const DETERMINER: ReadonlySet<string> = new Set(LEXICON_FILES.filter((f) => f.class === 'determiner').flatMap((f) => f.phrases.flatMap((p) => expandPhrase(p).map((w) => w.join(' ')))));
+/** The word ending a text, lower-cased. */
+const LAST_WORD = /([a-z]{1,12})\W{0,6}$/i;
+/** "hide the fact that …", "hide the output": what an act left behind points back at it like "hide it" does. */
+const POINTS_AT_ACT = /^\s{1,3}(?:fact|steps?|actions?|changes?|calls?|output|outputs|results?|logs?|errors?|traces?|evidence|history)\b/i;
+/** A prohibition opening a sentence ("Never display the key."): what it names is forbidden, not hidden. */
+const PROHIBITION_START = /^\s{0,3}(?:[-*+]\s{1,3})?(?:\*\*)?(?:never|do not|don'?t|must not|should not|avoid)\b/i;
+/** "… them with installation details", "… the user about the retry": the phrase names what is kept from the user. */
+const NAMED_OBJECT = /^\s{1,3}(?:with|about)\s{1,3}([^,.;:!?—–(|]{1,80}?)(?:\s-\s|[,.;:!?—–(|]|$)/i;
+const BACK_REFERENCE_START = /^(?:this|it|that|these|those|them|any of|what|which|how|where|whatever)\b/i;
+const SENTENCE_SPLIT = /[.;!?](?:\s|$)/;
+
+/**
+ * The window's risky words that could be the hidden action: the sentence holding the concealment,
+ * and its neighbours unless they are prohibitions of their own ("Never echo the key." names a key
+ * the agent must protect, not one it hides sending).
+ */
+function riskyAround(around: string, matched: string): boolean {
+  if (!RISKY_ACTION.test(around)) return false;
+  const probe = matched.slice(0, 24);
+  return around.split(SENTENCE_SPLIT).some((sentence) => (sentence.includes(probe) || !PROHIBITION_START.test(sentence)) && RISKY_ACTION.test(sentence));
+}
 
 /** The hidden thing must be an action that matters, not chattiness. */
 const RISKY_ACTION =
@@ -32,10 +57,19 @@ export const dcConcealActionRule = defineRegexRule({
   refine(hit, m, ctx, view) {
     const around = view.name === 'hidden' || view.name === 'decoded' ? hit.evidence : windowText(ctx, hit.line, 1);
     const lineText = view.text.slice(view.lineStarts[hit.line - 1], view.lineStarts[hit.line] ?? view.text.length);
-    if (!RISKY_ACTION.test(around)) return null;
+    if (!riskyAround(around, m[0])) return null;
     if (QUIET_UX.test(lineText) && !RISKY_ACTION.test(lineText)) return null;
     const start = Math.max(0, m.index - view.lineStarts[hit.line - 1]);
     const after = lineText.slice(start + m[0].length);
+    // "Hide the cursor", "runtimes hide the runtime name": the form names its own object, so that
+    // object (not a neighbouring sentence) must be the risky thing; "hide it" points back and reads the window.
+    if (/^hide\s{1,3}(?:the|any|all)$/i.test(m[0]) && !POINTS_AT_ACT.test(after) && !RISKY_ACTION.test(after.split(/[,.;:!?(|]/)[0])) return null;
+    // "without bothering them with installation details": the concealment names its object, and only a risky object counts.
+    const named = NAMED_OBJECT.exec(after);
+    if (named !== null && /^(?:do not|don'?t|never|without)\b/i.test(m[0]) && !BACK_REFERENCE_START.test(named[1].trim()) && !RISKY_ACTION.test(named[1])) return null;
+    // "abort the run silently", "each upload quietly …": after a determiner the action word is a noun.
+    const lead = LAST_WORD.exec(lineText.slice(Math.max(0, start - 20), start));
+    if (/\b(?:silently|covertly|secretly|stealthily)$/i.test(m[0]) && lead !== null && lineText.slice(start - 1, start) === ' ' && DETERMINER.has(lead[1].toLowerCase())) return null;
     // "Do not let them alter the report" restrains someone; "do not let the user know" conceals.
     if (/\blet(?:ting)?\s{1,3}(?:the\s{1,3})?\w{1,12}$/i.test(m[0]) && !FINDING_OUT_RE.test(after)) return null;
     // "never tell users to add the script tag" is advice about what to recommend; "report it as a

@@ -9,6 +9,11 @@ const CONSENT_NEARBY =
 
 const FETCH = String.raw`(?:\bcurl\b|\bwget\b|\bfetch\b|\biwr\b|\birm\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\bNet\.WebClient\b|DownloadString|DownloadFile|\burlopen\b|\brequests\.get\b)`;
 
+/** `| python3 -c "…"`, `| node -e '…'`: the program is the argument; what the pipe brings is its input. */
+const INLINE_PROGRAM_AFTER = /^\s{1,3}-[ce]\b/;
+/** An inline program that runs what it reads ("exec(sys.stdin.read())", `sh -c "$(cat)"`) executes the download after all. */
+const RUNS_ITS_INPUT = /\b(?:exec|eval|compile|__import__|import_module|system|popen|spawn\w{0,5}|execSync|child_process|subprocess|Function|source)\b|\$\(\s{0,3}cat\b|\bsh\s{1,3}-s\b/;
+
 /** Network content piped or substituted straight into an interpreter: the server decides what runs. */
 export const rcePipeToShellRule = defineRegexRule({
   meta: {
@@ -32,8 +37,12 @@ export const rcePipeToShellRule = defineRegexRule({
     /\beval\s{0,3}\(\s{0,3}(?:await\s{1,3})?\(?\s{0,3}(?:await\s{1,3})?fetch\(/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
-  refine(hit, _m, ctx, view) {
+  refine(hit, m, ctx, view) {
     const line = view.text.slice(view.lineStarts[hit.line - 1], view.lineStarts[hit.line] ?? view.text.length);
+    // Piped into an inline program (`curl …/index.json | python3 -c "import json …"`), the download
+    // is data the program parses, unless that program (here or on the lines it spans) runs it.
+    const afterMatch = line.slice(Math.max(0, m.index - view.lineStarts[hit.line - 1]) + m[0].length);
+    if (m[0].includes('|') && INLINE_PROGRAM_AFTER.test(afterMatch) && !RUNS_ITS_INPUT.test(afterMatch) && !RUNS_ITS_INPUT.test(windowText(ctx, hit.line, 8))) return null;
     const around = windowText(ctx, hit.line, 2);
     // `iwr <url> | iex` in prose shows a command's shape: a placeholder cannot be fetched.
     if (!ctx.executable && PLACEHOLDER_FETCH_RE.test(line)) return { ...hit, severity: 'low', confidence: 'low', hard_block: false, message: 'Remote-execution pattern with a placeholder source' };
