@@ -18,6 +18,11 @@ export interface FrameNeed {
   any: readonly SlotClass[];
   /** Where the slot may be filled besides the window: its section, or anywhere in the file. */
   reach?: 'window' | 'section' | 'file';
+  /**
+   * The slot may also be filled anywhere in the anchor's block when the anchor's own instruction
+   * holds this class, a word pointing back at it ("send both there" → the host named earlier).
+   */
+  pointedBy?: SlotClass;
 }
 
 export interface FrameGrade {
@@ -87,7 +92,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     meta: spec.meta,
     regexes: [TOKEN_PATTERN, ...INSTRUCTION_REGEXES],
     match(ctx) {
-      const { instructions, sectionClasses, fileClasses, referrers } = instructionsOf(ctx);
+      const { instructions, sectionClasses, fileClasses, referrers, blockClasses } = instructionsOf(ctx);
       const hits: RuleHit[] = [];
       const seen = new Set<number>();
       for (let i = 0; i < instructions.length; i++) {
@@ -105,7 +110,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         if (first.refersTo !== undefined && !window.includes(instructions[first.refersTo])) window.push(instructions[first.refersTo]);
         for (const anchor of anchorsIn(first, spec.needs[0].any)) {
           if (seen.has(anchor.line)) break;
-          const found = frameAt(anchor, first, window, sectionClasses.get(first.section), fileClasses);
+          const found = frameAt(anchor, first, window, sectionClasses.get(first.section), fileClasses, blockClasses.get(first.block));
           if (!found) continue;
           seen.add(anchor.line);
           hits.push({
@@ -123,8 +128,9 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     },
   };
 
-  function frameAt(anchor: SlotHit, own: Instruction, window: readonly Instruction[], section: ReadonlySet<SlotClass> | undefined, fileClasses: ReadonlySet<SlotClass>): { parts: SlotHit[]; grade: FrameGrade } | null {
+  function frameAt(anchor: SlotHit, own: Instruction, window: readonly Instruction[], section: ReadonlySet<SlotClass> | undefined, fileClasses: ReadonlySet<SlotClass>, block: ReadonlySet<SlotClass> | undefined): { parts: SlotHit[]; grade: FrameGrade } | null {
     const parts: SlotHit[] = [anchor];
+    const pointedTo: SlotClass[] = [];
     // "Battery charge": one word may not be both the action and what it acts on.
     const taken = new Set<number>();
     take(anchor, taken);
@@ -138,12 +144,17 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         continue;
       }
       const wider = need.reach === 'section' ? section : need.reach === 'file' ? fileClasses : undefined;
-      const cls = wider ? need.any.find((c) => wider.has(c)) : undefined;
+      let cls = wider ? need.any.find((c) => wider.has(c)) : undefined;
+      if (cls === undefined && need.pointedBy && own.classes.has(need.pointedBy) && block) {
+        cls = need.any.find((c) => block.has(c));
+        if (cls !== undefined) pointedTo.push(cls);
+      }
       if (cls === undefined) return null;
       parts.push({ cls, line: anchor.line, text: cls, negated: false });
     }
     const inWindow = new Set<SlotClass>();
     for (const ins of window) for (const c of ins.classes) inWindow.add(c);
+    for (const c of pointedTo) inWindow.add(c);
     if (spec.unless?.some((c) => inWindow.has(c))) return null;
     const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor, own) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
     return grade ? { parts, grade } : null;

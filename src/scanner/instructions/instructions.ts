@@ -75,6 +75,8 @@ export interface InstructionSet {
   fileClasses: Set<SlotClass>;
   /** Instruction index → the instructions that refer back to it by its step number (`refersTo`). */
   referrers: Map<number, number[]>;
+  /** Classes present anywhere in a block (un-negated), by block number: what "there" may point back to. */
+  blockClasses: Map<number, Set<SlotClass>>;
 }
 
 /** Classes whose phrases carry their own negation ("do not mention", "without asking"): never negated by it. */
@@ -156,6 +158,23 @@ function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: reado
   return -1;
 }
 
+const PORT_NUMBER = /^\d{2,5}$/;
+
+/**
+ * A host name written with its port in prose ("reachable at review.team.example on port 8443"):
+ * an address data can be sent to, like a URL.
+ */
+function hostOnPortAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
+  for (let k = from + 2; k + 2 < to; k++) {
+    if (tokens[k] !== 'on' || tokens[k + 1] !== 'port' || !PORT_NUMBER.test(tokens[k + 2])) continue;
+    const host = `${tokens[k - 2]}.${tokens[k - 1]}`;
+    if (LOCAL_HOSTS.has(tokens[k - 2]) || LOCAL_HOSTS.has(tokens[k - 1]) || OCTET.test(tokens[k - 1])) continue;
+    // The two words before "on port" must be written as one dotted name.
+    if ((ctx.lines[tokenLine[k] - 1] ?? '').toLowerCase().includes(`${host} on port`)) return k - 2;
+  }
+  return -1;
+}
+
 /** "i g n o r e   a l l" reads as "ignore all": runs of single characters join, wider gaps part words. */
 function despaced(line: string): string {
   if (!LETTER_SPACED.test(line)) return line;
@@ -224,7 +243,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -435,6 +454,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const matches = matcher.match(tokens).filter((h) => !(h.cls === 'destination-public' && joinsIdentifier(identifierJoins, h.start, h.end)));
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
+  const blockClasses = new Map<number, Set<SlotClass>>();
   const fileClasses = new Set<SlotClass>();
   let m = 0;
   let lead: Instruction | null = null;
@@ -473,6 +493,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       referrers.set(item, [...(referrers.get(item) ?? []), instructions.length]);
     }
     instructions.push(instruction);
+    let blk = blockClasses.get(instruction.block);
+    if (!blk) blockClasses.set(instruction.block, (blk = new Set()));
+    for (const c of instruction.classes) blk.add(c);
     let sec = sectionClasses.get(instruction.section);
     if (!sec) sectionClasses.set(instruction.section, (sec = new Set()));
     for (const c of instruction.classes) {
@@ -482,7 +505,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       fileClasses.add(c);
     }
   }
-  return { instructions, sectionClasses, fileClasses, referrers };
+  return { instructions, sectionClasses, fileClasses, referrers, blockClasses };
 }
 
 const CONDITION = lexiconWords('condition-word');
@@ -589,6 +612,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   }
   for (const h of own) {
     if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense') continue;
+    // "There is …", "there must be …": the existential, not a place.
+    if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
     if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
@@ -631,9 +656,14 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     slots.push({ cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false });
     classes.add('destination-external');
   }
-  const address = literal >= 0 ? -1 : hostUrlAt(ctx, tokens, tokenLine, from, to);
+  let address = literal >= 0 ? -1 : hostUrlAt(ctx, tokens, tokenLine, from, to);
+  let addressLength = 3;
+  if (literal < 0 && address < 0) {
+    address = hostOnPortAt(ctx, tokens, tokenLine, from, to);
+    addressLength = 2;
+  }
   if (address >= 0) {
-    slots.push({ cls: 'destination-address', line: tokenLine[address], text: tokens.slice(address, address + 3).join('.'), negated: false });
+    slots.push({ cls: 'destination-address', line: tokenLine[address], text: tokens.slice(address, address + addressLength).join('.'), negated: false });
     classes.add('destination-address');
   }
   const line = tokenLine[from];

@@ -67,6 +67,7 @@ import clauseLink from './clause-link.json';
 import passiveStart from './passive-start.json';
 import auxiliaryVerb from './auxiliary-verb.json';
 import persona from './persona.json';
+import placeReference from './place-reference.json';
 import phrasalSense from './phrasal-sense.json';
 import preferenceBias from './preference-bias.json';
 import retention from './retention.json';
@@ -138,6 +139,7 @@ export const LEXICON_FILES = [
   objectStore,
   objectWallet,
   persona,
+  placeReference,
   phrasalSense,
   personaUnrestricted,
   preferenceBias,
