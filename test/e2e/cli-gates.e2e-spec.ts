@@ -139,6 +139,14 @@ describe('.bulwark.yaml', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/vendor\/skill\/\.bulwark\.yaml was not read/);
   });
+
+
+  it('a rule id the CLI does not know is reported (a typo must not silently disable nothing)', async () => {
+    const cwd = workdir({ 'CLAUDE.md': BENIGN, '.bulwark.yaml': 'rules:\n  BW-EXF-04: {disable: true, reason: typo}\n' });
+    const r = await runCli(['scan', '--local', 'CLAUDE.md'], { cwd });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\.bulwark\.yaml: rules\.BW-EXF-04 names no rule this CLI knows \(typo\?\)/);
+  });
 });
 
 describe('baselines', () => {

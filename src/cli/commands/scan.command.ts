@@ -2,6 +2,7 @@ import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BANDS, SEVERITIES, type Band, type Severity } from '../../scanner/engine/scan-report.types';
+import { ALL_RULES } from '../../scanner/rules/presets';
 import { EXIT_OK, UsageError, type CliIo } from '../cli-io';
 import { resolveRemoteSettings, requireKey } from '../cli-settings';
 import { cliVersion, userAgent } from '../cli-version';
@@ -122,19 +123,24 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   let baseline: Baseline | null = values.baseline ? readBaseline(io.cwd, values.baseline) : null;
   const notes: string[] = [];
   if (config) notes.push(`Suppressions from ${safeText(config.source)}: ${config.rules.length} rule setting(s), ${config.ignore.length} path ignore(s).`);
+  if (config) {
+    // A typo in a rule id would silently disable nothing: say so (a warning, not an error: a
+    // server can run rules newer than this CLI).
+    const known = new Set(ALL_RULES.map((r) => r.meta.id));
+    for (const r of config.rules) {
+      if (!known.has(r.ruleId) && !/^(?:judge\/|bundle\.|encoding\.)/.test(r.ruleId)) notes.push(`${safeText(config.source)}: rules.${safeText(r.ruleId)} names no rule this CLI knows (typo?); see docs/rules.md.`);
+    }
+  }
   for (const arg of positionals) {
     const dir = resolve(io.cwd, arg);
-    if (dir === resolve(io.cwd)) continue;
-    for (const name of CONFIG_FILE_NAMES) {
-      let isDir = false;
-      try {
-        isDir = statSync(dir).isDirectory();
-      } catch {
-        // reported by discovery
-      }
-      if (isDir && existsSync(join(dir, name))) {
-        notes.push(`${safeText(arg)}/${name} was not read: suppressions come from the working folder or --config, never from a scanned folder.`);
-      }
+    let isDir = false;
+    try {
+      isDir = dir !== resolve(io.cwd) && statSync(dir).isDirectory();
+    } catch {
+      // a missing path is reported by discovery
+    }
+    for (const name of isDir ? CONFIG_FILE_NAMES : []) {
+      if (existsSync(join(dir, name))) notes.push(`${safeText(arg)}/${name} was not read: suppressions come from the working folder or --config, never from a scanned folder.`);
     }
   }
 
