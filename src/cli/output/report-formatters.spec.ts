@@ -266,6 +266,7 @@ describe('sarif report', () => {
     expect(doc.exit_code).toBe(3);
     const text = formatText(r, choosePalette(false, {}));
     expect(text).toMatch(/1 suppressed \(1 by config; listed in json and sarif\)/);
+    expect(text).toMatch(/^CRITICAL\s+8\/100\s+skills\/x\/SKILL\.md\s+\(agent_file, block, every finding suppressed\)$/m);
     expect(text).not.toMatch(/BW-RCE-001/);
     expect(text).toMatch(/Inline suppression markers in scanned files \(1\), not obeyed/);
   });

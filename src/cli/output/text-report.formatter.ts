@@ -27,9 +27,11 @@ export function formatText(run: ScanRun, p: Palette): string {
     const band = f.band.toUpperCase().padEnd(8);
     const score = f.score === null ? '  -/100' : `${String(f.score).padStart(3)}/100`;
     const tail = f.content_skipped ? `not analysed: ${f.skip_reason ?? 'skipped'}` : `${f.kind}, ${f.verdict?.decision ?? ''}`.replace(/, $/, '');
-    out.push(`${p.band(f.score === null ? null : f.band, band)} ${score}  ${p.bold(safeText(f.relative_path))}  ${p.dim(`(${tail})`)}`);
     const own = triaged.filter((x) => x.file === f.relative_path);
     const list = own.filter((x) => !x.suppressed).sort(byWorst);
+    // The band is the report's; say when nothing behind it counts any more.
+    const quiet = own.length > 0 && list.length === 0 ? ', every finding suppressed' : '';
+    out.push(`${p.band(f.score === null ? null : f.band, band)} ${score}  ${p.bold(safeText(f.relative_path))}  ${p.dim(`(${tail}${quiet})`)}`);
     for (const r of list.slice(0, MAX_FINDINGS_SHOWN)) {
       const was = r.original_severity ? p.dim(` (was ${r.original_severity}: ${safeText(r.severity_override!.reason, 80)})`) : '';
       out.push(`    ${safeText(`${r.path}:${r.line}`)}  ${p.band(r.severity, r.severity.padEnd(8))} ${r.rule_id}  ${safeText(r.message, 160)}${was}`);
