@@ -15,10 +15,16 @@ export interface CliIo {
   signal: AbortSignal;
 }
 
-/** Exit codes (docs/cli.md): 0 pass, 1 gated findings, 2 usage or transport errors, 130 interrupted. */
+/**
+ * Exit codes (docs/cli.md): 0 pass, 1 gated findings, 2 usage or transport errors, 3 agent files
+ * found but not analysed (scan incomplete, without --allow-unscanned), 4 invalid suppression
+ * config or baseline, 130 interrupted.
+ */
 export const EXIT_OK = 0;
 export const EXIT_GATED = 1;
 export const EXIT_ERROR = 2;
+export const EXIT_UNSCANNED = 3;
+export const EXIT_CONFIG = 4;
 export const EXIT_INTERRUPTED = 130;
 
 /** A failure the user can act on; its message is printed as is (no stack), exit code 2 by default. */

@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BANDS, type Band } from '../../scanner/engine/scan-report.types';
+import { BANDS, SEVERITIES, type Band, type Severity } from '../../scanner/engine/scan-report.types';
+import { ALL_RULES } from '../../scanner/rules/presets';
 import { EXIT_OK, UsageError, type CliIo } from '../cli-io';
 import { resolveRemoteSettings, requireKey } from '../cli-settings';
 import { cliVersion, userAgent } from '../cli-version';
@@ -11,7 +12,11 @@ import { formatSarif } from '../output/sarif-report.formatter';
 import { choosePalette, safeText } from '../output/terminal';
 import { formatText } from '../output/text-report.formatter';
 import { discoverTargets } from '../scan/agent-file-discovery';
-import { exitCodeOf, outcomeOf, type ScanRun, type UploadOutcome } from '../scan/scan-run';
+import { readBaseline, writeBaseline, type Baseline } from '../scan/baseline';
+import { coverageLine } from '../scan/coverage';
+import { markersInUpload } from '../scan/inline-markers';
+import { CONFIG_FILE_NAMES, loadScanConfig } from '../scan/scan-config';
+import { exitCodeOf, findingsOf, gateLines, outcomeOf, summarise, type ScanRun, type UploadOutcome } from '../scan/scan-run';
 import { DEFAULT_MAX_UPLOADS, planUploads, type PlannedUpload } from '../scan/upload-planner';
 import { createLocalScanner, createRemoteScanner, RunStoppedError, UploadFailedError, type UploadScanner } from '../scan/upload-scanners';
 
@@ -27,12 +32,20 @@ Options:
   --format <f>            text (default), json (the ScanReports) or sarif (SARIF 2.1.0)
   -o, --output <file>     write the report to a file instead of stdout
   --fail-on <band>        exit 1 when a file is in this band or worse: info|low|medium|high|critical|none (default none)
+  --fail-on-severity <s>  exit 1 when any finding has this severity or worse: info|low|medium|high|critical|none (default none)
+  --allow-unscanned       do not fail (exit 3) when agent files were found but not analysed
+  --config <file>         suppressions file (default: .bulwark.yaml in the working folder; see docs/cli.md)
+  --baseline <file>       findings recorded in this baseline are accepted: only new ones count
+  --write-baseline <file> record this run's findings as the accepted baseline
   --concurrency <n>       uploads in flight at once (default 4 remote, 1 local)
-  --max-uploads <n>       stop adding uploads past this many (default ${DEFAULT_MAX_UPLOADS})
+  --max-uploads <n>       uploads at most; files past it are not analysed, which fails the run (default ${DEFAULT_MAX_UPLOADS})
   -h, --help              show this help
 
+Suppressions come only from the config file and the baseline; markers inside scanned files
+("bulwark-disable", "nosec" …) are listed, never obeyed. Suppressed findings stay in the reports.
 Remote mode sends Authorization: Bearer $BULWARK_API_KEY (or "api_key" from the config file).
-Exit codes: 0 pass, 1 gated findings, 2 usage or transport errors (incomplete scan), 130 interrupted.
+Exit codes: 0 pass, 1 gated findings, 2 usage or transport errors (incomplete scan),
+3 agent files found but not analysed (without --allow-unscanned), 4 invalid config or baseline, 130 interrupted.
 `;
 
 type Format = 'text' | 'json' | 'sarif';
@@ -73,6 +86,11 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
         format: { type: 'string', default: 'text' },
         output: { type: 'string', short: 'o' },
         'fail-on': { type: 'string', default: 'none' },
+        'fail-on-severity': { type: 'string', default: 'none' },
+        'allow-unscanned': { type: 'boolean', default: false },
+        config: { type: 'string' },
+        baseline: { type: 'string' },
+        'write-baseline': { type: 'string' },
         concurrency: { type: 'string' },
         'max-uploads': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -91,10 +109,40 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   const failOnRaw = values['fail-on'].toLowerCase();
   if (failOnRaw !== 'none' && !BANDS.includes(failOnRaw as Band)) throw new UsageError(`--fail-on must be one of ${BANDS.join('|')}|none; got "${values['fail-on']}"`);
   const failOn = failOnRaw === 'none' ? null : (failOnRaw as Band);
+  const failOnSevRaw = values['fail-on-severity'].toLowerCase();
+  if (failOnSevRaw !== 'none' && !SEVERITIES.includes(failOnSevRaw as Severity)) {
+    throw new UsageError(`--fail-on-severity must be one of ${SEVERITIES.join('|')}|none; got "${values['fail-on-severity']}"`);
+  }
+  const failOnSeverity = failOnSevRaw === 'none' ? null : (failOnSevRaw as Severity);
   if (positionals.length === 0) throw new UsageError('Give at least one file or folder to scan, e.g. `bulwark scan .`');
   if (values.local && values.server) throw new UsageError('--local and --server exclude each other');
   const concurrency = intFlag(values.concurrency, '--concurrency', values.local ? 1 : 4, 1, 32);
   const maxUploads = intFlag(values['max-uploads'], '--max-uploads', DEFAULT_MAX_UPLOADS, 1, 100_000);
+  // The scanning user's side only, read before anything is sent: a bad config stops the run (exit 4).
+  const config = loadScanConfig(io.cwd, values.config);
+  let baseline: Baseline | null = values.baseline ? readBaseline(io.cwd, values.baseline) : null;
+  const notes: string[] = [];
+  if (config) notes.push(`Suppressions from ${safeText(config.source)}: ${config.rules.length} rule setting(s), ${config.ignore.length} path ignore(s).`);
+  if (config) {
+    // A typo in a rule id would silently disable nothing: say so (a warning, not an error: a
+    // server can run rules newer than this CLI).
+    const known = new Set(ALL_RULES.map((r) => r.meta.id));
+    for (const r of config.rules) {
+      if (!known.has(r.ruleId) && !/^(?:judge\/|bundle\.|encoding\.)/.test(r.ruleId)) notes.push(`${safeText(config.source)}: rules.${safeText(r.ruleId)} names no rule this CLI knows (typo?); see docs/rules.md.`);
+    }
+  }
+  for (const arg of positionals) {
+    const dir = resolve(io.cwd, arg);
+    let isDir = false;
+    try {
+      isDir = dir !== resolve(io.cwd) && statSync(dir).isDirectory();
+    } catch {
+      // a missing path is reported by discovery
+    }
+    for (const name of isDir ? CONFIG_FILE_NAMES : []) {
+      if (existsSync(join(dir, name))) notes.push(`${safeText(arg)}/${name} was not read: suppressions come from the working folder or --config, never from a scanned folder.`);
+    }
+  }
 
   let scanner: UploadScanner;
   let server: string | null = null;
@@ -159,7 +207,27 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   });
   if (stoppedMessage) io.stderr(`${stoppedMessage}\n`);
 
-  const run: ScanRun = { mode: values.local ? 'local' : 'remote', server, judge: scanner.judge, outcomes, notSent: plan.notSent, failOn, emptyRoots: discovery.emptyRoots };
+  const run: ScanRun = {
+    mode: values.local ? 'local' : 'remote',
+    server,
+    judge: scanner.judge,
+    outcomes,
+    notSent: plan.notSent,
+    failOn,
+    failOnSeverity,
+    allowUnscanned: values['allow-unscanned'],
+    emptyRoots: discovery.emptyRoots,
+    walkTruncated: discovery.truncated,
+    config,
+    baseline,
+    inlineMarkers: plan.uploads.flatMap(markersInUpload),
+    notes,
+  };
+  if (values['write-baseline']) {
+    baseline = writeBaseline(io.cwd, values['write-baseline'], findingsOf(run));
+    run.baseline = baseline;
+    io.stderr(`Wrote baseline ${safeText(values['write-baseline'])} (${baseline.fingerprints.length} finding${baseline.fingerprints.length === 1 ? '' : 's'} accepted)\n`);
+  }
   const rendered =
     format === 'json'
       ? formatJson(run, cliVersion())
@@ -173,6 +241,8 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
     if (format !== 'text') io.stderr(formatText(run, choosePalette(io.stderrIsTty, io.env)));
   } else {
     io.stdout(rendered);
+    // Machine formats on stdout: the coverage and gate lines still reach a human (and CI logs).
+    if (format !== 'text') io.stderr(`${[coverageLine(summarise(run).coverage), ...gateLines(run)].join('\n')}\n`);
   }
   return exitCodeOf(run);
 }

@@ -1,6 +1,7 @@
 import { sarifValidator } from '../../../test/e2e/cli-harness';
 import type { ScanFileEntry, ScanReport, StaticFinding } from '../../scanner/engine/scan-report.types';
-import { exitCodeOf, gateFailed, mergedFiles, summarise, type ScanRun } from '../scan/scan-run';
+import { parseScanConfig } from '../scan/scan-config';
+import { exitCodeOf, findingsOf, gateFailed, gateOf, mergedFiles, summarise, type ScanRun } from '../scan/scan-run';
 import { formatJson } from './json-report.formatter';
 import { formatSarif } from './sarif-report.formatter';
 import { choosePalette, safeText } from './terminal';
@@ -64,7 +65,7 @@ function run(over: Partial<ScanRun> = {}): ScanRun {
     judge: 'off',
     failOn: null,
     emptyRoots: [],
-    notSent: [{ path: 'skills/x/big.bin', reason: '300 KB, over the 250 KB per-file limit' }],
+    notSent: [{ path: 'skills/x/big.bin', reason: '300 KB, over the 250 KB per-file limit', code: 'too_large' }],
     outcomes: [
       { filename: 'x.zip', files: ['skills/x/SKILL.md', 'skills/x/a.sh'], report: report(entry('skills/x/SKILL.md', 40, 'high', [finding({ severity: 'high' })]), entry('skills/x/a.sh', 90, 'info')) },
       // The same SKILL.md sent again with its next scripts: the worse entry wins in the merged view.
@@ -96,26 +97,92 @@ describe('scan run: merge, summary, gate and exit code', () => {
   });
 
   it('gates at the --fail-on band or worse; errors make the exit code 2', () => {
-    expect([gateFailed(run({ failOn: 'critical' })), exitCodeOf(run({ failOn: 'critical' }))]).toEqual([true, 1]);
-    expect(exitCodeOf(run({ failOn: null }))).toBe(0);
-    const clean = run({ outcomes: [{ filename: 'a', files: ['a'], report: report(entry('a', 95, 'info')) }] });
+    const ok = { allowUnscanned: true };
+    expect([gateFailed(run({ failOn: 'critical', ...ok })), exitCodeOf(run({ failOn: 'critical', ...ok }))]).toEqual([true, 1]);
+    expect(exitCodeOf(run({ failOn: null, ...ok }))).toBe(0);
+    const clean = run({ notSent: [], outcomes: [{ filename: 'a', files: ['a'], report: report(entry('a', 95, 'info')) }] });
     expect(exitCodeOf({ ...clean, failOn: 'low' })).toBe(0);
     expect(exitCodeOf({ ...clean, failOn: 'info' })).toBe(1);
     const failed = run({ failOn: 'critical', outcomes: [...run().outcomes, { filename: 'b', files: ['b'], error: { status: 413, message: 'too large' } }] });
     expect(exitCodeOf(failed)).toBe(2);
     // Nothing scored: nothing to gate on.
-    expect(exitCodeOf(run({ failOn: 'info', outcomes: [] }))).toBe(0);
+    expect(exitCodeOf(run({ failOn: 'info', outcomes: [], notSent: [] }))).toBe(0);
+  });
+
+  it('--fail-on-severity gates on any finding: a critical finding in a high-band file fails "critical"', () => {
+    const highBandCritical = run({
+      notSent: [],
+      outcomes: [{ filename: 'a.md', files: ['a.md'], report: report(entry('a.md', 30, 'high', [finding({ locator: 'a.md:2', severity: 'critical' })])) }],
+    });
+    expect(exitCodeOf({ ...highBandCritical, failOn: 'critical' })).toBe(0);
+    expect(exitCodeOf({ ...highBandCritical, failOnSeverity: 'critical' })).toBe(1);
+    expect(exitCodeOf({ ...highBandCritical, failOnSeverity: 'high' })).toBe(1);
+    const low = run({ notSent: [], outcomes: [{ filename: 'a.md', files: ['a.md'], report: report(entry('a.md', 80, 'low', [finding({ locator: 'a.md:2', severity: 'low' })])) }] });
+    expect(exitCodeOf({ ...low, failOnSeverity: 'medium' })).toBe(0);
+    expect(exitCodeOf({ ...low, failOnSeverity: 'low' })).toBe(1);
+    expect(gateOf({ ...low, failOnSeverity: 'low' }).severity).toEqual({ threshold: 'low', worst: 'low', failed: true });
+  });
+
+  it('a file found but not analysed fails the run with exit 3 unless --allow-unscanned; nothing-to-analyse files do not', () => {
+    // The default run has a file over the per-file limit.
+    expect(exitCodeOf(run())).toBe(3);
+    expect(exitCodeOf(run({ failOn: 'critical' }))).toBe(3);
+    expect(exitCodeOf(run({ allowUnscanned: true }))).toBe(0);
+    expect(summarise(run()).coverage).toMatchObject({ found: 5, sent: 4, analysed: 3, unscanned: 1 });
+    for (const code of ['upload_cap', 'unreadable', 'unsafe_path', 'symlink'] as const) {
+      expect(exitCodeOf(run({ notSent: [{ path: 'x', reason: 'r', code }] }))).toBe(3);
+    }
+    for (const code of ['empty', 'media', 'symlink_scanned'] as const) {
+      expect(exitCodeOf(run({ notSent: [{ path: 'x', reason: 'r', code }] }))).toBe(0);
+    }
+    // An agent file the scanner skipped (undecodable) gates; a binary script in a skill is a finding on the skill, not a gap.
+    const skippedAgent = run({ notSent: [], outcomes: [{ filename: 'CLAUDE.md', files: ['CLAUDE.md'], report: report(entry('CLAUDE.md', null, 'info', [], { skip_reason: 'undecodable' })) }] });
+    expect(exitCodeOf(skippedAgent)).toBe(3);
+    expect(exitCodeOf(run({ notSent: [] }))).toBe(0);
+    expect(exitCodeOf(run({ walkTruncated: true, notSent: [] }))).toBe(3);
+    // A path the config ignores (with a reason) does not gate when it goes unanalysed.
+    const config = parseScanConfig('ignore:\n  - {path: skills/x/big.bin, reason: generated data}\n', '.bulwark.yaml');
+    expect(exitCodeOf(run({ config }))).toBe(0);
+  });
+
+  it('suppressed findings stay listed and stop counting toward both gates', () => {
+    const config = parseScanConfig(
+      'rules:\n  BW-RCE-001: {disable: true, reason: our installer}\n  judge/data_exfiltration: {severity: low, reason: reviewed}\nignore:\n  - {path: "*.md", reason: r}\n',
+      '.bulwark.yaml',
+    );
+    const r = run({ allowUnscanned: true, config, failOn: 'medium', failOnSeverity: 'medium' });
+    const f = findingsOf(r);
+    expect(f.map((x) => [x.rule_id, x.severity, x.suppressed?.kind ?? null])).toEqual([
+      ['BW-RCE-001', 'critical', 'config_path'],
+      ['bundle.nested-archive', 'medium', 'config_path'],
+      ['judge/data_exfiltration', 'low', 'config_path'],
+    ]);
+    expect(exitCodeOf(r)).toBe(0);
+    expect(summarise(r)).toMatchObject({ suppressed: 3, findings: { critical: 0, high: 0, medium: 0, low: 0 } });
+    // Without the path ignore: the rule disable suppresses RCE, the override re-rates the judge finding.
+    const c2 = parseScanConfig('rules:\n  BW-RCE-001: {disable: true, reason: our installer}\n  judge/data_exfiltration: {severity: low, reason: reviewed}\n', '.bulwark.yaml');
+    const r2 = run({ allowUnscanned: true, config: c2, failOnSeverity: 'high' });
+    expect(findingsOf(r2).map((x) => [x.rule_id, x.severity, x.original_severity ?? null, x.suppressed?.kind ?? null])).toEqual([
+      ['BW-RCE-001', 'critical', null, 'config_rule'],
+      ['bundle.nested-archive', 'medium', null, null],
+      ['judge/data_exfiltration', 'low', 'high', null],
+    ]);
+    expect(exitCodeOf(r2)).toBe(0);
+    expect(exitCodeOf({ ...r2, failOnSeverity: 'medium' })).toBe(1);
+    // --fail-on: the SKILL.md's critical band came from the suppressed finding; it counts at its remaining worst (none left).
+    expect(gateOf({ ...r2, failOn: 'high' }).band).toEqual({ threshold: 'high', worst: 'medium', failed: false });
   });
 });
 
 describe('text report', () => {
   it('lists findings with path:line, not-sent files and the gate', () => {
-    const text = formatText(run({ failOn: 'high' }), choosePalette(false, {}));
+    const text = formatText(run({ failOn: 'high', allowUnscanned: true }), choosePalette(false, {}));
     expect(text).toMatch(/^CRITICAL\s+8\/100\s+skills\/x\/SKILL\.md\s+\(agent_file, block\)$/m);
     expect(text).toMatch(/^\s+skills\/x\/SKILL\.md:4\s+critical\s+BW-RCE-001\s+Remote content/m);
     expect(text).toMatch(/^\s+AGENTS\.md:3\s+high\s+judge\/data_exfiltration\s+Sends the diff out$/m);
     expect(text).toMatch(/Not sent \(1\):\n\s+skills\/x\/big\.bin: 300 KB, over the 250 KB per-file limit/);
-    expect(text).toMatch(/Gate --fail-on high: FAILED \(exit 1\)/);
+    expect(text).toMatch(/Gate --fail-on high: FAILED \(worst band counted: critical\)\nCoverage: 1 file\(s\) found but not analysed, accepted by --allow-unscanned\nExit 1: gated findings/);
+    expect(text).toMatch(/^Files: 5 found, 4 sent, 3 analysed, 2 not analysed \(1 over the size limit, 1 skipped by the scanner: binary\)$/m);
     expect(text.indexOf('skills/x/SKILL.md')).toBeLessThan(text.indexOf('AGENTS.md'));
     expect(text).not.toMatch(/\u001b\[/);
   });
@@ -137,7 +204,7 @@ describe('text report', () => {
 
 describe('json report', () => {
   it('carries each ScanReport unchanged with the files it covered, plus not_sent, summary and gate', () => {
-    const r = run({ failOn: 'medium' });
+    const r = run({ failOn: 'medium', allowUnscanned: true });
     const doc = JSON.parse(formatJson(r, '9.9.9'));
     expect(doc.uploads[1]).toEqual({ filename: 'x.zip', files: ['skills/x/SKILL.md', 'skills/x/b.sh'], report: r.outcomes[1].report });
     expect(doc).toMatchObject({ tool: { name: 'bulwark', version: '9.9.9' }, not_sent: r.notSent, gate: { fail_on: 'medium', failed: true }, exit_code: 1, summary: { worst_band: 'critical' } });
@@ -170,6 +237,38 @@ describe('sarif report', () => {
     const log = JSON.parse(formatSarif(spaced, '1.0.0'));
     expect(validate(log)).toBe(true);
     expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('my%20dir/a%231.md');
+  });
+
+  it('suppressed findings are kept as results with an external suppression; markers and unanalysed files are notifications', () => {
+    const config = parseScanConfig('rules:\n  BW-RCE-001: {disable: true, reason: our own installer}\n', '.bulwark.yaml');
+    const r = run({ config, inlineMarkers: [{ path: 'skills/x/SKILL.md', line: 9, text: 'bulwark-disable' }] });
+    const log = JSON.parse(formatSarif(r, '1.0.0'));
+    expect(validate(log) ? [] : validate.errors).toEqual([]);
+    const results = log.runs[0].results as { ruleId: string; suppressions?: unknown[]; properties: { fingerprint: string } }[];
+    expect(results).toHaveLength(3);
+    expect(results[0]).toMatchObject({
+      ruleId: 'BW-RCE-001',
+      suppressions: [{ kind: 'external', status: 'accepted', justification: 'our own installer', properties: { suppression_kind: 'config_rule', source: '.bulwark.yaml rules.BW-RCE-001' } }],
+    });
+    expect(results[0].properties.fingerprint).toMatch(/^[0-9a-f]{32}$/);
+    expect(results.slice(1).every((x) => x.suppressions === undefined)).toBe(true);
+    const notes = log.runs[0].invocations[0].toolExecutionNotifications as { level: string; message: { text: string } }[];
+    expect(notes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ level: 'error', message: { text: 'Not analysed: skills/x/big.bin: 300 KB, over the 250 KB per-file limit' } }),
+        expect.objectContaining({ level: 'warning', message: { text: expect.stringMatching(/^Inline suppression marker "bulwark-disable" in a scanned file: not obeyed/) } }),
+      ]),
+    );
+    const doc = JSON.parse(formatJson(r, '1.0.0'));
+    expect(doc.findings[0]).toMatchObject({ rule_id: 'BW-RCE-001', suppressed: { kind: 'config_rule', reason: 'our own installer' } });
+    expect(doc.inline_markers).toEqual([{ path: 'skills/x/SKILL.md', line: 9, text: 'bulwark-disable' }]);
+    expect(doc.gate).toMatchObject({ unscanned: { count: 1, allowed: false, failed: true }, failed: true });
+    expect(doc.exit_code).toBe(3);
+    const text = formatText(r, choosePalette(false, {}));
+    expect(text).toMatch(/1 suppressed \(1 by config; listed in json and sarif\)/);
+    expect(text).toMatch(/^CRITICAL\s+8\/100\s+skills\/x\/SKILL\.md\s+\(agent_file, block, every finding suppressed\)$/m);
+    expect(text).not.toMatch(/BW-RCE-001/);
+    expect(text).toMatch(/Inline suppression markers in scanned files \(1\), not obeyed/);
   });
 
   it('the schema check is real: a malformed log is rejected', () => {

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { RiskCategory, Severity } from '../../scanner/engine/scan-report.types';
 import { ALL_RULES } from '../../scanner/rules/presets';
 import type { RuleMeta } from '../../scanner/rules/rule.types';
-import { mergedFiles, type ScanRun } from '../scan/scan-run';
+import { parseLocator } from '../scan/triage';
+import { coverageOf } from '../scan/coverage';
+import { findingsOf, mergedFiles, type ScanRun } from '../scan/scan-run';
 
 /**
  * `--format sarif`: SARIF 2.1.0 as GitHub code scanning ingests it (rules with help text and
@@ -75,11 +77,7 @@ function ruleFor(id: string, fallback: { message: string; category: RiskCategory
 }
 
 /** `path:line` → path and line (the path itself may contain colons). */
-export function parseLocator(locator: string, fallbackPath: string): { path: string; line: number } {
-  const m = /^(.*):(\d+)$/.exec(locator);
-  if (!m || !m[1]) return { path: fallbackPath, line: 1 };
-  return { path: m[1], line: Math.max(1, Number(m[2])) };
-}
+export { parseLocator } from '../scan/triage';
 
 /** A relative URI reference: each path segment percent-encoded, `/` kept. */
 const toUri = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
@@ -107,30 +105,52 @@ export function formatSarif(run: ScanRun, version: string): string {
     return i;
   };
 
+  // Same order as the loop below (collectFindings walks the merged files, static then judge).
+  const triaged = findingsOf(run);
+  let t = 0;
   for (const file of mergedFiles(run)) {
     const findings = [
       ...file.static_findings.map((s) => ({ id: s.rule_id, message: s.message, category: s.category, severity: s.severity, confidence: s.confidence, locator: s.locator, evidence: s.evidence, extra: { asset_type: s.asset_type, context: s.context ?? 'direct' } })),
       ...file.llm_findings.map((j) => ({ id: `judge/${j.category}`, message: j.rationale, category: j.category, severity: j.severity, confidence: j.confidence, locator: j.locator, evidence: j.evidence, extra: {} })),
     ];
     for (const f of findings) {
+      const tf = triaged[t++];
       const index = use(f.id, f);
       const loc = parseLocator(f.locator, file.relative_path);
       const text = f.evidence ? `${f.message} Evidence: ${f.evidence}` : f.message;
+      const severity = tf.severity;
       results.push({
         ruleId: f.id,
         ruleIndex: index,
-        level: LEVEL[f.severity],
+        level: LEVEL[severity],
         message: { text },
         locations: [{ physicalLocation: { artifactLocation: { uri: toUri(loc.path), uriBaseId: '%SRCROOT%' }, region: { startLine: loc.line } } }],
         partialFingerprints: { 'bulwarkFinding/v1': createHash('sha256').update(`${f.id}\u0000${loc.path}\u0000${f.evidence}`).digest('hex') },
-        properties: { severity: f.severity, confidence: f.confidence, file_band: file.band, file_score: file.score, ...f.extra },
+        // Suppressed by the scanning user's config or baseline: kept, marked, not counted (decision 0012).
+        ...(tf.suppressed
+          ? { suppressions: [{ kind: 'external', status: 'accepted', justification: tf.suppressed.reason, properties: { suppression_kind: tf.suppressed.kind, source: tf.suppressed.source } }] }
+          : {}),
+        properties: {
+          severity,
+          ...(tf.original_severity ? { original_severity: tf.original_severity, severity_override_reason: tf.severity_override?.reason } : {}),
+          confidence: f.confidence,
+          file_band: file.band,
+          file_score: file.score,
+          fingerprint: tf.fingerprint,
+          ...f.extra,
+        },
       });
     }
   }
 
   const notifications = [
     ...run.outcomes.filter((o) => o.error).map((o) => ({ level: 'error', message: { text: `${o.files.join(', ')}: ${o.error!.message}` } })),
-    ...run.notSent.map((n) => ({ level: 'note', message: { text: `Not sent: ${n.path}: ${n.reason}` } })),
+    ...coverageOf(run).not_analysed.map((n) => ({ level: n.gating && !run.allowUnscanned ? 'error' : 'note', message: { text: `Not analysed: ${n.path}: ${n.reason}` } })),
+    ...(run.inlineMarkers ?? []).map((m) => ({
+      level: 'warning',
+      message: { text: `Inline suppression marker "${m.text}" in a scanned file: not obeyed (suppressions come only from the scanning user's config and baseline)` },
+      locations: [{ physicalLocation: { artifactLocation: { uri: toUri(m.path), uriBaseId: '%SRCROOT%' }, region: { startLine: m.line } } }],
+    })),
   ];
   const log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',

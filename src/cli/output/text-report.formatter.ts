@@ -1,5 +1,7 @@
-import type { JudgeFinding, ScanFileEntry, Severity, StaticFinding } from '../../scanner/engine/scan-report.types';
-import { exitCodeOf, gateFailed, mergedFiles, summarise, type ScanRun } from '../scan/scan-run';
+import type { Severity } from '../../scanner/engine/scan-report.types';
+import { coverageLine } from '../scan/coverage';
+import { findingsOf, gateReport, mergedFiles, summarise, type ScanRun } from '../scan/scan-run';
+import type { TriagedFinding } from '../scan/triage';
 import { safeText, type Palette } from './terminal';
 
 /** Findings printed per file; the rest are counted (the JSON and SARIF outputs carry them all). */
@@ -7,21 +9,9 @@ export const MAX_FINDINGS_SHOWN = 20;
 
 const SEVERITY_ORDER: Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
 
-interface Row {
-  locator: string;
-  severity: Severity;
-  id: string;
-  message: string;
-  evidence: string;
-}
+const byWorst = (a: TriagedFinding, b: TriagedFinding): number => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.line - b.line;
 
-const lineOf = (locator: string): number => Number(/:(\d+)$/.exec(locator)?.[1] ?? 0);
-
-function rows(f: ScanFileEntry): Row[] {
-  const s = f.static_findings.map((x: StaticFinding) => ({ locator: x.locator, severity: x.severity, id: x.rule_id, message: x.message, evidence: x.evidence }));
-  const j = f.llm_findings.map((x: JudgeFinding) => ({ locator: x.locator, severity: x.severity, id: `judge/${x.category}`, message: x.rationale, evidence: x.evidence }));
-  return [...s, ...j].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || lineOf(a.locator) - lineOf(b.locator));
-}
+const KIND_LABEL = { config_path: 'config ignore', config_rule: 'config', baseline: 'baseline' } as const;
 
 /** The terminal report: worst band first, findings with `path:line`, then what was not scanned. */
 export function formatText(run: ScanRun, p: Palette): string {
@@ -32,24 +22,42 @@ export function formatText(run: ScanRun, p: Palette): string {
   out.push('');
 
   const files = mergedFiles(run);
+  const triaged = findingsOf(run);
   for (const f of files) {
     const band = f.band.toUpperCase().padEnd(8);
     const score = f.score === null ? '  -/100' : `${String(f.score).padStart(3)}/100`;
     const tail = f.content_skipped ? `not analysed: ${f.skip_reason ?? 'skipped'}` : `${f.kind}, ${f.verdict?.decision ?? ''}`.replace(/, $/, '');
-    out.push(`${p.band(f.score === null ? null : f.band, band)} ${score}  ${p.bold(safeText(f.relative_path))}  ${p.dim(`(${tail})`)}`);
-    const list = rows(f);
+    const own = triaged.filter((x) => x.file === f.relative_path);
+    const list = own.filter((x) => !x.suppressed).sort(byWorst);
+    // The band is the report's; say when nothing behind it counts any more.
+    const quiet = own.length > 0 && list.length === 0 ? ', every finding suppressed' : '';
+    out.push(`${p.band(f.score === null ? null : f.band, band)} ${score}  ${p.bold(safeText(f.relative_path))}  ${p.dim(`(${tail}${quiet})`)}`);
     for (const r of list.slice(0, MAX_FINDINGS_SHOWN)) {
-      out.push(`    ${safeText(r.locator)}  ${p.band(r.severity, r.severity.padEnd(8))} ${r.id}  ${safeText(r.message, 160)}`);
+      const was = r.original_severity ? p.dim(` (was ${r.original_severity}: ${safeText(r.severity_override!.reason, 80)})`) : '';
+      out.push(`    ${safeText(`${r.path}:${r.line}`)}  ${p.band(r.severity, r.severity.padEnd(8))} ${r.rule_id}  ${safeText(r.message, 160)}${was}`);
       if (r.evidence) out.push(`        ${p.dim(safeText(r.evidence, 120))}`);
     }
     if (list.length > MAX_FINDINGS_SHOWN) out.push(p.dim(`    … and ${list.length - MAX_FINDINGS_SHOWN} more (see --format json or sarif)`));
+    const suppressed = own.filter((x) => x.suppressed);
+    if (suppressed.length) {
+      const by = new Map<string, number>();
+      for (const x of suppressed) by.set(KIND_LABEL[x.suppressed!.kind], (by.get(KIND_LABEL[x.suppressed!.kind]) ?? 0) + 1);
+      out.push(p.dim(`    ${suppressed.length} suppressed (${[...by].map(([k, n]) => `${n} by ${k}`).join(', ')}; listed in json and sarif)`));
+    }
   }
   if (files.length === 0) out.push(p.dim('No files were scanned.'));
 
   if (run.notSent.length) {
     out.push('', p.bold(`Not sent (${run.notSent.length}):`));
-    for (const n of run.notSent) out.push(`    ${safeText(n.path)}: ${safeText(n.reason)}`);
+    const gating = new Set(summary.coverage.not_analysed.filter((i) => i.stage === 'not_sent' && i.gating).map((i) => i.path));
+    for (const n of run.notSent) out.push(`    ${safeText(n.path)}: ${safeText(n.reason)}${gating.has(n.path) ? p.bad(' [unscanned]') : ''}`);
   }
+  const markers = run.inlineMarkers ?? [];
+  if (markers.length) {
+    out.push('', p.bold(`Inline suppression markers in scanned files (${markers.length}), not obeyed: suppressions come only from .bulwark.yaml / --config and --baseline:`));
+    for (const m of markers) out.push(`    ${safeText(`${m.path}:${m.line}`)}  ${safeText(m.text, 60)}`);
+  }
+  for (const n of run.notes ?? []) out.push('', p.dim(n));
   for (const root of run.emptyRoots) out.push('', p.dim(`No agent files found under ${safeText(root)}.`));
   const failed = run.outcomes.filter((o) => o.error);
   if (failed.length) {
@@ -64,9 +72,7 @@ export function formatText(run: ScanRun, p: Palette): string {
       summary.worst_band ? p.band(summary.worst_band, `${summary.worst_band} (${summary.worst_score}/100)`) : 'none'
     } · findings: ${counts.length ? counts.join(', ') : 'none'}`,
   );
-  if (run.failOn) {
-    const code = exitCodeOf(run);
-    out.push(gateFailed(run, summary) ? p.bad(`Gate --fail-on ${run.failOn}: FAILED (exit ${code})`) : p.ok(`Gate --fail-on ${run.failOn}: passed${code ? ` (exit ${code}: errors above)` : ''}`));
-  }
+  out.push(coverageLine(summary.coverage));
+  for (const l of gateReport(run)) out.push(l.ok ? p.ok(l.text) : p.bad(l.text));
   return `${out.join('\n')}\n`;
 }

@@ -1,10 +1,11 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { hasOsMetadataName, osMetadataVerdict } from '../../scanner/archive/os-metadata';
 import { DEFAULT_SCAN_LIMITS } from '../../scanner/archive/scan-limits';
 import { detectTextKind } from '../../scanner/engine/kind-detector';
 import type { FileKind } from '../../scanner/engine/scan-report.types';
 import { UsageError } from '../cli-io';
+import type { NotSentFile } from './upload-planner';
 
 /**
  * Finds what `bulwark scan <path…>` should send. A file argument is sent as given (a .zip as one
@@ -53,7 +54,7 @@ export type ScanTarget =
 export interface Discovery {
   targets: ScanTarget[];
   /** Files seen but not considered (symlinks in skill folders…), with the reason. */
-  notSent: { path: string; reason: string }[];
+  notSent: NotSentFile[];
   /** Folder arguments under which nothing was found. */
   emptyRoots: string[];
   truncated: boolean;
@@ -133,6 +134,8 @@ export async function discoverTargets(paths: string[], cwd: string): Promise<Dis
   const result: Discovery = { targets: [], notSent: [], emptyRoots: [], truncated: false };
   const budget = { left: MAX_WALK_ENTRIES };
   const seen = new Set<string>();
+  /** notSent index → absolute path of each symlink, to tell links to scanned files apart. */
+  const links = new Map<number, string>();
   for (const arg of paths) {
     const abs = resolve(cwd, arg);
     let st;
@@ -142,7 +145,8 @@ export async function discoverTargets(paths: string[], cwd: string): Promise<Dis
       throw new UsageError(`No such file or folder: ${arg}`);
     }
     if (st.isSymbolicLink()) {
-      result.notSent.push({ path: arg, reason: 'symbolic link; not followed' });
+      result.notSent.push({ path: arg, reason: 'symbolic link; not followed', code: 'symlink' });
+      links.set(result.notSent.length - 1, abs);
       continue;
     }
     if (st.isFile()) {
@@ -156,13 +160,43 @@ export async function discoverTargets(paths: string[], cwd: string): Promise<Dis
     const before = result.targets.length;
     const files = await walk(abs, budget);
     if (budget.left < 0) result.truncated = true;
-    collectFromTree(abs, files, cwd, result, seen);
+    collectFromTree(abs, files, cwd, result, seen, links);
     if (result.targets.length === before) result.emptyRoots.push(arg);
   }
+  await markLinksToScannedFiles(result, links);
   return result;
 }
 
-function collectFromTree(root: string, files: WalkedFile[], cwd: string, result: Discovery, seen: Set<string>): void {
+/**
+ * A symlink is never followed, but one whose target is itself scanned in this run (CLAUDE.md →
+ * AGENTS.md, common in real repositories) leaves nothing unanalysed: it is listed, not gated.
+ */
+async function markLinksToScannedFiles(result: Discovery, links: Map<number, string>): Promise<void> {
+  if (links.size === 0) return;
+  const real = async (p: string): Promise<string | null> => {
+    try {
+      return await realpath(p);
+    } catch {
+      return null;
+    }
+  };
+  const scanned = new Set<string>();
+  const targets = result.targets.flatMap((t) => (t.type === 'skill' ? [t.skillMd, ...t.files] : [t.file]));
+  for (const { absPath: abs } of targets) {
+    const r = await real(abs);
+    if (r) scanned.add(r);
+  }
+  for (const [i, abs] of links) {
+    const target = await real(abs);
+    if (target && scanned.has(target)) {
+      const entry = result.notSent[i];
+      entry.code = 'symlink_scanned';
+      entry.reason = 'symbolic link to a file scanned in this run; not followed';
+    }
+  }
+}
+
+function collectFromTree(root: string, files: WalkedFile[], cwd: string, result: Discovery, seen: Set<string>, links: Map<number, string>): void {
   const skillDirs = new Set(files.filter((f) => !f.symlink && isSkillFile(basename(f.abs))).map((f) => dirname(f.abs)));
   /** The deepest skill folder containing `abs`, if any (nested skills own their files). */
   const skillOf = (abs: string): string | null => {
@@ -179,7 +213,10 @@ function collectFromTree(root: string, files: WalkedFile[], cwd: string, result:
     const display = displayPathOf(f.abs, cwd, root);
     const skill = skillOf(f.abs);
     if (f.symlink) {
-      if (skill || isAgentFilePath(display)) result.notSent.push({ path: display, reason: 'symbolic link; not followed' });
+      if (skill || isAgentFilePath(display)) {
+        result.notSent.push({ path: display, reason: 'symbolic link; not followed', code: 'symlink' });
+        links.set(result.notSent.length - 1, f.abs);
+      }
       continue;
     }
     seen.add(f.abs);

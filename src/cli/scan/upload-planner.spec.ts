@@ -48,8 +48,21 @@ describe('agent file discovery', () => {
     symlinkSync('/etc/passwd', join(root, 's', 'leak.sh'));
     mkdirSync(join(root, 'empty'));
     const d = await discoverTargets(['s', 'empty'], root);
-    expect(d.notSent).toEqual([{ path: 's/leak.sh', reason: 'symbolic link; not followed' }]);
+    expect(d.notSent).toEqual([{ path: 's/leak.sh', reason: 'symbolic link; not followed', code: 'symlink' }]);
     expect(d.emptyRoots).toEqual(['empty']);
+  });
+
+  it('a symlink to a file scanned in the same run is listed as such (it leaves nothing unanalysed)', async () => {
+    put('AGENTS.md');
+    symlinkSync('AGENTS.md', join(root, 'CLAUDE.md'));
+    symlinkSync('README.md', join(root, 'GEMINI.md'));
+    put('README.md');
+    const d = await discoverTargets(['.'], root);
+    expect(d.notSent.map((n) => [n.path, n.code])).toEqual([
+      ['CLAUDE.md', 'symlink_scanned'],
+      // README.md is in the tree but is not an agent file, so it is not scanned: the link stays unscanned.
+      ['GEMINI.md', 'symlink'],
+    ]);
   });
 
   it('a missing path is a usage error', async () => {
@@ -94,7 +107,7 @@ describe('upload planning', () => {
       ['.claude/settings.json', 'file'],
       ['bundle.zip', 'archive'],
     ]);
-    expect(plan.notSent).toEqual([{ path: 'huge.zip', reason: '1024 KB, over the 1 MB upload limit' }]);
+    expect(plan.notSent).toEqual([{ path: 'huge.zip', reason: '1024 KB, over the 1 MB upload limit', code: 'too_large' }]);
   });
 
   it('stops at --max-uploads and says which files were left out', async () => {
@@ -103,13 +116,13 @@ describe('upload planning', () => {
     put('GEMINI.md');
     const plan = await planUploads(await discoverTargets(['.'], root), { maxUploads: 2 });
     expect(plan.uploads).toHaveLength(2);
-    expect(plan.notSent).toEqual([{ path: 'GEMINI.md', reason: 'upload cap of 2 reached (--max-uploads)' }]);
+    expect(plan.notSent).toEqual([{ path: 'GEMINI.md', reason: 'upload cap of 2 reached (--max-uploads)', code: 'upload_cap' }]);
   });
 
   it('refuses file names the server would reject', async () => {
     put('s/SKILL.md');
     put('s/evil\u202egpj.sh', '#!/bin/sh\n');
     const plan = await planUploads(await discoverTargets(['s'], root));
-    expect(plan.notSent).toEqual([{ path: 's/evil\u202egpj.sh', reason: expect.stringMatching(/^unsafe path \(has control or invisible format characters/) }]);
+    expect(plan.notSent).toEqual([{ path: 's/evil\u202egpj.sh', reason: expect.stringMatching(/^unsafe path \(has control or invisible format characters/), code: 'unsafe_path' }]);
   });
 });

@@ -22,9 +22,13 @@ export interface PlannedUpload {
   container: 'file' | 'zip' | 'archive';
 }
 
+/** Why a file was not sent; `empty` and `media` have nothing the scanner could analyse. */
+export type NotSentCode = 'upload_cap' | 'too_large' | 'unreadable' | 'unsafe_path' | 'symlink' | 'symlink_scanned' | 'empty' | 'media';
+
 export interface NotSentFile {
   path: string;
   reason: string;
+  code: NotSentCode;
 }
 
 export interface UploadPlan {
@@ -38,7 +42,12 @@ export interface PlanOptions {
   maxUploads?: number;
 }
 
-export const DEFAULT_MAX_UPLOADS = 200;
+/**
+ * Far above real repositories (the largest rules collections tried need ~300 uploads; a monorepo
+ * with 100 skills of 20 files each ~1,000), and still a stop for a scan of the wrong folder.
+ * Hitting it fails the run (exit 3) unless --allow-unscanned: a cap never passes silently.
+ */
+export const DEFAULT_MAX_UPLOADS = 5000;
 
 /** Media the scanner cannot read and that carries no instructions: never worth a file slot. */
 const MEDIA_EXT = /\.(png|jpe?g|gif|webp|bmp|ico|icns|tiff?|psd|heic|avif|mp3|wav|ogg|flac|m4a|mp4|mov|avi|mkv|webm|woff2?|ttf|otf|eot|pdf)$/i;
@@ -60,22 +69,22 @@ function rankOf(path: string, bytes: Buffer): number {
 async function load(file: LocalFile, limits: ScanLimits, notSent: NotSentFile[]): Promise<Buffer | null> {
   const nameProblem = unsafeZipNameReason(file.displayPath);
   if (nameProblem) {
-    notSent.push({ path: file.displayPath, reason: `unsafe path (${nameProblem}); rename it to scan it` });
+    notSent.push({ path: file.displayPath, reason: `unsafe path (${nameProblem}); rename it to scan it`, code: 'unsafe_path' });
     return null;
   }
   let bytes: Buffer;
   try {
     bytes = await readFile(file.absPath);
   } catch (err) {
-    notSent.push({ path: file.displayPath, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    notSent.push({ path: file.displayPath, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, code: 'unreadable' });
     return null;
   }
   if (bytes.length === 0) {
-    notSent.push({ path: file.displayPath, reason: 'empty file' });
+    notSent.push({ path: file.displayPath, reason: 'empty file', code: 'empty' });
     return null;
   }
   if (bytes.length > limits.maxFileBytes) {
-    notSent.push({ path: file.displayPath, reason: `${formatSize(bytes.length)}, over the ${formatBytes(limits.maxFileBytes)} per-file limit` });
+    notSent.push({ path: file.displayPath, reason: `${formatSize(bytes.length)}, over the ${formatBytes(limits.maxFileBytes)} per-file limit`, code: 'too_large' });
     return null;
   }
   return bytes;
@@ -94,7 +103,7 @@ async function planSkill(target: Extract<ScanTarget, { type: 'skill' }>, limits:
   const candidates: Candidate[] = [];
   for (const f of target.files) {
     if (MEDIA_EXT.test(f.displayPath)) {
-      notSent.push({ path: f.displayPath, reason: 'image, media or font file; not analysed by the scanner' });
+      notSent.push({ path: f.displayPath, reason: 'image, media or font file; not analysed by the scanner', code: 'media' });
       continue;
     }
     const bytes = await load(f, limits, notSent);
@@ -141,7 +150,7 @@ export async function planUploads(discovery: Discovery, options: PlanOptions = {
     }
     for (const u of planned) {
       if (uploads.length >= maxUploads) {
-        for (const f of u.files) notSent.push({ path: f, reason: `upload cap of ${maxUploads} reached (--max-uploads)` });
+        for (const f of u.files) notSent.push({ path: f, reason: `upload cap of ${maxUploads} reached (--max-uploads)`, code: 'upload_cap' });
       } else {
         uploads.push(u);
       }
@@ -155,11 +164,11 @@ async function readArchive(file: LocalFile, limits: ScanLimits, notSent: NotSent
   try {
     bytes = await readFile(file.absPath);
   } catch (err) {
-    notSent.push({ path: file.displayPath, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+    notSent.push({ path: file.displayPath, reason: `could not be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`, code: 'unreadable' });
     return null;
   }
   if (bytes.length > limits.maxUploadBytes) {
-    notSent.push({ path: file.displayPath, reason: `${formatSize(bytes.length)}, over the ${formatBytes(limits.maxUploadBytes)} upload limit` });
+    notSent.push({ path: file.displayPath, reason: `${formatSize(bytes.length)}, over the ${formatBytes(limits.maxUploadBytes)} upload limit`, code: 'too_large' });
     return null;
   }
   return bytes;
