@@ -31,12 +31,9 @@ describe('compileGlob (.bulwark.yaml path globs)', () => {
     expect(() => compileGlob('  ')).toThrow(/non-empty/);
   });
 
-  it('stays fast on adversarial patterns (memoised segments, no regular expression from input)', () => {
-    const glob = compileGlob(`${'**/'.repeat(40)}x`);
-    const path = Array.from({ length: 200 }, () => 'a').join('/');
-    const t = Date.now();
-    expect(glob.matches(path)).toBe(false);
-    expect(compileGlob(`${'*a'.repeat(40)}b`).matches('a'.repeat(250))).toBe(false);
-    expect(Date.now() - t).toBeLessThan(500);
+  it('matches dot files and folders like any other name', () => {
+    expect(m('*.mdc', '.cursor/rules/x.mdc')).toBe(true);
+    expect(m('.cursor/**', '.cursor/rules/x.mdc')).toBe(true);
+    expect(m('**/.github/*.md', 'a/.github/copilot-instructions.md')).toBe(true);
   });
 });

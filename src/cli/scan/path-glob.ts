@@ -1,59 +1,17 @@
 /**
- * The path globs of `.bulwark.yaml` (gitignore-like, no dependency): `*` matches within one path
- * segment, `?` one character of a segment, `**` any number of whole segments. A pattern without
- * `/` matches a name at any depth (`*.mdc`, `fixtures`); a leading `/` anchors at the root; a
- * pattern that matches a folder matches everything under it (`test/fixtures`, `docs/`).
- * Matching is iterative over segments with memoisation, so it stays polynomial in pattern × path
- * length whatever the pattern (no regular expression is built from user input).
+ * The path globs of `.bulwark.yaml`, gitignore-like, matched by picomatch: `*` and `?` stay within
+ * one path segment, `**` spans segments. A pattern without `/` matches a name at any depth
+ * (`*.mdc`, `fixtures`); a leading `/` anchors at the root; a pattern that matches a folder matches
+ * everything under it (`test/fixtures`, `docs/`). The globs come from the scanning user's config,
+ * never from a scanned file.
  */
+import picomatch from 'picomatch';
 
 const MAX_PATTERN = 300;
 
 export interface PathGlob {
   source: string;
   matches(path: string): boolean;
-}
-
-/** `*` and `?` inside one segment: classic two-pointer wildcard match with backtracking to the last star (linear-ish). */
-function segmentMatches(pat: string, text: string): boolean {
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let mark = 0;
-  while (t < text.length) {
-    if (p < pat.length && (pat[p] === '?' || pat[p] === text[t])) {
-      p++;
-      t++;
-    } else if (p < pat.length && pat[p] === '*') {
-      star = p++;
-      mark = t;
-    } else if (star !== -1) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pat.length && pat[p] === '*') p++;
-  return p === pat.length;
-}
-
-function segmentsMatch(pat: string[], path: string[]): boolean {
-  // memo[i][j]: does pat[i..] match path[j..]?
-  const memo = new Map<number, boolean>();
-  const width = path.length + 1;
-  const go = (i: number, j: number): boolean => {
-    const key = i * width + j;
-    const hit = memo.get(key);
-    if (hit !== undefined) return hit;
-    let r: boolean;
-    if (i === pat.length) r = j === path.length;
-    else if (pat[i] === '**') r = go(i + 1, j) || (j < path.length && go(i, j + 1));
-    else r = j < path.length && segmentMatches(pat[i], path[j]) && go(i + 1, j + 1);
-    memo.set(key, r);
-    return r;
-  };
-  return go(0, 0);
 }
 
 /** Throws an Error with a readable message for a pattern that cannot be used. */
@@ -66,14 +24,15 @@ export function compileGlob(source: string): PathGlob {
   // Empty and "." segments (leading "./", "/" or a trailing "/") carry nothing.
   const segs = body.split('/').filter((s) => s !== '' && s !== '.');
   if (segs.length === 0 || segs.includes('..')) throw new Error(`"${source}" does not name a path inside the working folder`);
-  const pat = anchored ? segs : ['**', ...segs];
-  // A pattern that names a folder covers its contents.
-  const withContents = [...pat, '**'];
+  // `basename`: a pattern without a slash is matched against the last segment, at any depth.
+  const isMatch = picomatch(segs.join('/'), { dot: true, basename: !anchored });
   return {
     source,
     matches(path: string): boolean {
+      // The path itself or a folder above it: a pattern that names a folder covers its contents.
       const parts = path.split('/').filter((s) => s !== '');
-      return segmentsMatch(withContents, parts);
+      for (let n = parts.length; n >= 1; n--) if (isMatch(parts.slice(0, n).join('/'))) return true;
+      return false;
     },
   };
 }
