@@ -123,6 +123,15 @@ describe('scan run: merge, summary, gate and exit code', () => {
     expect(gateOf({ ...low, failOnSeverity: 'low' }).severity).toEqual({ threshold: 'low', worst: 'low', failed: true });
   });
 
+  it('--fail-on-severity counts direct findings only: a negated or quoted mention is discounted in the band already', () => {
+    const mention = run({
+      notSent: [],
+      outcomes: [{ filename: 'a.md', files: ['a.md'], report: report(entry('a.md', 85, 'low', [finding({ locator: 'a.md:2', severity: 'critical', context: 'quoted_education' }), finding({ locator: 'a.md:3', severity: 'medium' })])) }],
+    });
+    expect(gateOf({ ...mention, failOnSeverity: 'critical' }).severity).toEqual({ threshold: 'critical', worst: 'medium', failed: false });
+    expect(exitCodeOf({ ...mention, failOnSeverity: 'medium' })).toBe(1);
+  });
+
   it('a file found but not analysed fails the run with exit 3 unless --allow-unscanned; nothing-to-analyse files do not', () => {
     // The default run has a file over the per-file limit.
     expect(exitCodeOf(run())).toBe(3);

@@ -129,7 +129,7 @@ export function gateOf(run: ScanRun, summary: RunSummary = summarise(run)): Gate
   }
   let severity: GateResult['severity'] = null;
   if (run.failOnSeverity) {
-    const worst = triaged.filter((f) => !f.suppressed).reduce<Severity | null>((w, f) => (w === null || sevRank(f.severity) > sevRank(w) ? f.severity : w), null);
+    const worst = triaged.filter((f) => !f.suppressed && f.context === 'direct').reduce<Severity | null>((w, f) => (w === null || sevRank(f.severity) > sevRank(w) ? f.severity : w), null);
     severity = { threshold: run.failOnSeverity, worst, failed: worst !== null && sevRank(worst) >= sevRank(run.failOnSeverity) };
   }
   const count = summary.coverage.unscanned;

@@ -37,6 +37,12 @@ export interface TriagedFinding {
   severity_override?: { reason: string; source: string };
   message: string;
   evidence: string;
+  /**
+   * How the finding's text stands in its file (the report's `context`): only `direct` findings
+   * count at `--fail-on-severity`; a negated, quoted or example mention is already discounted
+   * in the file's band and would otherwise fail the gate on documentation about attacks.
+   */
+  context: string;
   suppressed: Suppression | null;
 }
 
@@ -60,11 +66,11 @@ export function collectFindings(files: ScanFileEntry[]): TriagedFinding[] {
   for (const f of files) {
     for (const s of f.static_findings) {
       const loc = parseLocator(s.locator, f.relative_path);
-      raw.push({ rule_id: s.rule_id, origin: 'static', ...loc, file: f.relative_path, severity: s.severity, message: s.message, evidence: s.evidence ?? '', suppressed: null });
+      raw.push({ rule_id: s.rule_id, origin: 'static', ...loc, file: f.relative_path, severity: s.severity, message: s.message, evidence: s.evidence ?? '', context: s.context ?? 'direct', suppressed: null });
     }
     for (const j of f.llm_findings) {
       const loc = parseLocator(j.locator, f.relative_path);
-      raw.push({ rule_id: `judge/${j.category}`, origin: 'judge', ...loc, file: f.relative_path, severity: j.severity, message: j.rationale, evidence: j.evidence ?? '', suppressed: null });
+      raw.push({ rule_id: `judge/${j.category}`, origin: 'judge', ...loc, file: f.relative_path, severity: j.severity, message: j.rationale, evidence: j.evidence ?? '', context: 'direct', suppressed: null });
     }
   }
   // Occurrence index: the k-th finding with the same rule, path and evidence, in line order.
