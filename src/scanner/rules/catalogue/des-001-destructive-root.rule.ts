@@ -1,5 +1,7 @@
 import { CODE_COMMENT_LINE_RE, PATTERN_ARGUMENT_BEFORE_RE } from '../benign-forms';
 import { defineRegexRule } from '../regex-rule';
+import type { Rule, RuleHit } from '../rule.types';
+import type { ScanContext } from '../../views/scan-context';
 
 /** Offset of the quote opening the string literal the offset sits in, or -1 outside any literal. */
 function openingQuote(line: string, at: number): number {
@@ -14,7 +16,7 @@ function openingQuote(line: string, at: number): number {
 }
 
 /** Deleting or wiping the filesystem root, the home directory or a disk. */
-export const daDestructiveRootRule = defineRegexRule({
+const lineRule = defineRegexRule({
   meta: {
     id: 'BW-DES-001',
     title: 'Destructive command on /, ~ or a disk',
@@ -24,7 +26,7 @@ export const daDestructiveRootRule = defineRegexRule({
     asset_type: 'instructions',
     hard_block: true,
     rationale:
-      'Recursive deletion of `/`, `~`, `$HOME` or `/*` (by command, or by `shutil.rmtree`/`fs.rm` in a program), formatting or overwriting block devices and fork bombs destroy the user\'s machine. Build scripts that `rm -rf dist` or a temp folder do not match: the target must be a root, home or device.',
+      'Recursive deletion of `/`, `~`, `$HOME` or `/*` (by command, through a shell variable set to or defaulting to the home directory, or by `shutil.rmtree`/`fs.rm` in a program), formatting or overwriting block devices and fork bombs destroy the user\'s machine. Build scripts that `rm -rf dist` or a temp folder do not match: the target must be a root, home or device.',
     example: 'rm -rf ~/ --no-preserve-root',
   },
   triggers: ['rm ', 'rm\t', 'rmtree', '.rm(', '.rmsync(', '.rmdir(', '.rmdirsync(', '--no-preserve-root', 'mkfs', 'wipefs', 'dd ', 'shred', 'remove-item', 'rd ', 'rmdir', 'del ', 'format ', 'find ', 'chmod', 'chown', '};'],
@@ -62,3 +64,42 @@ export const daDestructiveRootRule = defineRegexRule({
     return hit;
   },
 });
+
+/** A shell variable set to the home directory, directly or as its default (`T="${WORKDIR:-$HOME}"`). */
+const HOME_VAR_ASSIGN = /^\s{0,20}(?:export\s{1,3}|local\s{1,3}|readonly\s{1,3})?([A-Za-z_]\w{0,40})=["']?(?:\$HOME|\$\{HOME\}|~|\$\{\w{1,40}:?-(?:\$HOME|\$\{HOME\}|~)\})\/?["']?\s{0,3}(?:$|[;#])/;
+/** Recursive rm of a variable, or of everything in it (`rm -rf "$T"/*`). */
+const RM_VAR = /\brm\s{1,3}(?:-[a-zA-Z]{0,5}[rR][a-zA-Z]{0,5}|--recursive)\s{1,3}(?:-{1,2}[a-zA-Z-]{1,20}\s{1,3}){0,3}["']?\$\{?([A-Za-z_]\w{0,40})\}?["']?(?:\/\*?)?(?=\s|$|;|&|\|)/;
+
+/**
+ * In a shell script, `rm -rf "$T"/*` where T was set to the home directory (or falls back to it):
+ * the same deletion as `rm -rf ~/*`, one assignment away. One forward pass; the assignment must
+ * come first, as the shell reads it.
+ */
+function homeVariableDeletions(ctx: ScanContext): RuleHit[] {
+  if (!ctx.executable || ctx.language !== 'shell') return [];
+  const homeVars = new Set<string>();
+  const hits: RuleHit[] = [];
+  for (let i = 0; i < ctx.lines.length; i++) {
+    const l = ctx.lines[i];
+    const assign = HOME_VAR_ASSIGN.exec(l);
+    if (assign) {
+      homeVars.add(assign[1]);
+      continue;
+    }
+    if (homeVars.size === 0) continue;
+    const rm = RM_VAR.exec(l);
+    if (rm && homeVars.has(rm[1])) hits.push({ line: i + 1, evidence: l.trim().slice(0, 200), message: `Recursive deletion of $${rm[1]}, which is the home directory` });
+  }
+  return hits;
+}
+
+export const daDestructiveRootRule: Rule = {
+  ...lineRule,
+  regexes: [...lineRule.regexes, HOME_VAR_ASSIGN, RM_VAR],
+  match(ctx, prior) {
+    const hits = lineRule.match(ctx, prior);
+    const seen = new Set(hits.map((h) => h.line));
+    for (const h of homeVariableDeletions(ctx)) if (!seen.has(h.line)) hits.push(h);
+    return hits;
+  },
+};
