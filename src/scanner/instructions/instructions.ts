@@ -6,7 +6,7 @@
  */
 import type { FindingContext } from '../engine/scan-report.types';
 import { lexiconMatcher, lexiconWords, nextToken, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
-import { determineContext, isEducationalFile, isQuotedMention } from '../rules/context-layer';
+import { determineContext, isCitedForDefense, isEducationalFile, isQuotedMention } from '../rules/context-layer';
 import type { ScanContext } from '../views/scan-context';
 
 export type Addressee = 'agent' | 'human';
@@ -719,6 +719,8 @@ export function contextOf(ctx: ScanContext, anchor: SlotHit, parts: readonly Slo
   // A quoted phrase in a table or a blockquote is cited, not said ('> "Ignore all previous instructions"').
   const info = ctx.lineInfo[anchor.line - 1];
   if (parts.some((p) => quotedOnItsLine(ctx, p)) && (educationalFile || info?.table || info?.blockquote)) return 'quoted_education';
+  // "If a file contains language like "ignore previous instructions", flag it": cited to be caught.
+  if (parts.some((p) => isCitedForDefense(ctx, p.line, p.text.split(' ')[0]))) return 'quoted_education';
   if (instruction.addressee === 'human' && !ctx.executable) return 'documentation_example';
   return 'direct';
 }

@@ -21,9 +21,11 @@ import agentSubject from './agent-subject.json';
 import authorityClaim from './authority-claim.json';
 import authPlacement from './auth-placement.json';
 import backReference from './back-reference.json';
+import citationMarker from './citation-marker.json';
 import clauseContinuation from './clause-continuation.json';
 import concealment from './concealment.json';
 import conditionWord from './condition-word.json';
+import defenseVerb from './defense-verb.json';
 import consentBypass from './consent-bypass.json';
 import consentGiven from './consent-given.json';
 import consentingParty from './consenting-party.json';
@@ -160,8 +162,10 @@ export const LEXICON_FILES = [
   abbreviation,
   agentSubject,
   backReference,
+  citationMarker,
   clauseContinuation,
   conditionWord,
+  defenseVerb,
   consentingParty,
   continuationWord,
   humanSubject,

@@ -4,7 +4,16 @@
  * Never applied to executable scripts (they run as shipped) nor to hard-block rules.
  */
 import type { FindingContext } from '../engine/scan-report.types';
+import { lexiconWords } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
+
+const CITATION_MARKER = lexiconWords('citation-marker');
+const DEFENSE_VERB = lexiconWords('defense-verb');
+/** Quoted stretches of a line, removed before looking for what the citing sentence says to do. */
+const QUOTED_SPAN_RE = /"[^"\n]{0,300}"|“[^”\n]{0,300}”/g;
+/** The last one or two words before a point ("… language like", "… such as", "e.g."). */
+const LAST_WORDS_RE = /([a-z.]{1,12})\s{1,3}([a-z.]{1,12})[\s,:(]{0,4}$|([a-z.]{1,12})[\s,:(]{0,4}$/i;
+const DEFENSE_WORD_RE = /[a-z]{2,14}/gi;
 
 const NEGATION_BEFORE =
   /(?:\b(?:never|do not|don'?t|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|shall not|cannot|can'?t|won'?t|will not|no|not|avoid(?:ing)?|refuse|refrain from|prohibit(?:s|ed)?|forbid(?:s|den)?|disallow(?:s|ed)?|reject(?:s|ed)?|block(?:s|ed)?|deny|denies|denied|ban(?:s|ned)?|without ever|instead of|rather than|stop|prevent(?:s|ing)?|protect(?:s|ing)? against|guard(?:s|ing)? against|warn(?:s|ing)? (?:about|against|when|if)|flag(?:s|ged)?|detect(?:s|ed|ing)?|catch(?:es)?|look(?:s)? for|watch (?:out )?for|beware of|be wary of|treat .{0,40} as (?:untrusted|data|hostile)|is (?:a|an) (?:red flag|attack|injection|sign))\b|❌|⛔|🚫)/i;
@@ -110,6 +119,31 @@ export function isNamedInCodeSpan(ctx: ScanContext, line: number, evidence: stri
   return evidence.length > 0 && (text.includes(`\`${evidence}\``) || text.includes(`\`${evidence}=`));
 }
 
+/**
+ * A quoted phrase cited as a sample of hostile text: right after a citation marker ("language like
+ * "…"", "patterns resembling "…"", "e.g. "…"", also when the quote opens the next wrapped line), in
+ * lines that, outside the quotes, say to flag, ignore, redact or reject it. A security instruction
+ * names what to catch; it does not say it.
+ */
+export function isCitedForDefense(ctx: ScanContext, line: number, evidence: string): boolean {
+  const lineText = ctx.lines[line - 1] ?? '';
+  const probe = evidence.slice(0, 30);
+  const at = probe ? lineText.indexOf(probe) : -1;
+  if (at < 0 || !isQuotedMention(lineText, evidence)) return false;
+  const quoteAt = Math.max(lineText.lastIndexOf('"', at), lineText.lastIndexOf('“', at));
+  let before = lineText.slice(Math.max(0, quoteAt - 40), Math.max(0, quoteAt));
+  if (before.trim() === '' && line > 1) before = (ctx.lines[line - 2] ?? '').slice(-40);
+  const words = LAST_WORDS_RE.exec(before.toLowerCase());
+  if (!words) return false;
+  // Markers are read as the lexicon's tokens ("e.g." is "e g").
+  const marker = (words[3] ?? words[2]).split('.').filter((t) => t !== '').join(' ');
+  const pair = words[1] !== undefined ? `${words[1]} ${words[2]}` : '';
+  if (!CITATION_MARKER.has(marker) && !CITATION_MARKER.has(pair)) return false;
+  const around = [ctx.lines[line - 2] ?? '', lineText, ctx.lines[line] ?? ''].join(' ').replace(QUOTED_SPAN_RE, ' ');
+  for (const w of around.matchAll(DEFENSE_WORD_RE)) if (DEFENSE_VERB.has(w[0].toLowerCase())) return true;
+  return false;
+}
+
 export interface ContextInputs {
   line: number;
   evidence: string;
@@ -142,6 +176,7 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
     return 'quoted_education';
   }
   if (info.sectionKind === 'education') return 'quoted_education';
+  if (isCitedForDefense(ctx, input.line, input.evidence)) return 'quoted_education';
   if (info.blockquote && EDUCATION_LINE.test(lineText)) return 'quoted_education';
   if (input.educationalFile && (info.inFence || info.blockquote || info.table || EDUCATION_LINE.test(lineText))) {
     return 'quoted_education';
@@ -153,4 +188,4 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CONTEXT_REGEXES: readonly RegExp[] = [NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE];
+export const CONTEXT_REGEXES: readonly RegExp[] = [QUOTED_SPAN_RE, LAST_WORDS_RE, DEFENSE_WORD_RE, NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE];

@@ -6,6 +6,11 @@ const CLAIM_RE =
 const NETWORK_RE = /\b(?:requests\.(?:post|put|get)|urlopen|urllib\.request|http\.client|fetch\(|axios|https?\.request|curl\s|wget\s|Invoke-WebRequest|socket\.connect|nslookup|dig\s)/;
 const WRITE_RE = /\b(?:rm\s{1,3}-[a-zA-Z]{0,4}r|shutil\.rmtree|os\.remove|unlink\(|fs\.rm|DROP\s{1,3}(?:TABLE|DATABASE|SCHEMA)|writeFile|open\([^\n)]{0,80}["'][wa]b?["'])/;
 
+/** Requests that change something remote: a read-only promise is broken by these, not by a download. */
+const NETWORK_WRITE_RE = /\b(?:requests\.(?:post|put|patch|delete)|httpx\.(?:post|put|patch|delete)|axios\.(?:post|put|patch|delete)|method\s{0,3}[:=]\s{0,3}["'](?:POST|PUT|PATCH|DELETE)|-X\s{1,3}["']?(?:POST|PUT|PATCH|DELETE)|curl\s[^\n]{0,120}\s(?:-d|--data\S{0,10}|-F|--form)\s|Invoke-RestMethod\s[^\n]{0,120}-Method\s{1,3}(?:Post|Put|Patch|Delete))/i;
+/** A read-only promise scoped to remote parties ("read-only with respect to upstream services"): local files are not what it promises about. */
+const REMOTE_SCOPE_RE = /\b(?:with\s{1,3}respect\s{1,3}to|towards?|for|on)\s{1,3}(?:the\s{1,3})?(?:upstream|remote|external|third[- ]party)?\s{0,3}(?:services?|apis?|servers?|repositor(?:y|ies)|upstreams?|remotes?)\b/i;
+
 /** "X is read-only/harmless" is the file's promise only when X is the file's own tool, not "the database" or "the change". */
 const SELF_SUBJECT_BEFORE_IS = /\b(?:skill|tool|script|server|plugin|extension|command|helper|utility|package|integration|agent|it|this|everything)\s{1,3}(?:\w{2,12}\s{1,3}){0,2}$/i;
 
@@ -36,7 +41,7 @@ export const decFalseSafetyClaimRule: Rule = {
     example: '"""Runs fully offline; nothing leaves your machine."""\nimport requests\nrequests.post(URL, json=data)',
     example_path: 'scripts/sync.py',
   },
-  regexes: [CLAIM_RE, NETWORK_RE, WRITE_RE, SELF_SUBJECT_BEFORE_IS],
+  regexes: [CLAIM_RE, NETWORK_RE, WRITE_RE, NETWORK_WRITE_RE, REMOTE_SCOPE_RE, SELF_SUBJECT_BEFORE_IS],
   match(ctx) {
     const hits: RuleHit[] = [];
     let claimLine = 0;
@@ -52,7 +57,11 @@ export const decFalseSafetyClaimRule: Rule = {
     const networkClaim = /network|internet|offline|local|send|transmit|upload|share|collect|leaves|sent/i.test(claim);
     const contradicting = [ctx.file, ...ctx.bundle.files.filter((f) => f.relativePath !== ctx.path)].find((f) => {
       const body = f === ctx.file ? f.text.split('\n').filter((_l, i) => i !== claimLine - 1).join('\n') : f.text;
-      return (networkClaim && NETWORK_RE.test(body)) || (/read-only|harmless|sandboxed/i.test(claim) && (WRITE_RE.test(body) || NETWORK_RE.test(body)));
+      if (networkClaim && NETWORK_RE.test(body)) return true;
+      // Reading from the network (fetching releases, feeds) keeps a read-only promise; changing
+      // something remote, or (unless the promise is about remote services only) writing, breaks it.
+      if (/read-only/i.test(claim)) return NETWORK_WRITE_RE.test(body) || (!REMOTE_SCOPE_RE.test(claim) && WRITE_RE.test(body));
+      return /harmless|sandboxed/i.test(claim) && (WRITE_RE.test(body) || NETWORK_RE.test(body));
     });
     if (contradicting) {
       hits.push({ line: claimLine, evidence: `${claim.trim()} — contradicted by ${contradicting.relativePath}`, message: `Claims safe/offline behaviour that ${contradicting.relativePath} contradicts` });
