@@ -19,6 +19,7 @@ import { decLieToUserRule } from './catalogue/dec-003-lie-to-user.rule';
 import { decSkipConfirmationRule } from './catalogue/dec-002-skip-confirmation.rule';
 import { desAutonomousIrreversibleRule } from './catalogue/des-003-autonomous-irreversible.rule';
 import { desLogicBombRule } from './catalogue/des-004-logic-bomb.rule';
+import { desBroadDestructionCodeRule } from './catalogue/des-005-broad-destruction-code.rule';
 import { exCredentialToNetworkRule } from './catalogue/exf-001-credential-to-network.rule';
 import { exMarkdownImageBeaconRule } from './catalogue/exf-002-markdown-image-beacon.rule';
 import { exfExfilInstructionRule } from './catalogue/exf-004-exfil-instruction.rule';
@@ -107,6 +108,7 @@ export const ALL_RULES: readonly Rule[] = [
   rceDownloadExecRule,
   rceDownloadThenRunRule,
   desLogicBombRule,
+  desBroadDestructionCodeRule,
   privOsTamperRule,
   rceFetchExecFlowRule,
   rcePipeToShellRule,
