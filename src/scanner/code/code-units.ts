@@ -129,6 +129,7 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
     prose = [];
     proseWin = [];
   };
+  let carry: { line: number; text: string } | null = null;
   // A PowerShell command (Verb-Noun) in prose is parsed as PowerShell.
   const proseRow = (row: { line: number; text: string }): void => {
     (PS_VERB_NOUN.test(row.text) ? proseWin : prose).push(row);
@@ -138,6 +139,7 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
     const line = ctx.lines[i];
     if (info?.inFence) {
       flushProse();
+      carry = null;
       // A fence: from its opener to its closer.
       const rows: { line: number; text: string }[] = [];
       const label = (info.fenceLang ?? '').toLowerCase();
@@ -150,18 +152,35 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
       continue;
     }
     if (info?.inFrontmatter || line.trim() === '') {
+      carry = null;
       // A blank line ends a paragraph or list: commands flow within one.
       if (line.trim() === '') flushProse();
       continue;
     }
-    // Prose: inline code spans that read as commands, or a bare command line.
+    // Prose: inline code spans that read as commands, or a bare command line. A span left open at
+    // the end of a line continues on the next line of the paragraph (Markdown allows it).
     let spans = 0;
+    let rest = line;
+    if (carry) {
+      const close = line.indexOf('`');
+      if (close !== -1 && close <= 400) {
+        spans++;
+        const joined = `${carry.text} ${line.slice(0, close).trim()}`;
+        if (shellLike(joined, true)) proseRow({ line: carry.line, text: joined });
+        rest = line.slice(close + 1);
+      }
+      carry = null;
+    }
     INLINE_SPAN.lastIndex = 0;
-    for (let m = INLINE_SPAN.exec(line); m; m = INLINE_SPAN.exec(line)) {
+    for (let m = INLINE_SPAN.exec(rest); m; m = INLINE_SPAN.exec(rest)) {
       spans++;
       if (shellLike(m[1], true)) proseRow({ line: i + 1, text: m[1] });
     }
-    if (spans === 0 && !line.trimStart().startsWith('#') && shellLike(line) && !line.includes('. ')) proseRow({ line: i + 1, text: line.trim() });
+    if (countOf(rest, '`') % 2 === 1) {
+      const open = rest.slice(rest.lastIndexOf('`') + 1);
+      if (open.length > 0 && open.length <= 400) carry = { line: i + 1, text: open.trim() };
+    }
+    if (spans === 0 && !carry && !line.trimStart().startsWith('#') && shellLike(line) && !line.includes('. ')) proseRow({ line: i + 1, text: line.trim() });
   }
   flushProse();
   return out;
