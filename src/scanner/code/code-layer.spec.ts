@@ -83,6 +83,12 @@ describe('code facts', () => {
     expect(pyChunks.find((c) => c.text.includes('s = """'))?.text).toMatch(/"""\n(?:y = 2\n)*/);
   });
 
+  it('keeps no row for a blank line, so a flood of line breaks allocates and parses nothing', () => {
+    expect(codeChunksOf(ctxOf('cr.sh', '\r'.repeat(100_000)).ctx)).toEqual([]);
+    const chunks = codeChunksOf(ctxOf('b.sh', 'echo a\n\n\n   \necho b\n').ctx);
+    expect(chunks.map((c) => [c.text, c.lines])).toEqual([['echo a\necho b', [1, 5]]]);
+  });
+
   it('does not parse code that mentions nothing the code rules read', () => {
     const facts = codeFactsOf(ctxOf('pad.sh', '${'.repeat(20000)).ctx);
     expect(facts.calls).toEqual([]);

@@ -71,7 +71,7 @@ function countOf(text: string, mark: string): number {
 }
 
 /** Cuts one unit's rows into chunks at top-level boundaries, outside heredocs. */
-function chunkRows(lang: CodeLanguage, rows: { line: number; text: string }[], unit: number, origin: CodeChunk['origin'], out: CodeChunk[]): void {
+function chunkRows(lang: CodeLanguage, rows: readonly { line: number; text: string }[] | readonly string[], unit: number, origin: CodeChunk['origin'], out: CodeChunk[]): void {
   let text: string[] = [];
   let lines: number[] = [];
   let size = 0;
@@ -84,12 +84,16 @@ function chunkRows(lang: CodeLanguage, rows: { line: number; text: string }[], u
     lines = [];
     size = 0;
   };
-  for (const row of rows) {
-    const t = row.text.length > LINE_MAX ? '' : row.text;
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k];
+    // A script's lines are read in place (no object per line); blank lines carry nothing to parse.
+    const raw = typeof row === 'string' ? row : row.text;
+    if (raw.length === 0 || raw.length > LINE_MAX || raw.trim() === '') continue;
+    const t = raw;
     const topLevel = heredoc === null && !inString && t.length > 0 && !/^[\s)\]}]/.test(t);
     if (size >= CHUNK_MAX && topLevel) flush();
     text.push(t);
-    lines.push(row.line);
+    lines.push(typeof row === 'string' ? k + 1 : row.line);
     size += t.length + 1;
     if (lang === 'python' || lang === 'typescript') {
       const marks = lang === 'python' ? countOf(t, '"""') + countOf(t, "'''") : countOf(t, '`');
@@ -116,7 +120,7 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
   const out: CodeChunk[] = [];
   const scriptLang = SCRIPT_LANG[ctx.language];
   if (scriptLang) {
-    chunkRows(scriptLang, ctx.lines.map((text, i) => ({ line: i + 1, text })), 0, 'script', out);
+    chunkRows(scriptLang, ctx.lines, 0, 'script', out);
     return out;
   }
   if (ctx.language !== 'markdown') return out;
