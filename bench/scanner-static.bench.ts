@@ -10,6 +10,7 @@
  *
  *   npm run bench:scanner-static [-- <corpus-dir>]
  */
+import { initCodeParsers } from '../src/scanner/code/tree-sitter';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { scanUpload } from '../src/scanner/engine/scan-engine';
@@ -24,6 +25,8 @@ import { createStaticAnalyzer } from '../src/scanner/rules/static-analyzer';
 const analyzer = createStaticAnalyzer();
 
 runPart('scanner-static', async (report) => {
+  // The code layer's parsers load asynchronously: ready before anything is timed.
+  await initCodeParsers();
   const corpusDir = resolve(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? join(__dirname, '..', '..', 'shared', 'corpus'));
   const result: Record<string, unknown> = { node: process.version, corpus_dir: corpusDir };
 

@@ -11,6 +11,7 @@
  *
  *   npm run bench -- scanner-worst-case
  */
+import { initCodeParsers } from '../src/scanner/code/tree-sitter';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { corpusDerivedInputs, measureGrowth, scanCpuMs, worstCaseInputs, type GrowthRow, type WorstCaseInput } from '../src/scanner/eval/worst-case';
@@ -34,6 +35,7 @@ function worstAt250(inputs: readonly WorstCaseInput[]): { name: string; ms: numb
 }
 
 runPart('scanner-worst-case', async (report) => {
+  await initCodeParsers();
   const generated = worstCaseInputs();
   const corpora = CORPORA.filter((dir) => existsSync(join(dir, 'manifest.jsonl')));
   for (const dir of CORPORA.filter((d) => !corpora.includes(d))) process.stderr.write(`corpus not found at ${dir}: its derived inputs are skipped\n`);

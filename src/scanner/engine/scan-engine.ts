@@ -1,3 +1,4 @@
+import { initCodeParsers } from '../code/tree-sitter';
 import { createHash } from 'node:crypto';
 import { DomainError, ScannerFailedError } from '../../common/errors';
 import { extractUpload, type UploadEntry } from '../archive/upload-extractor';
@@ -360,6 +361,8 @@ export async function completeScan(prepared: PreparedScan, deps: CompleteDeps): 
  * while judging is not an error: the judge answers `timeout` and the file is scored statically.
  */
 export async function scanUpload(input: ScanUploadInput, deps: ScanDeps): Promise<ScanReport> {
+  // The code layer's parsers load asynchronously; wait for them rather than scan without them.
+  await initCodeParsers();
   const prepared = prepareScan(input, deps);
   return completeScan(prepared, deps);
 }

@@ -6,11 +6,15 @@
  *
  *   node --require ts-node/register/transpile-only src/scanner/eval/worst-case.check.ts SKILL.md run.sh
  */
+import { initCodeParsers } from '../code/tree-sitter';
 import { confirmedSuperLinear, worstCaseInputs, type GrowthRow } from './worst-case';
 
-const report: Record<string, { inputs: number; superLinear: GrowthRow[] }> = {};
-for (const path of process.argv.slice(2)) {
-  const inputs = worstCaseInputs([path]);
-  report[path] = { inputs: inputs.length, superLinear: confirmedSuperLinear(inputs) };
-}
-process.stdout.write(`${JSON.stringify(report)}\n`);
+// The code layer's parsers load asynchronously: ready before anything is timed.
+void initCodeParsers().then(() => {
+  const report: Record<string, { inputs: number; superLinear: GrowthRow[] }> = {};
+  for (const path of process.argv.slice(2)) {
+    const inputs = worstCaseInputs([path]);
+    report[path] = { inputs: inputs.length, superLinear: confirmedSuperLinear(inputs) };
+  }
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+});

@@ -17,6 +17,7 @@ import type { Rule } from '../rules/rule.types';
 import { createStaticAnalyzer } from '../rules/static-analyzer';
 import { scoreFile } from '../scoring/score-file';
 import { buildViews } from '../views/build-views';
+import { codeFactsOf } from '../code/code-facts';
 import { buildScanContext, viewOptionsFor } from '../views/scan-context';
 import { loadManifest } from './corpus-loader';
 
@@ -198,6 +199,10 @@ function stagesOf(path: string, text: string, rules: readonly Rule[]): Stage[] {
   return [
     { name: 'views', run: () => buildViews(ctx.text, ctx.lines, viewOptionsFor(ctx.language)) },
     { name: 'context', run: () => buildScanContext(file, bundle, Infinity) },
+    // The code layer computes its facts once per file and the code rules share them (a rule stage
+    // re-run on the same context reads the memo), so the parse and walk are timed here, on a fresh
+    // context object each run.
+    { name: 'code', run: () => codeFactsOf({ ...ctx }) },
     ...rules.map((r) => ({ name: `rule:${r.meta.id}`, run: () => r.match(ctx, []) })),
     { name: 'scan', run: () => scanSync(path, bytes) },
   ];

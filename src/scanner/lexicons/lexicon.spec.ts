@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expandPhrase, LEXICON_FILES, LexiconMatcher, lexiconMatcher, lexiconWords, LONGEST_PHRASE, nextToken, TOKEN_PATTERN, tokenize } from './lexicon';
+import { codeLexicon, expandPhrase, LEXICON_FILES, LexiconMatcher, lexiconMatcher, lexiconWords, LONGEST_PHRASE, nextToken, TOKEN_PATTERN, tokenize } from './lexicon';
 
 const wordsOf = (text: string): string[] => tokenize(text).map((t) => t.token);
 
@@ -41,13 +41,16 @@ describe('lexicons', () => {
     const lists = LEXICON_FILES.filter((l) => 'use' in l);
     expect(lists.length).toBeGreaterThan(0);
     for (const l of lists) {
-      expect((l as { use: string }).use).toBe('words');
-      expect(lexiconWords(l.class).size).toBeGreaterThan(0);
+      const use = (l as { use: string }).use;
+      expect(['words', 'code']).toContain(use);
+      expect((use === 'words' ? lexiconWords(l.class) : codeLexicon(l.class)).size).toBeGreaterThan(0);
     }
     expect(lexiconWords('relative-pronoun')).toEqual(new Set(['that', 'which']));
     const found = new Set(lexiconMatcher().match(wordsOf('values that the user said which then')).map((m) => m.cls));
     for (const l of lists) expect(found.has(l.class)).toBe(false);
     expect(() => lexiconWords('negation')).toThrow(/no word-list lexicon/);
+    expect(() => codeLexicon('negation')).toThrow(/no code lexicon/);
+    expect(codeLexicon('code-unsafe-loader').has('pickle.load')).toBe(true);
   });
 
   it('keeps the longest phrase of a class at each start', () => {

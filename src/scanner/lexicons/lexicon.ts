@@ -85,6 +85,16 @@ import subjectArticle from './subject-article.json';
 import techniqueNoun from './technique-noun.json';
 import threatSubject from './threat-subject.json';
 import triggerRecurring from './trigger-recurring.json';
+import codeBroadTarget from './code-broad-target.json';
+import codeDestroy from './code-destroy.json';
+import codeFetchTool from './code-fetch-tool.json';
+import codeInstallerName from './code-installer-name.json';
+import codeInterpreter from './code-interpreter.json';
+import codePersistLocation from './code-persist-location.json';
+import codeProbe from './code-probe.json';
+import codeTamperTarget from './code-tamper-target.json';
+import codeUnsafeLoader from './code-unsafe-loader.json';
+import codeVerifyCommand from './code-verify-command.json';
 
 interface LexiconFile {
   class: string;
@@ -92,7 +102,9 @@ interface LexiconFile {
   phrases: string[];
   /**
    * `words`: a list of single words the instruction layer reads as a set (lexiconWords), not a
-   * class of the frame matcher; default: a class whose phrases the matcher finds in the text.
+   * class of the frame matcher; `code`: names of commands, calls, paths and identifiers the code
+   * layer (src/scanner/code) reads literally, lower-cased (codeLexicon); default: a class whose
+   * phrases the matcher finds in the text.
    */
   use?: string;
 }
@@ -180,6 +192,16 @@ export const LEXICON_FILES = [
   stopVerb,
   subjectArticle,
   techniqueNoun,
+  codeBroadTarget,
+  codeDestroy,
+  codeFetchTool,
+  codeInstallerName,
+  codeInterpreter,
+  codePersistLocation,
+  codeProbe,
+  codeTamperTarget,
+  codeUnsafeLoader,
+  codeVerifyCommand,
 ] as const satisfies readonly LexiconFile[];
 
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
@@ -365,7 +387,7 @@ let shared: LexiconMatcher | null = null;
 
 /** The matcher over every frame lexicon (not the word lists), built on first use and shared. */
 export function lexiconMatcher(): LexiconMatcher {
-  shared ??= new LexiconMatcher(LEXICON_FILES.filter((f) => (f as LexiconFile).use !== 'words'));
+  shared ??= new LexiconMatcher(LEXICON_FILES.filter((f) => (f as LexiconFile).use === undefined));
   return shared;
 }
 
@@ -376,4 +398,11 @@ export function lexiconWords(cls: LexiconClass): ReadonlySet<string> {
   const words = new Set<string>();
   for (const pattern of file.phrases) for (const phrase of expandPhrase(pattern)) words.add(phrase.join(' '));
   return words;
+}
+
+/** The entries of a code lexicon (`"use": "code"`), lower-cased, read literally (no phrase expansion). */
+export function codeLexicon(cls: LexiconClass): ReadonlySet<string> {
+  const file = LEXICON_FILES.find((f) => f.class === cls) as LexiconFile | undefined;
+  if (!file || file.use !== 'code') throw new Error(`no code lexicon ${cls}`);
+  return new Set(file.phrases.map((p) => p.toLowerCase()));
 }

@@ -18,6 +18,8 @@ import { decFalseSafetyClaimRule } from './catalogue/dec-005-false-safety-claim.
 import { decLieToUserRule } from './catalogue/dec-003-lie-to-user.rule';
 import { decSkipConfirmationRule } from './catalogue/dec-002-skip-confirmation.rule';
 import { desAutonomousIrreversibleRule } from './catalogue/des-003-autonomous-irreversible.rule';
+import { desLogicBombRule } from './catalogue/des-004-logic-bomb.rule';
+import { desBroadDestructionCodeRule } from './catalogue/des-005-broad-destruction-code.rule';
 import { exCredentialToNetworkRule } from './catalogue/exf-001-credential-to-network.rule';
 import { exMarkdownImageBeaconRule } from './catalogue/exf-002-markdown-image-beacon.rule';
 import { exfExfilInstructionRule } from './catalogue/exf-004-exfil-instruction.rule';
@@ -68,8 +70,10 @@ import { privContainerHostRule } from './catalogue/priv-003-container-host.rule'
 import { privDisableSecurityRule } from './catalogue/priv-005-disable-security.rule';
 import { privPermissionBypassRule } from './catalogue/priv-002-permission-bypass.rule';
 import { privPersistenceRule } from './catalogue/priv-004-persistence.rule';
+import { privOsTamperRule } from './catalogue/priv-006-os-tamper.rule';
 import { rceCodeInDataRule } from './catalogue/rce-005-code-in-data.rule';
 import { rceDownloadExecRule } from './catalogue/rce-002-download-exec.rule';
+import { rceDownloadThenRunRule } from './catalogue/rce-006-download-then-run.rule';
 import { rceFetchExecFlowRule } from './catalogue/rce-004-fetch-exec-flow.rule';
 import { rcePipeToShellRule } from './catalogue/rce-001-pipe-to-shell.rule';
 import { rceReverseShellRule } from './catalogue/rce-003-reverse-shell.rule';
@@ -111,6 +115,10 @@ export const ALL_RULES: readonly Rule[] = [
   seProviderSecretRule,
   rceCodeInDataRule,
   rceDownloadExecRule,
+  rceDownloadThenRunRule,
+  desLogicBombRule,
+  desBroadDestructionCodeRule,
+  privOsTamperRule,
   rceFetchExecFlowRule,
   rcePipeToShellRule,
   rceReverseShellRule,

@@ -1,6 +1,9 @@
 import { RegExpParser } from '@eslint-community/regexpp';
 import { check } from 'recheck';
 import { analyse } from 'scslre';
+import { CODE_EFFECT_REGEXES } from '../code/code-effects';
+import { CODE_FACT_REGEXES } from '../code/code-facts';
+import { CODE_UNIT_REGEXES } from '../code/code-units';
 import { SECRET_FORMAT_REGEXES } from '../engine/secret-formats';
 import { MARKDOWN_REGEXES } from '../parsers/markdown-structure.parser';
 import { MCP_SCHEMA_REGEXES } from '../parsers/mcp-tool-schema.parser';
@@ -34,6 +37,9 @@ const ALL: { owner: string; re: RegExp }[] = [
   ...ALL_RULES.flatMap((r) => r.regexes.map((re) => ({ owner: r.meta.id, re }))),
   ...[
     ...HIDDEN_TEXT_REGEXES,
+    ...CODE_UNIT_REGEXES,
+    ...CODE_FACT_REGEXES,
+    ...CODE_EFFECT_REGEXES,
     ...DECODER_REGEXES,
     ...NORMALIZE_REGEXES,
     ...CONTEXT_REGEXES,

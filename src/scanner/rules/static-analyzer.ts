@@ -3,6 +3,8 @@
  * runs every rule of the preset in isolation (a rule that throws is skipped, never propagated),
  * and turns hits into bounded, redacted, context-tagged StaticFindings. Time-bounded per file.
  */
+import { codeFactsIfComputed } from '../code/code-facts';
+import { initCodeParsers } from '../code/tree-sitter';
 import { boundEvidence, readableEvidence } from '../engine/evidence';
 import { CONFIDENCES, SEVERITIES, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
 import { buildScanContext, type ScanContext } from '../views/scan-context';
@@ -145,6 +147,9 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
       }
     }
   }
+  // Code the code layer could not parse (parsers not ready, a runaway parse): never a silent gap.
+  const code = codeFactsIfComputed(ctx);
+  if (code?.incomplete) findings.push(incompleteFinding(ctx.path, code.incomplete));
   if (ctx.views.decodeBudgetSpent) findings.push(incompleteFinding(ctx.path, 'decoding stopped at its output budget; later encoded text was not decoded'));
   if (skipped > 0) findings.push(incompleteFinding(ctx.path, `${skipped} rule(s) not run: the file's analysis time budget ran out`));
   if (failed.length > 0) findings.push(incompleteFinding(ctx.path, `rule(s) failed on this file: ${[...new Set(failed)].join(', ')}`));
@@ -154,6 +159,9 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
 export function createStaticAnalyzer(options: StaticAnalyzerOptions = {}): StaticAnalyzer {
   const rules = options.rules ?? DEFAULT_PRESET;
   const budget = options.budgetMs ?? DEFAULT_FILE_BUDGET_MS;
+  // The code parsers load asynchronously; asynchronous callers await initCodeParsers() (scanUpload
+  // does), and a synchronous call before they are ready reports the code it could not analyse.
+  void initCodeParsers();
   // Compiling ~300 regexes lazily costs ~200 ms on the first file; pay it here instead, untimed.
   try {
     const file = { relativePath: 'SKILL.md', kind: 'agent_file' as const, text: WARM_UP_TEXT, byteLength: WARM_UP_TEXT.length };

@@ -1,3 +1,4 @@
+import { initCodeParsers } from '../code/tree-sitter';
 import { prepareScan } from '../engine/scan-engine';
 import { createStaticAnalyzer } from '../rules/static-analyzer';
 import type { ScanEngineModule } from './scan-task.types';
@@ -5,5 +6,8 @@ import type { ScanEngineModule } from './scan-task.types';
 /** The production engine a scan worker runs: the real rule engine, built once per thread. */
 const analyzer = createStaticAnalyzer();
 
-export const prepare: ScanEngineModule['prepare'] = (task, options) =>
-  prepareScan({ filename: task.filename, bytes: task.bytes }, { analyzer, limits: options.limits });
+/** The code layer's parsers load asynchronously (started by createStaticAnalyzer): a scan waits for them. */
+export const prepare: ScanEngineModule['prepare'] = async (task, options) => {
+  await initCodeParsers();
+  return prepareScan({ filename: task.filename, bytes: task.bytes }, { analyzer, limits: options.limits });
+};

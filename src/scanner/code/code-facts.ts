@@ -1,0 +1,388 @@
+/**
+ * Code facts from real parse trees: every command or call of a file's code, with its arguments
+ * resolved to constant strings where the code makes them constant (assignments, concatenation,
+ * `${VAR:-default}`, f-strings, arrays joined, path joins, home and temp folders), the conditions
+ * that guard it, and its line in the upload. A shell string handed to subprocess/os.system/execSync
+ * is read as the commands it runs. Computed once per file (`codeFactsOf`) and shared by the code
+ * rules (BW-RCE-006, BW-DES-004, BW-PRIV-006).
+ *
+ * Cost: only chunks that mention a word of the code lexicons are parsed; each parse has a budget
+ * proportional to its size (tree-sitter.ts) and the file a total budget; a chunk whose tree is
+ * mostly error nodes is not walked. A chunk that could not be parsed makes `incomplete` say so.
+ */
+import { codeLexicon } from '../lexicons/lexicon';
+import type { ScanContext } from '../views/scan-context';
+import { codeChunksOf, type CodeChunk } from './code-units';
+import { parseCode, type SyntaxNode } from './tree-sitter';
+
+export interface CodeCall {
+  /** 1-based line in the upload. */
+  line: number;
+  /** Command or callee, lower-cased: a shell command's base name, a call's dotted name. */
+  name: string;
+  /** Arguments resolved to strings (unresolvable parts keep their source text). */
+  args: string[];
+  /** Source text of the call, bounded. */
+  text: string;
+  /** Resolved text of every condition guarding the call, with the definitions of the variables it reads. */
+  conds: string[];
+  unit: number;
+  origin: CodeChunk['origin'];
+  /** Run with sudo (shell). */
+  sudo: boolean;
+  /** A redirect of the command's output: `>`/`>>` and the file. */
+  redirects: string[];
+}
+
+export interface CodeFacts {
+  calls: CodeCall[];
+  /** Why part of the code was not analysed (not ready, cancelled parse, budget), or null. */
+  incomplete: string | null;
+}
+
+/** Time per file (ms) in parses that met syntax errors; past it the remaining chunks are reported as not analysed. */
+const FILE_PARSE_BUDGET_MS = 150;
+/** A tree whose error nodes cover more than this share of the chunk is not walked. */
+const MAX_ERROR_SHARE = 0.5;
+const TEXT_MAX = 300;
+const MAX_CALLS = 4000;
+
+const memo = new WeakMap<ScanContext, CodeFacts>();
+
+let triggers: RegExp | null = null;
+/** One pattern of lower-case literals, one of which a chunk must contain to be worth parsing: the code lexicons' entries as written. */
+function chunkTriggers(): RegExp {
+  if (!triggers) {
+    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(']);
+    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location'] as const) {
+      for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : 4)) words.add(w);
+    }
+    // Literal alternatives only: no quantifier, so the scan is linear.
+    triggers = new RegExp([...words].map((w) => w.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
+  }
+  return triggers;
+}
+
+function worthParsing(text: string): boolean {
+  return chunkTriggers().test(text);
+}
+
+let relevant: ReadonlySet<string> | null = null;
+/** Last parts of the callee names a Python or JS call must have to be recorded (shell commands are all kept). */
+function relevantCallee(name: string): boolean {
+  if (!relevant) {
+    const set = new Set<string>(['open', 'write', 'writefile', 'writefilesync', 'createwritestream', 'system', 'popen', 'run', 'call', 'check_call', 'check_output', 'execsync', 'exec', 'spawn', 'spawnsync', 'execfilesync', 'remove', 'unlink', 'rmdir', 'rm']);
+    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter'] as const) for (const w of codeLexicon(cls)) set.add(w.slice(w.lastIndexOf('.') + 1));
+    relevant = set;
+  }
+  return relevant.has(name.slice(name.lastIndexOf('.') + 1));
+}
+
+function bounded(s: string): string {
+  return s.length > TEXT_MAX ? s.slice(0, TEXT_MAX) : s;
+}
+
+const VAR_REF = /\$\{?([A-Za-z_]\w{0,60})(?::?[-=]([^}\n]{0,200}))?\}?/g;
+const HOME_WORDS = /^(?:home|userprofile)$/i;
+const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
+
+/** Shell-style text with quotes removed and `$VAR`/`${VAR:-d}` replaced from the constants. */
+function expandShell(text: string, consts: Map<string, string>): string {
+  const unquoted = text.replace(/["']/g, '');
+  return unquoted.replace(VAR_REF, (whole, name: string, dflt: string | undefined) => {
+    const known = consts.get(name);
+    if (known !== undefined) return known;
+    if (HOME_WORDS.test(name)) return '~';
+    if (TEMP_WORDS.test(name)) return '/tmp';
+    return dflt ?? whole;
+  });
+}
+
+interface WalkState {
+  chunk: CodeChunk;
+  consts: Map<string, string>;
+  /** Raw right-hand side of each assignment, so a condition's variables carry where they came from. */
+  defs: Map<string, string>;
+  calls: CodeCall[];
+}
+
+function lineOf(state: WalkState, node: SyntaxNode): number {
+  return state.chunk.lines[node.startPosition.row] ?? state.chunk.lines[state.chunk.lines.length - 1] ?? 1;
+}
+
+function calleeName(node: SyntaxNode | null): string {
+  if (!node) return '';
+  return node.text.replace(/\s+/g, '').toLowerCase().slice(0, 120);
+}
+
+/** A node's value as a constant string, as far as the code makes it constant. */
+function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
+  if (!node || depth > 8) return '';
+  const t = node.type;
+  const lang = state.chunk.lang;
+  if (lang === 'bash' || lang === 'powershell') {
+    if (t === 'variable' && lang === 'powershell') {
+      const name = node.text.replace(/^\$/, '').replace(/^env:/i, '');
+      return state.consts.get(name.toLowerCase()) ?? (HOME_WORDS.test(name) ? '~' : TEMP_WORDS.test(name) ? '/tmp' : node.text);
+    }
+    if (t === 'command' && lang === 'powershell') {
+      // Join-Path a b
+      const name = calleeName(node.childForFieldName('command_name'));
+      const args = psArgs(node, state, depth + 1);
+      if (name === 'join-path') return args.filter((a) => !a.startsWith('-')).join('/');
+    }
+    if (lang === 'powershell' && node.namedChildCount === 1 && !/string/.test(t)) return resolve(node.namedChild(0), state, depth + 1);
+    return expandShell(node.text, state.consts);
+  }
+  switch (t) {
+    case 'string':
+    case 'template_string': {
+      let out = '';
+      for (const c of node.namedChildren) {
+        if (!c) continue;
+        if (c.type === 'string_content' || c.type === 'string_fragment' || c.type === 'escape_sequence') out += c.text;
+        else if (c.type === 'interpolation' || c.type === 'template_substitution') out += resolve(c.namedChild(0), state, depth + 1);
+      }
+      return out;
+    }
+    case 'identifier':
+      return state.consts.get(node.text) ?? node.text;
+    case 'binary_operator':
+    case 'binary_expression': {
+      const op = node.childForFieldName('operator')?.text;
+      if (op === '+') return resolve(node.childForFieldName('left'), state, depth + 1) + resolve(node.childForFieldName('right'), state, depth + 1);
+      return bounded(node.text);
+    }
+    case 'parenthesized_expression':
+      return resolve(node.namedChild(0), state, depth + 1);
+    case 'list':
+    case 'tuple':
+    case 'array':
+      return node.namedChildren.map((c) => resolve(c, state, depth + 1)).join(' ');
+    case 'call':
+    case 'call_expression': {
+      const fn = calleeName(node.childForFieldName('function'));
+      const args = (node.childForFieldName('arguments')?.namedChildren ?? []).filter((c) => c && c.type !== 'keyword_argument' && c.type !== 'object');
+      if (/(?:^|\.)(?:homedir|home|expanduser)$/.test(fn)) return args.length > 0 ? resolve(args[0], state, depth + 1) : '~';
+      if (/(?:^|\.)(?:tmpdir|gettempdir)$/.test(fn)) return '/tmp';
+      if (/(?:^|\.)(?:join|resolve)$/.test(fn) && /path/.test(fn)) return args.map((a) => resolve(a, state, depth + 1)).join('/');
+      return bounded(node.text);
+    }
+    default:
+      return bounded(node.text);
+  }
+}
+
+function psArgs(node: SyntaxNode, state: WalkState, depth: number): string[] {
+  const elements = node.childForFieldName('command_elements');
+  if (!elements) return [];
+  return elements.namedChildren.filter((c) => c && c.type !== 'command_argument_sep').map((c) => (c!.type === 'command_parameter' ? c!.text.toLowerCase() : resolve(c, state, depth)));
+}
+
+const SHELL_PREFIX = new Set(['sudo', 'env', 'nohup', 'exec', 'time', 'command', 'doas']);
+const SHELL_CALLEE = /(?:^|\.)(?:system|popen|run|call|check_call|check_output|execsync|exec|spawnsync|spawn|execfilesync)$/;
+
+/** Splits a shell command line given as one string (subprocess with shell=True, os.system, execSync) into commands. */
+function shellWordsOf(text: string): string[][] {
+  const out: string[][] = [];
+  for (const part of text.split(/&&|\|\||[;|\n]/)) {
+    const words = part.trim().split(/\s+/).filter((w) => w.length > 0);
+    if (words.length > 0) out.push(words);
+  }
+  return out;
+}
+
+function pushCall(state: WalkState, node: SyntaxNode, rawName: string, args: string[], conds: string[], redirects: string[] = []): void {
+  if (state.calls.length >= MAX_CALLS) return;
+  let words = [rawName, ...args];
+  let sudo = false;
+  // sudo, env VAR=x, nohup … run the command that follows.
+  while (words.length > 1 && (SHELL_PREFIX.has(words[0].toLowerCase()) || /^\w+=/.test(words[0]) || (words[0] === 'sudo' && words[1].startsWith('-')))) {
+    if (words[0].toLowerCase() === 'sudo' || words[0].toLowerCase() === 'doas') sudo = true;
+    words = words.slice(1);
+    while (sudo && words.length > 1 && words[0].startsWith('-')) words = words.slice(1);
+  }
+  const name = words[0].toLowerCase();
+  state.calls.push({ line: lineOf(state, node), name, args: words.slice(1), text: bounded(node.text), conds, unit: state.chunk.unit, origin: state.chunk.origin, sudo, redirects });
+}
+
+/** Reads one condition node as text, followed by the definitions of the variables it reads. */
+const IDENT = /[A-Za-z_$][\w$]{0,60}/g;
+
+/** Reads one condition node as text, followed by the definitions of the variables it reads (one lookup per identifier). */
+function condText(node: SyntaxNode, state: WalkState): string {
+  const own = bounded(node.text);
+  let text = own;
+  const seen = new Set<string>();
+  IDENT.lastIndex = 0;
+  for (let m = IDENT.exec(own); m; m = IDENT.exec(own)) {
+    const name = m[0].startsWith('$') ? m[0].slice(1) : m[0];
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const def = state.defs.get(name) ?? state.defs.get(`$${name.toLowerCase()}`);
+    if (def !== undefined) text += ` ${def}`;
+  }
+  return text.toLowerCase();
+}
+
+function conditionOf(node: SyntaxNode): SyntaxNode | null {
+  return node.childForFieldName('condition');
+}
+
+/** Node types the walk looks at; every other node is passed by the cursor without being materialised. */
+const INTERESTING_TYPES = ['if_statement', 'elif_clause', 'while_statement', 'conditional_expression', 'ternary_expression', 'list', 'variable_assignment', 'assignment', 'variable_declarator', 'assignment_expression', 'command', 'call', 'call_expression', 'new_expression'];
+
+function walk(root: SyntaxNode, state: WalkState): void {
+  const lang = state.chunk.lang;
+  // Guards in force: the condition applies from its end to the end of its statement.
+  const guards: { from: number; to: number; text: string }[] = [];
+  // Only the nodes the walk reads cross from WebAssembly, in source order, in one call.
+  for (const node of root.descendantsOfType(INTERESTING_TYPES)) {
+    if (!node) continue;
+    const t = node.type;
+    const at = node.startIndex;
+    while (guards.length > 0 && at >= guards[guards.length - 1].to) guards.pop();
+    const childConds = guards.filter((g) => at >= g.from).map((g) => g.text);
+    if (t === 'if_statement' || t === 'elif_clause' || t === 'while_statement' || t === 'conditional_expression' || t === 'ternary_expression') {
+      const c = conditionOf(node);
+      if (c) guards.push({ from: c.endIndex, to: node.endIndex, text: condText(c, state) });
+    } else if (lang === 'bash' && t === 'list') {
+      // `[ cond ] && cmd`, `test … && cmd`: the test guards what follows.
+      const first = node.namedChild(0);
+      if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? '')))) guards.push({ from: first.endIndex, to: node.endIndex, text: condText(first, state) });
+    }
+    // Assignments: constants and definitions.
+    if (lang === 'bash' && t === 'variable_assignment') {
+      const name = node.childForFieldName('name')?.text ?? '';
+      const value = node.childForFieldName('value');
+      if (name && value) {
+        state.consts.set(name, resolve(value, state));
+        state.defs.set(name, bounded(value.text).toLowerCase());
+      }
+    } else if ((lang === 'python' && t === 'assignment') || (lang === 'typescript' && (t === 'variable_declarator' || t === 'assignment_expression'))) {
+      const left = node.childForFieldName(t === 'variable_declarator' ? 'name' : 'left');
+      const right = node.childForFieldName(t === 'variable_declarator' ? 'value' : 'right');
+      if (left && right) {
+        const names = left.type === 'identifier' ? [left.text] : left.namedChildren.filter((c) => c?.type === 'identifier').map((c) => c!.text);
+        // `path, _ = urlretrieve(url, dest)`: the first name is the file written.
+        if (right.type === 'call' && /urlretrieve$/.test(calleeName(right.childForFieldName('function'))) && names.length > 0) {
+          const dest = right.childForFieldName('arguments')?.namedChildren[1] ?? null;
+          if (dest) state.consts.set(names[0], resolve(dest, state));
+        }
+        for (const name of names) {
+          if (left.type === 'identifier') state.consts.set(name, resolve(right, state));
+          state.defs.set(name, bounded(right.text).toLowerCase());
+        }
+      }
+    } else if (lang === 'powershell' && t === 'assignment_expression') {
+      const left = node.namedChild(0);
+      const right = node.childForFieldName('value');
+      const name = left?.text.replace(/^\$/, '').toLowerCase() ?? '';
+      if (name && right) {
+        state.consts.set(name, resolve(right, state));
+        state.defs.set(`$${name}`, bounded(right.text).toLowerCase());
+      }
+    }
+    // Calls.
+    if (lang === 'bash' && t === 'command') {
+      const nameNode = node.childForFieldName('name');
+      if (nameNode) {
+        const args = node.childrenForFieldName('argument').map((a) => resolve(a, state));
+        const redirects: string[] = [];
+        const parent = node.parent;
+        if (parent?.type === 'redirected_statement') {
+          for (const r of parent.childrenForFieldName('redirect')) {
+            if (r?.type === 'file_redirect') {
+              const dest = r.childForFieldName('destination');
+              const op = r.text.trimStart().startsWith('>>') ? '>>' : r.text.trimStart().startsWith('>') ? '>' : '';
+              if (dest && op) redirects.push(`${op}${resolve(dest, state)}`);
+            }
+          }
+        }
+        pushCall(state, node, resolve(nameNode, state), args, childConds, redirects);
+      }
+    } else if (lang === 'powershell' && t === 'command') {
+      const nameNode = node.childForFieldName('command_name');
+      if (nameNode) pushCall(state, node, nameNode.text, psArgs(node, state, 0), childConds);
+    } else if ((lang === 'python' && t === 'call') || (lang === 'typescript' && (t === 'call_expression' || t === 'new_expression'))) {
+      const name = calleeName(node.childForFieldName(t === 'new_expression' ? 'constructor' : 'function'));
+      if (relevantCallee(name)) {
+        const argNodes = node.childForFieldName('arguments')?.namedChildren ?? [];
+        const args = argNodes.map((a) => {
+          if (!a) return '';
+          if (a.type === 'keyword_argument') return `${a.childForFieldName('name')?.text ?? ''}=${resolve(a.childForFieldName('value'), state)}`;
+          return resolve(a, state);
+        });
+        pushCall(state, node, name, args, childConds);
+        // A shell command line handed to a process call is read as the commands it runs.
+        if (SHELL_CALLEE.test(name) && argNodes.length > 0) {
+          const first = args[0];
+          const shellLine = argNodes[0]?.type === 'list' || argNodes[0]?.type === 'array' ? [first.split(/\s+/)] : shellWordsOf(first);
+          for (const words of shellLine) if (words.length > 0 && words[0]) pushCall(state, node, words[0], words.slice(1), childConds);
+        }
+      }
+    }
+  }
+}
+
+function errorShare(root: SyntaxNode, size: number): number {
+  if (!root.hasError || size === 0) return 0;
+  let covered = 0;
+  const stack: SyntaxNode[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.isError || n.isMissing) {
+      covered += n.endIndex - n.startIndex;
+      continue;
+    }
+    if (!n.hasError) continue;
+    for (const c of n.children) if (c) stack.push(c);
+  }
+  return covered / size;
+}
+
+/** The code facts of a file, computed once. */
+export function codeFactsOf(ctx: ScanContext): CodeFacts {
+  const known = memo.get(ctx);
+  if (known) return known;
+  const facts: CodeFacts = { calls: [], incomplete: null };
+  memo.set(ctx, facts);
+  const chunks = codeChunksOf(ctx);
+  // Time spent in parses that met syntax errors (clean parses are linear and never counted).
+  let errorMs = 0;
+  let state: WalkState | null = null;
+  let notParsed = 0;
+  let why = '';
+  for (const chunk of chunks) {
+    if (!worthParsing(chunk.text)) continue;
+    if (errorMs > FILE_PARSE_BUDGET_MS || performance.now() > ctx.deadline) {
+      notParsed++;
+      why = errorMs > FILE_PARSE_BUDGET_MS ? 'the file\u2019s budget for code with syntax errors ran out' : 'the file\u2019s analysis time budget ran out';
+      continue;
+    }
+    if (!state || state.chunk.unit !== chunk.unit) state = { chunk, consts: new Map(), defs: new Map(), calls: facts.calls };
+    else state.chunk = chunk;
+    const parsed = parseCode(chunk.lang, chunk.text);
+    errorMs += parsed.slowMs;
+    if ('error' in parsed) {
+      notParsed++;
+      why = parsed.error === 'not_ready' ? 'the code parsers were not ready' : 'a code block took too long to parse';
+      continue;
+    }
+    try {
+      if (errorShare(parsed.tree.rootNode, chunk.text.length) <= MAX_ERROR_SHARE) walk(parsed.tree.rootNode, state);
+    } finally {
+      parsed.tree.delete();
+    }
+  }
+  if (notParsed > 0) facts.incomplete = `code analysis incomplete: ${notParsed} code block(s) not parsed (${why})`;
+  return facts;
+}
+
+/** The facts if some rule already computed them for this file (the analyzer reports `incomplete`). */
+export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
+  return memo.get(ctx);
+}
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];

@@ -1,0 +1,194 @@
+/**
+ * The code of a file, as units to parse: a bundled script as a whole; in Markdown, fenced blocks
+ * labelled shell/Python/JS/TS/PowerShell (or unlabelled and shell-like), and the commands a
+ * paragraph or list gives in inline code spans or on bare command lines, in order. Each unit is
+ * cut into chunks of at most CHUNK_MAX characters at top-level line boundaries (never inside a
+ * heredoc), so parsing stays linear in the input whatever the content. Each chunk row keeps its
+ * line in the upload.
+ */
+import { codeLexicon } from '../lexicons/lexicon';
+import type { ScanContext } from '../views/scan-context';
+import type { CodeLanguage } from './tree-sitter';
+
+export interface CodeChunk {
+  lang: CodeLanguage;
+  text: string;
+  /** 1-based line in the upload of each row of `text`. */
+  lines: number[];
+  /** Which unit of the file the chunk belongs to (facts flow within a unit). */
+  unit: number;
+  /** Where the code came from: a script, a fence, or commands in prose. */
+  origin: 'script' | 'fence' | 'prose';
+}
+
+/** Chunks are cut at a top-level line boundary once they reach this many characters. */
+export const CHUNK_MAX = 2000;
+/** A single line longer than this is not parsed (minified or padded); the regex rules still read it. */
+const LINE_MAX = 2000;
+
+const FENCE_LANG: Record<string, CodeLanguage> = {
+  bash: 'bash', sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash', terminal: 'bash', shellsession: 'bash',
+  python: 'python', py: 'python', python3: 'python',
+  js: 'typescript', javascript: 'typescript', ts: 'typescript', typescript: 'typescript', node: 'typescript', mjs: 'typescript', cjs: 'typescript',
+  powershell: 'powershell', pwsh: 'powershell', ps1: 'powershell', ps: 'powershell',
+};
+const SCRIPT_LANG: Partial<Record<ScanContext['language'], CodeLanguage>> = { shell: 'bash', python: 'python', javascript: 'typescript', powershell: 'powershell' };
+
+const FENCE_MARK = /^\s{0,3}(?:`{3}|~{3})/;
+const INLINE_SPAN = /`([^`\n]{1,400})`/g;
+const PROMPT = /^\s{0,8}(?:\$|>|PS [^>\n]{0,80}>)\s/;
+const HEREDOC = /<<-?\s{0,3}["']?([A-Za-z_]\w{0,40})/;
+const FIRST_WORD = /^\s{0,40}(?:sudo\s{1,5})?([\w.-]{1,40})(\s|$)/;
+const PS_VERB_NOUN = /^\s{0,8}[A-Z][a-z]{1,20}-[A-Z][A-Za-z]{1,40}\b/;
+const ARG_LIKE = /\s(?:-|\.{0,2}\/|~|\$|https?:|[\w-]{1,80}\.\w{1,8}\b)/;
+
+let shellWords: ReadonlySet<string> | null = null;
+/** Command words that make a span or a bare line read as a shell command. */
+function commandWords(): ReadonlySet<string> {
+  shellWords ??= new Set([...codeLexicon('code-fetch-tool'), ...codeLexicon('code-interpreter'), ...codeLexicon('code-destroy'), ...codeLexicon('code-tamper-target'), 'git', 'cd', 'chmod', 'pip', 'pip3', 'npm', 'npx', 'echo', 'cat', 'tee', 'mkdir', 'cp', 'mv', 'ln', 'crontab', 'launchctl', 'systemctl', 'iptables', 'netsh', 'ufw', 'uv', 'pipx', 'make', 'docker', 'export']);
+  return shellWords;
+}
+
+/** A span or bare line that starts with a command word and has an argument (on a bare line, one that looks like a path, flag or URL). */
+function shellLike(text: string, span = false): boolean {
+  const m = FIRST_WORD.exec(text);
+  if (!m) return false;
+  const word = m[1].toLowerCase();
+  if (!commandWords().has(word) && !word.startsWith('./')) return false;
+  const rest = text.slice(m[0].length - 1);
+  return span ? rest.trim().length > 0 : ARG_LIKE.test(rest);
+}
+
+function unprompted(line: string): string {
+  const m = PROMPT.exec(line);
+  return m ? line.slice(m[0].length) : line;
+}
+
+function countOf(text: string, mark: string): number {
+  let n = 0;
+  for (let i = text.indexOf(mark); i !== -1; i = text.indexOf(mark, i + mark.length)) n++;
+  return n;
+}
+
+/** Cuts one unit's rows into chunks at top-level boundaries, outside heredocs. */
+function chunkRows(lang: CodeLanguage, rows: readonly { line: number; text: string }[] | readonly string[], unit: number, origin: CodeChunk['origin'], out: CodeChunk[]): void {
+  let text: string[] = [];
+  let lines: number[] = [];
+  let size = 0;
+  let heredoc: string | null = null;
+  // Inside a multi-line string (Python triple quotes, JS template literal): no cut.
+  let inString = false;
+  const flush = (): void => {
+    if (text.length > 0) out.push({ lang, text: text.join('\n'), lines, unit, origin });
+    text = [];
+    lines = [];
+    size = 0;
+  };
+  for (let k = 0; k < rows.length; k++) {
+    const row = rows[k];
+    // A script's lines are read in place (no object per line); blank lines carry nothing to parse.
+    const raw = typeof row === 'string' ? row : row.text;
+    if (raw.length === 0 || raw.length > LINE_MAX || raw.trim() === '') continue;
+    const t = raw;
+    const topLevel = heredoc === null && !inString && t.length > 0 && !/^[\s)\]}]/.test(t);
+    if (size >= CHUNK_MAX && topLevel) flush();
+    text.push(t);
+    lines.push(typeof row === 'string' ? k + 1 : row.line);
+    size += t.length + 1;
+    if (lang === 'python' || lang === 'typescript') {
+      const marks = lang === 'python' ? countOf(t, '"""') + countOf(t, "'''") : countOf(t, '`');
+      if (marks % 2 === 1) inString = !inString;
+    }
+    if (heredoc !== null) {
+      if (t.trim() === heredoc) heredoc = null;
+    } else if (lang === 'bash') {
+      const h = HEREDOC.exec(t);
+      if (h) heredoc = h[1];
+    }
+    // A heredoc that never ends still cannot make a chunk unbounded.
+    if (size >= CHUNK_MAX * 4) {
+      heredoc = null;
+      inString = false;
+      flush();
+    }
+  }
+  flush();
+}
+
+/** The code chunks of a file, in order. */
+export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
+  const out: CodeChunk[] = [];
+  const scriptLang = SCRIPT_LANG[ctx.language];
+  if (scriptLang) {
+    chunkRows(scriptLang, ctx.lines, 0, 'script', out);
+    return out;
+  }
+  if (ctx.language !== 'markdown') return out;
+  let unit = 0;
+  let prose: { line: number; text: string }[] = [];
+  let proseWin: { line: number; text: string }[] = [];
+  const flushProse = (): void => {
+    if (prose.length > 0) chunkRows('bash', prose, ++unit, 'prose', out);
+    if (proseWin.length > 0) chunkRows('powershell', proseWin, ++unit, 'prose', out);
+    prose = [];
+    proseWin = [];
+  };
+  let carry: { line: number; text: string } | null = null;
+  // A PowerShell command (Verb-Noun) in prose is parsed as PowerShell.
+  const proseRow = (row: { line: number; text: string }): void => {
+    (PS_VERB_NOUN.test(row.text) ? proseWin : prose).push(row);
+  };
+  for (let i = 0; i < ctx.lines.length; i++) {
+    const info = ctx.lineInfo[i];
+    const line = ctx.lines[i];
+    if (info?.inFence) {
+      flushProse();
+      carry = null;
+      // A fence: from its opener to its closer.
+      const rows: { line: number; text: string }[] = [];
+      const label = (info.fenceLang ?? '').toLowerCase();
+      let j = FENCE_MARK.test(line) ? i + 1 : i;
+      for (; j < ctx.lines.length && ctx.lineInfo[j]?.inFence && !FENCE_MARK.test(ctx.lines[j]); j++) rows.push({ line: j + 1, text: label === '' || FENCE_LANG[label] === 'bash' ? unprompted(ctx.lines[j]) : ctx.lines[j] });
+      i = j;
+      let lang: CodeLanguage | undefined = FENCE_LANG[label];
+      if (!lang && label === '' && rows.some((r) => shellLike(r.text))) lang = 'bash';
+      if (lang) chunkRows(lang, rows, ++unit, 'fence', out);
+      continue;
+    }
+    if (info?.inFrontmatter || line.trim() === '') {
+      carry = null;
+      // A blank line ends a paragraph or list: commands flow within one.
+      if (line.trim() === '') flushProse();
+      continue;
+    }
+    // Prose: inline code spans that read as commands, or a bare command line. A span left open at
+    // the end of a line continues on the next line of the paragraph (Markdown allows it).
+    let spans = 0;
+    let rest = line;
+    if (carry) {
+      const close = line.indexOf('`');
+      if (close !== -1 && close <= 400) {
+        spans++;
+        const joined = `${carry.text} ${line.slice(0, close).trim()}`;
+        if (shellLike(joined, true)) proseRow({ line: carry.line, text: joined });
+        rest = line.slice(close + 1);
+      }
+      carry = null;
+    }
+    INLINE_SPAN.lastIndex = 0;
+    for (let m = INLINE_SPAN.exec(rest); m; m = INLINE_SPAN.exec(rest)) {
+      spans++;
+      if (shellLike(m[1], true)) proseRow({ line: i + 1, text: m[1] });
+    }
+    if (countOf(rest, '`') % 2 === 1) {
+      const open = rest.slice(rest.lastIndexOf('`') + 1);
+      if (open.length > 0 && open.length <= 400) carry = { line: i + 1, text: open.trim() };
+    }
+    if (spans === 0 && !carry && !line.trimStart().startsWith('#') && shellLike(line) && !line.includes('. ')) proseRow({ line: i + 1, text: line.trim() });
+  }
+  flushProse();
+  return out;
+}
+
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const CODE_UNIT_REGEXES: readonly RegExp[] = [FENCE_MARK, INLINE_SPAN, PROMPT, HEREDOC, FIRST_WORD, ARG_LIKE, PS_VERB_NOUN];
