@@ -1,5 +1,5 @@
 /**
- * Real parse trees for code (docs/decisions/0011-code-parse-trees.md): tree-sitter's WebAssembly
+ * Real parse trees for code (docs/decisions/0013-code-parse-trees.md): tree-sitter's WebAssembly
  * runtime and prebuilt grammars from `@vscode/tree-sitter-wasm` (bash, Python, TypeScript for
  * JS/TS, PowerShell). Nothing is downloaded at install or run time: the grammars ship in the package.
  *
@@ -15,6 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Language as TsLanguage, Node as TsNode, Parser as TsParser, Tree as TsTree } from '@vscode/tree-sitter-wasm';
 
 export type CodeLanguage = 'bash' | 'python' | 'typescript' | 'powershell';
@@ -52,6 +53,10 @@ export function initCodeParsers(): Promise<void> {
   }
   loading ??= (async () => {
     try {
+      // WebAssembly on V8's baseline compiler only. By default V8 also recompiles the grammars with
+      // its optimising compiler on background threads: ~13 s of CPU per process (per scan worker),
+      // and a CLI run held its exit for 20-30 s until that finished. Parses measured no slower.
+      setFlagsFromString('--liftoff-only');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const ts = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
       const dir = dirname(require.resolve('@vscode/tree-sitter-wasm'));
