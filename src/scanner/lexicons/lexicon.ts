@@ -402,7 +402,14 @@ export function lexiconWords(cls: LexiconClass): ReadonlySet<string> {
 
 /** The entries of a code lexicon (`"use": "code"`), lower-cased, read literally (no phrase expansion). */
 export function codeLexicon(cls: LexiconClass): ReadonlySet<string> {
-  const file = LEXICON_FILES.find((f) => f.class === cls) as LexiconFile | undefined;
-  if (!file || file.use !== 'code') throw new Error(`no code lexicon ${cls}`);
-  return new Set(file.phrases.map((p) => p.toLowerCase()));
+  // Built once per class: the code rules read these per call and per guard.
+  let words = CODE_LEXICONS.get(cls);
+  if (!words) {
+    const file = LEXICON_FILES.find((f) => f.class === cls) as LexiconFile | undefined;
+    if (!file || file.use !== 'code') throw new Error(`no code lexicon ${cls}`);
+    words = new Set(file.phrases.map((p) => p.toLowerCase()));
+    CODE_LEXICONS.set(cls, words);
+  }
+  return words;
 }
+const CODE_LEXICONS = new Map<LexiconClass, ReadonlySet<string>>();
