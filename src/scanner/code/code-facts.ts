@@ -53,7 +53,7 @@ let triggers: RegExp | null = null;
 /** One pattern of lower-case literals, one of which a chunk must contain to be worth parsing: the code lexicons' entries as written. */
 function chunkTriggers(): RegExp {
   if (!triggers) {
-    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(']);
+    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo']);
     for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location'] as const) {
       for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : 4)) words.add(w);
     }

@@ -96,6 +96,7 @@ import codeTamperTarget from './code-tamper-target.json';
 import codeUnsafeLoader from './code-unsafe-loader.json';
 import codeVerifyCommand from './code-verify-command.json';
 import codeShellCommand from './code-shell-command.json';
+import codeShadowedCommand from './code-shadowed-command.json';
 import toolBuiltinName from './tool-builtin-name.json';
 import toolPopularName from './tool-popular-name.json';
 import toolEffectDestroy from './tool-effect-destroy.json';
@@ -216,6 +217,7 @@ export const LEXICON_FILES = [
   codeUnsafeLoader,
   codeVerifyCommand,
   codeShellCommand,
+  codeShadowedCommand,
   toolEffectDestroy,
   toolEffectWrite,
   toolEffectSend,
