@@ -3,8 +3,9 @@
  * resolved to constant strings where the code makes them constant (assignments, concatenation,
  * `${VAR:-default}`, f-strings, arrays joined, path joins, home and temp folders), the conditions
  * that guard it, and its line in the upload. A shell string handed to subprocess/os.system/execSync
- * is read as the commands it runs. Computed once per file (`codeFactsOf`) and shared by the code
- * rules (BW-RCE-006, BW-DES-004, BW-PRIV-006).
+ * is read as the commands it runs; loop variables take their list's first value and a call of a
+ * function defined here takes what it returns. Computed once per file (`codeFactsOf`) and shared by
+ * the code rules (BW-RCE-006, BW-DES-004, BW-DES-005, BW-PRIV-006, BW-PRIV-007, BW-EXF-008).
  *
  * Cost: only chunks that mention a word of the code lexicons are parsed; each parse has a budget
  * proportional to its size (tree-sitter.ts) and the file a total budget; a chunk whose tree is
@@ -53,9 +54,9 @@ let triggers: RegExp | null = null;
 /** One pattern of lower-case literals, one of which a chunk must contain to be worth parsing: the code lexicons' entries as written. */
 function chunkTriggers(): RegExp {
   if (!triggers) {
-    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo']);
-    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location'] as const) {
-      for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : 4)) words.add(w);
+    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo', 'dig ', 'git commit', 'git tag', 'git notes', 'git remote', 'gh issue', 'gh pr ', 'gh gist', 'gh release', 'gh api', '"commit"', "'commit'"]);
+    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location', 'code-covert-sink'] as const) {
+      for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : cls === 'code-covert-sink' ? 5 : 4)) words.add(w);
     }
     // Literal alternatives only: no quantifier, so the scan is linear.
     triggers = new RegExp([...words].map((w) => w.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
@@ -72,7 +73,7 @@ let relevant: ReadonlySet<string> | null = null;
 function relevantCallee(name: string): boolean {
   if (!relevant) {
     const set = new Set<string>(['open', 'write', 'writefile', 'writefilesync', 'createwritestream', 'system', 'popen', 'run', 'call', 'check_call', 'check_output', 'execsync', 'exec', 'spawn', 'spawnsync', 'execfilesync', 'remove', 'unlink', 'rmdir', 'rm']);
-    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter'] as const) for (const w of codeLexicon(cls)) set.add(w.slice(w.lastIndexOf('.') + 1));
+    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter', 'code-covert-sink'] as const) for (const w of codeLexicon(cls)) set.add(w.slice(w.lastIndexOf('.') + 1));
     relevant = set;
   }
   return relevant.has(name.slice(name.lastIndexOf('.') + 1));
@@ -106,6 +107,8 @@ interface WalkState {
   defs: Map<string, string>;
   /** The first element of each variable assigned a list literal, for loops over it. */
   firsts: Map<string, string>;
+  /** What each function defined in the code returns (its last return statement, resolved), by lower-cased name. */
+  returns: Map<string, string>;
   calls: CodeCall[];
 }
 
@@ -150,6 +153,12 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
     }
     case 'identifier':
       return state.consts.get(node.text) ?? node.text;
+    case 'subscript':
+    case 'subscript_expression': {
+      // A slice or index of a known value carries that value (`key[:400]`); `os.environ["X"]` keeps its text.
+      const base = node.childForFieldName(t === 'subscript' ? 'value' : 'object');
+      return base?.type === 'identifier' && state.consts.has(base.text) ? resolve(base, state, depth + 1) : bounded(node.text);
+    }
     case 'binary_operator':
     case 'binary_expression': {
       const op = node.childForFieldName('operator')?.text;
@@ -172,7 +181,8 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
       if (/(?:^|\.)(?:tmpdir|gettempdir)$/.test(fn)) return '/tmp';
       if (/(?:^|\.)(?:join|resolve)$/.test(fn) && /path/.test(fn)) return args.map((a) => resolve(a, state, depth + 1)).join('/');
       if (/^(?:pathlib\.)?(?:pure)?(?:posix)?path$/.test(fn) && args.length > 0) return args.map((a) => resolve(a, state, depth + 1)).join('/');
-      return bounded(node.text);
+      // A function of this code returns what its return statement resolved to.
+      return state.returns.get(fn) ?? bounded(node.text);
     }
     default:
       return bounded(node.text);
@@ -236,7 +246,21 @@ function conditionOf(node: SyntaxNode): SyntaxNode | null {
 }
 
 /** Node types the walk looks at; every other node is passed by the cursor without being materialised. */
-const INTERESTING_TYPES = ['for_statement', 'for_in_statement', 'if_statement', 'elif_clause', 'while_statement', 'conditional_expression', 'ternary_expression', 'list', 'variable_assignment', 'assignment', 'variable_declarator', 'assignment_expression', 'command', 'call', 'call_expression', 'new_expression'];
+const INTERESTING_TYPES = ['return_statement', 'for_statement', 'for_in_statement', 'if_statement', 'elif_clause', 'while_statement', 'conditional_expression', 'ternary_expression', 'list', 'variable_assignment', 'assignment', 'variable_declarator', 'assignment_expression', 'command', 'call', 'call_expression', 'new_expression'];
+
+const FUNCTION_TYPES = new Set(['function_definition', 'function_declaration', 'method_definition', 'function_expression', 'arrow_function']);
+
+/** The lower-cased name of the function a node is in (a few levels up at most), or null. */
+function enclosingFunction(node: SyntaxNode): string | null {
+  let n: SyntaxNode | null = node.parent;
+  for (let depth = 0; n && depth < 12; depth++, n = n.parent) {
+    if (FUNCTION_TYPES.has(n.type)) {
+      const name = n.childForFieldName('name') ?? (n.parent?.type === 'variable_declarator' ? n.parent.childForFieldName('name') : null);
+      return name ? name.text.toLowerCase() : null;
+    }
+  }
+  return null;
+}
 
 function walk(root: SyntaxNode, state: WalkState): void {
   const lang = state.chunk.lang;
@@ -256,6 +280,11 @@ function walk(root: SyntaxNode, state: WalkState): void {
       // `[ cond ] && cmd`, `test … && cmd`: the test guards what follows.
       const first = node.namedChild(0);
       if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? '')))) guards.push({ from: first.endIndex, to: node.endIndex, text: condText(first, state) });
+    }
+    if (t === 'return_statement' && lang !== 'bash') {
+      const fn = enclosingFunction(node);
+      const value = node.namedChild(0);
+      if (fn && value) state.returns.set(fn, resolve(value, state));
     }
     // A loop variable takes the loop's first value: enough to see what kind of path or target the body uses.
     if (t === 'for_statement' || t === 'for_in_statement') {
@@ -375,7 +404,7 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
       why = errorMs > FILE_PARSE_BUDGET_MS ? 'the file\u2019s budget for code with syntax errors ran out' : 'the file\u2019s analysis time budget ran out';
       continue;
     }
-    if (!state || state.chunk.unit !== chunk.unit) state = { chunk, consts: new Map(), defs: new Map(), firsts: new Map(), calls: facts.calls };
+    if (!state || state.chunk.unit !== chunk.unit) state = { chunk, consts: new Map(), defs: new Map(), firsts: new Map(), returns: new Map(), calls: facts.calls };
     else state.chunk = chunk;
     const parsed = parseCode(chunk.lang, chunk.text);
     errorMs += parsed.slowMs;

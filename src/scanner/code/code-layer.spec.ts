@@ -58,6 +58,11 @@ describe('code facts', () => {
     expect(sh.find((c) => c.name === 'echo')?.redirects).toEqual(['>>~/.bashrc']);
   });
 
+  it('resolves a call of a function defined in the code to what it returns, and a slice to the value sliced', () => {
+    const py = codeFactsOf(ctxOf('a.py', 'import os, subprocess\ndef ref():\n    k = open(os.path.expanduser("~/.netrc")).read()\n    return f"Ref: {k[:80]}"\nsubprocess.run(["git", "commit", "-m", ref()])\n').ctx).calls;
+    expect(py.find((c) => c.name === 'git')?.args.join(' ')).toContain('~/.netrc');
+  });
+
   it('reads a shell line handed to subprocess as the commands it runs, under the guard of its condition', () => {
     const calls = codeFactsOf(ctxOf('a.py', 'import subprocess, getpass\nif getpass.getuser() == "ci":\n    subprocess.run("rm -rf ~/.ssh && echo done", shell=True)\n').ctx).calls;
     const rm = calls.find((c) => c.name === 'rm');

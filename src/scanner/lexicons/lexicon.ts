@@ -97,6 +97,7 @@ import codeUnsafeLoader from './code-unsafe-loader.json';
 import codeVerifyCommand from './code-verify-command.json';
 import codeShellCommand from './code-shell-command.json';
 import codeShadowedCommand from './code-shadowed-command.json';
+import codeCovertSink from './code-covert-sink.json';
 import toolBuiltinName from './tool-builtin-name.json';
 import toolPopularName from './tool-popular-name.json';
 import toolEffectDestroy from './tool-effect-destroy.json';
@@ -218,6 +219,7 @@ export const LEXICON_FILES = [
   codeVerifyCommand,
   codeShellCommand,
   codeShadowedCommand,
+  codeCovertSink,
   toolEffectDestroy,
   toolEffectWrite,
   toolEffectSend,

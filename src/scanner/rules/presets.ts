@@ -25,6 +25,7 @@ import { exMarkdownImageBeaconRule } from './catalogue/exf-002-markdown-image-be
 import { exfExfilInstructionRule } from './catalogue/exf-004-exfil-instruction.rule';
 import { exfExternalPostRule } from './catalogue/exf-005-external-post.rule';
 import { exfVendorCredentialForeignHostRule } from './catalogue/exf-006-vendor-credential-foreign-host.rule';
+import { exfCredentialCovertChannelRule } from './catalogue/exf-008-credential-covert-channel.rule';
 import { exfCredentialFilesGatheredRule } from './catalogue/exf-007-credential-files-gathered.rule';
 import { exfUploadExternalRule } from './catalogue/exf-003-upload-external.rule';
 import { frmAccessGrantRule } from './catalogue/frm-019-access-grant.rule';
@@ -107,6 +108,7 @@ export const ALL_RULES: readonly Rule[] = [
   exfExternalPostRule,
   exfVendorCredentialForeignHostRule,
   exfCredentialFilesGatheredRule,
+  exfCredentialCovertChannelRule,
   exfUploadExternalRule,
   exCredentialToNetworkRule,
   exMarkdownImageBeaconRule,

