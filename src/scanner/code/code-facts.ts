@@ -3,9 +3,10 @@
  * resolved to constant strings where the code makes them constant (assignments, concatenation,
  * `${VAR:-default}`, f-strings, arrays joined, path joins, home and temp folders), the conditions
  * that guard it, and its line in the upload. A shell string handed to subprocess/os.system/execSync
- * is read as the commands it runs; loop variables take their list's first value and a call of a
- * function defined here takes what it returns. Computed once per file (`codeFactsOf`) and shared by
- * the code rules (BW-RCE-006, BW-DES-004, BW-DES-005, BW-PRIV-006, BW-PRIV-007, BW-EXF-008).
+ * is read as the commands it runs; loop variables take their list's first value, a call of a
+ * function defined here is resolved with its arguments bound, and decoding calls on constants are
+ * evaluated (code-decode.ts). Computed once per file (`codeFactsOf`) and shared by the code rules
+ * (BW-RCE-006, BW-DES-004, BW-DES-005, BW-PRIV-006, BW-PRIV-007, BW-EXF-008, BW-OBF-004).
  *
  * Cost: only chunks that mention a word of the code lexicons are parsed; each parse has a budget
  * proportional to its size (tree-sitter.ts) and the file a total budget; a chunk whose tree is
@@ -14,6 +15,7 @@
 import { codeLexicon } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
 import { codeChunksOf, type CodeChunk } from './code-units';
+import { asText, decodeStep, xorBytes, type DecodeStep } from './code-decode';
 import { parseCode, type SyntaxNode } from './tree-sitter';
 
 export interface CodeCall {
@@ -33,6 +35,8 @@ export interface CodeCall {
   sudo: boolean;
   /** A redirect of the command's output: `>`/`>>` and the file. */
   redirects: string[];
+  /** Text the code decoded (base64, hex, XOR …) that reaches this call's arguments, if any. */
+  decoded?: string;
 }
 
 export interface CodeFacts {
@@ -47,6 +51,8 @@ const FILE_PARSE_BUDGET_MS = 150;
 const MAX_ERROR_SHARE = 0.5;
 const TEXT_MAX = 300;
 const MAX_CALLS = 4000;
+/** Elements kept of a list literal assigned to a variable. */
+const MAX_LIST = 64;
 
 const memo = new WeakMap<ScanContext, CodeFacts>();
 
@@ -54,7 +60,7 @@ let triggers: RegExp | null = null;
 /** One pattern of lower-case literals, one of which a chunk must contain to be worth parsing: the code lexicons' entries as written. */
 function chunkTriggers(): RegExp {
   if (!triggers) {
-    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo', 'dig ', 'git commit', 'git tag', 'git notes', 'git remote', 'gh issue', 'gh pr ', 'gh gist', 'gh release', 'gh api', '"commit"', "'commit'"]);
+    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo', 'dig ', 'git commit', 'git tag', 'git notes', 'git remote', 'gh issue', 'gh pr ', 'gh gist', 'gh release', 'gh api', '"commit"', "'commit'", ...DECODER_TRIGGERS]);
     for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location', 'code-covert-sink'] as const) {
       for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : cls === 'code-covert-sink' ? 5 : 4)) words.add(w);
     }
@@ -72,7 +78,7 @@ let relevant: ReadonlySet<string> | null = null;
 /** Last parts of the callee names a Python or JS call must have to be recorded (shell commands are all kept). */
 function relevantCallee(name: string): boolean {
   if (!relevant) {
-    const set = new Set<string>(['open', 'write', 'writefile', 'writefilesync', 'createwritestream', 'system', 'popen', 'run', 'call', 'check_call', 'check_output', 'execsync', 'exec', 'spawn', 'spawnsync', 'execfilesync', 'remove', 'unlink', 'rmdir', 'rm']);
+    const set = new Set<string>(['open', 'write', 'writefile', 'writefilesync', 'createwritestream', 'system', 'popen', 'run', 'call', 'check_call', 'check_output', 'execsync', 'exec', 'eval', 'compile', 'spawn', 'spawnsync', 'execfilesync', 'remove', 'unlink', 'rmdir', 'rm']);
     for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter', 'code-covert-sink'] as const) for (const w of codeLexicon(cls)) set.add(w.slice(w.lastIndexOf('.') + 1));
     relevant = set;
   }
@@ -105,10 +111,14 @@ interface WalkState {
   consts: Map<string, string>;
   /** Raw right-hand side of each assignment, so a condition's variables carry where they came from. */
   defs: Map<string, string>;
-  /** The first element of each variable assigned a list literal, for loops over it. */
-  firsts: Map<string, string>;
+  /** The elements of each variable assigned a list literal (bounded), for indexing and loops over it. */
+  lists: Map<string, string[]>;
   /** What each function defined in the code returns (its last return statement, resolved), by lower-cased name. */
   returns: Map<string, string>;
+  /** Functions of the chunk being walked: parameters and returned expression, re-resolved per call with the arguments bound. */
+  fnDefs: Map<string, { params: string[]; ret: SyntaxNode }>;
+  /** Texts decoded so far in this unit (bounded), so calls whose arguments carry one are marked. */
+  decoded: string[];
   calls: CodeCall[];
 }
 
@@ -155,8 +165,12 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
       return state.consts.get(node.text) ?? node.text;
     case 'subscript':
     case 'subscript_expression': {
-      // A slice or index of a known value carries that value (`key[:400]`); `os.environ["X"]` keeps its text.
+      // `PARTS[1]` of a known list is that element; a slice of a known value carries the value
+      // (`key[:400]`); `os.environ["X"]` keeps its text.
       const base = node.childForFieldName(t === 'subscript' ? 'value' : 'object');
+      const index = node.childForFieldName(t === 'subscript' ? 'subscript' : 'index');
+      const element = base && index && /^\d{1,4}$/.test(index.text) ? state.lists.get(base.text)?.[Number(index.text)] : undefined;
+      if (element !== undefined) return element;
       return base?.type === 'identifier' && state.consts.has(base.text) ? resolve(base, state, depth + 1) : bounded(node.text);
     }
     case 'binary_operator':
@@ -176,16 +190,96 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
     case 'call':
     case 'call_expression': {
       const fn = calleeName(node.childForFieldName('function'));
-      const args = (node.childForFieldName('arguments')?.namedChildren ?? []).filter((c) => c && c.type !== 'keyword_argument' && c.type !== 'object');
+      const argsNode = node.childForFieldName('arguments');
+      // `f(x for x in y)`: a lone generator is the arguments node itself.
+      const args = argsNode?.type === 'generator_expression' ? [argsNode] : (argsNode?.namedChildren ?? []).filter((c) => c && c.type !== 'keyword_argument' && c.type !== 'object');
       if (/(?:^|\.)(?:homedir|home|expanduser)$/.test(fn)) return args.length > 0 ? resolve(args[0], state, depth + 1) : '~';
       if (/(?:^|\.)(?:tmpdir|gettempdir)$/.test(fn)) return '/tmp';
       if (/(?:^|\.)(?:join|resolve)$/.test(fn) && /path/.test(fn)) return args.map((a) => resolve(a, state, depth + 1)).join('/');
       if (/^(?:pathlib\.)?(?:pure)?(?:posix)?path$/.test(fn) && args.length > 0) return args.map((a) => resolve(a, state, depth + 1)).join('/');
+      const decoded = resolveDecoding(node, fn, args, state, depth);
+      if (decoded !== null) return decoded;
+      const def = state.fnDefs.get(fn);
+      if (def && depth < 6) return withBound(state, def.params, args.map((a) => resolve(a, state, depth + 1)), () => resolve(def.ret, state, depth + 1));
       // A function of this code returns what its return statement resolved to.
       return state.returns.get(fn) ?? bounded(node.text);
     }
     default:
       return bounded(node.text);
+  }
+}
+
+/** Literals that make a chunk worth parsing for its decoding calls (the callees below). */
+const DECODER_TRIGGERS = ['b64decode', 'b32decode', 'b85decode', 'decodebytes', 'a2b_base64', 'fromhex', 'unhexlify', 'a2b_hex', 'frombase64string', 'atob(', 'decompress', 'inflatesync', 'gunzipsync', 'codecs.decode', "'base64'", '"base64"'];
+/** Callees that decode their first argument, by the last part of their name. */
+const DECODER_CALLEES: Record<string, DecodeStep> = {
+  b64decode: 'base64', urlsafe_b64decode: 'base64', standard_b64decode: 'base64', decodebytes: 'base64', a2b_base64: 'base64', atob: 'base64', frombase64string: 'base64',
+  b32decode: 'base32', b85decode: 'base85', fromhex: 'hex', unhexlify: 'hex', a2b_hex: 'hex',
+};
+/** A second argument naming the encoding: `codecs.decode(x, "rot13")`, `Buffer.from(x, "base64")`. */
+const ENCODING_ARG: Record<string, DecodeStep> = { rot13: 'rot13', rot_13: 'rot13', hex: 'hex', base64: 'base64', base64url: 'base64', zlib: 'zlib', 'utf-16': 'utf16le', 'utf-16le': 'utf16le', utf16le: 'utf16le', ucs2: 'utf16le' };
+/** The operands of an XOR (`b ^ KEY`, `0x5a ^ b`): whichever is a constant byte is the key. */
+const XOR_RIGHT = /\^\s{0,3}([A-Za-z_]\w{0,40}|0x[0-9a-fA-F]{1,2}|\d{1,3})\b/;
+const XOR_LEFT = /\b([A-Za-z_]\w{0,40}|0x[0-9a-fA-F]{1,2}|\d{1,3})\s{0,3}\^/;
+const MAX_DECODED_KEPT = 32;
+
+function stringArg(node: SyntaxNode | undefined | null, state: WalkState, depth: number): string {
+  return node ? resolve(node, state, depth + 1).toLowerCase().replace(/["']/g, '') : '';
+}
+
+/** A decoded value as the code holds it; text is remembered so the calls it reaches are marked. */
+function decodedValue(binary: string | null, state: WalkState): string | null {
+  if (binary === null) return null;
+  const text = asText(binary);
+  if (text === null) return binary;
+  if (state.decoded.length < MAX_DECODED_KEPT && text.length >= 8) state.decoded.push(text);
+  return text;
+}
+
+function keyValue(word: string, state: WalkState): number | null {
+  const raw = /^\d|^0x/i.test(word) ? word : state.consts.get(word);
+  if (raw === undefined) return null;
+  const n = Number(raw.trim());
+  return Number.isInteger(n) && n > 0 && n < 256 ? n : null;
+}
+
+/** A call that decodes a resolvable constant (one step of a chain; the argument may itself be a decoding call), or null. */
+function resolveDecoding(node: SyntaxNode, fn: string, args: (SyntaxNode | null)[], state: WalkState, depth: number): string | null {
+  const last = fn.slice(fn.lastIndexOf('.') + 1);
+  const fnNode = node.childForFieldName('function');
+  // `.decode()`, `.toString()`, `.encode()` of a value: that value, re-read as UTF-16 when asked.
+  if ((last === 'decode' || last === 'tostring' || last === 'encode') && fn !== 'codecs.decode' && fnNode && (fnNode.type === 'attribute' || fnNode.type === 'member_expression')) {
+    const obj = fnNode.childForFieldName('object');
+    if (obj && (obj.type === 'call' || obj.type === 'call_expression' || obj.type === 'identifier')) {
+      const value = resolve(obj, state, depth + 1);
+      return last !== 'encode' && ENCODING_ARG[stringArg(args[0], state, depth)] === 'utf16le' ? decodedValue(decodeStep('utf16le', value), state) : value;
+    }
+  }
+  let step: DecodeStep | undefined = DECODER_CALLEES[last];
+  if (!step && (fn === 'codecs.decode' || fn === 'buffer.from')) step = ENCODING_ARG[stringArg(args[1], state, depth)];
+  if (!step && /(?:^|\.)(?:decompress|inflatesync|inflaterawsync|unzipsync)$/.test(fn)) step = 'zlib';
+  if (!step && /(?:^|\.)gunzipsync$|^gzip\.decompress$/.test(fn)) step = 'gzip';
+  if (step && args[0]) return decodedValue(decodeStep(step, resolve(args[0], state, depth + 1)), state);
+  // `"".join(chr(b ^ KEY) for b in bytes.fromhex(BLOB))`: XOR over what the loop reads.
+  if (last === 'join' && args[0] && (args[0].type === 'generator_expression' || args[0].type === 'list_comprehension')) {
+    const text = args[0].text;
+    const right = XOR_RIGHT.exec(text);
+    const left = XOR_LEFT.exec(text);
+    const key = (right ? keyValue(right[1], state) : null) ?? (left ? keyValue(left[1], state) : null);
+    const source = args[0].namedChildren.find((c) => c?.type === 'for_in_clause')?.childForFieldName('right');
+    if (key !== null && source) return decodedValue(xorBytes(resolve(source, state, depth + 1), key), state);
+  }
+  return null;
+}
+
+/** Runs `read` with the parameters bound to the call's arguments, then restores what they were. */
+function withBound(state: WalkState, params: readonly string[], values: readonly string[], read: () => string): string {
+  const saved = params.map((p) => state.consts.get(p));
+  params.forEach((p, i) => state.consts.set(p, values[i] ?? p));
+  try {
+    return read();
+  } finally {
+    params.forEach((p, i) => (saved[i] === undefined ? state.consts.delete(p) : state.consts.set(p, saved[i]!)));
   }
 }
 
@@ -196,7 +290,7 @@ function psArgs(node: SyntaxNode, state: WalkState, depth: number): string[] {
 }
 
 const SHELL_PREFIX = new Set(['sudo', 'env', 'nohup', 'exec', 'time', 'command', 'doas']);
-const SHELL_CALLEE = /(?:^|\.)(?:system|popen|run|call|check_call|check_output|execsync|exec|spawnsync|spawn|execfilesync)$/;
+export const SHELL_CALLEE = /(?:^|\.)(?:system|popen|run|call|check_call|check_output|execsync|exec|spawnsync|spawn|execfilesync)$/;
 
 /** Splits a shell command line given as one string (subprocess with shell=True, os.system, execSync) into commands. */
 function shellWordsOf(text: string): string[][] {
@@ -208,18 +302,21 @@ function shellWordsOf(text: string): string[][] {
   return out;
 }
 
-function pushCall(state: WalkState, node: SyntaxNode, rawName: string, args: string[], conds: string[], redirects: string[] = []): void {
+function pushCall(state: WalkState, node: SyntaxNode, rawName: string, args: string[], conds: string[], redirects: string[] = [], shell = true): void {
   if (state.calls.length >= MAX_CALLS) return;
   let words = [rawName, ...args];
   let sudo = false;
-  // sudo, env VAR=x, nohup … run the command that follows.
-  while (words.length > 1 && (SHELL_PREFIX.has(words[0].toLowerCase()) || /^\w+=/.test(words[0]) || (words[0] === 'sudo' && words[1].startsWith('-')))) {
+  // sudo, env VAR=x, nohup … run the command that follows (in a shell command, not a Python or JS call such as `exec(code)`).
+  while (shell && words.length > 1 && (SHELL_PREFIX.has(words[0].toLowerCase()) || /^\w+=/.test(words[0]) || (words[0] === 'sudo' && words[1].startsWith('-')))) {
     if (words[0].toLowerCase() === 'sudo' || words[0].toLowerCase() === 'doas') sudo = true;
     words = words.slice(1);
     while (sudo && words.length > 1 && words[0].startsWith('-')) words = words.slice(1);
   }
   const name = words[0].toLowerCase();
-  state.calls.push({ line: lineOf(state, node), name, args: words.slice(1), text: bounded(node.text), conds, unit: state.chunk.unit, origin: state.chunk.origin, sudo, redirects });
+  // Marked when a decoded text reaches an argument, or the whole command is part of one (a decoded shell line, split).
+  const joined = state.decoded.length > 0 ? words.join(' ') : '';
+  const decoded = state.decoded.find((d) => words.some((w) => w.includes(d)) || (joined.length >= 8 && d.includes(joined)));
+  state.calls.push({ line: lineOf(state, node), name, args: words.slice(1), text: bounded(node.text), conds, unit: state.chunk.unit, origin: state.chunk.origin, sudo, redirects, ...(decoded ? { decoded } : {}) });
 }
 
 /** Reads one condition node as text, followed by the definitions of the variables it reads. */
@@ -250,13 +347,13 @@ const INTERESTING_TYPES = ['return_statement', 'for_statement', 'for_in_statemen
 
 const FUNCTION_TYPES = new Set(['function_definition', 'function_declaration', 'method_definition', 'function_expression', 'arrow_function']);
 
-/** The lower-cased name of the function a node is in (a few levels up at most), or null. */
-function enclosingFunction(node: SyntaxNode): string | null {
+/** The function a node is in (a few levels up at most), with its lower-cased name, or null. */
+function enclosingFunction(node: SyntaxNode): { name: string; node: SyntaxNode } | null {
   let n: SyntaxNode | null = node.parent;
   for (let depth = 0; n && depth < 12; depth++, n = n.parent) {
     if (FUNCTION_TYPES.has(n.type)) {
       const name = n.childForFieldName('name') ?? (n.parent?.type === 'variable_declarator' ? n.parent.childForFieldName('name') : null);
-      return name ? name.text.toLowerCase() : null;
+      return name ? { name: name.text.toLowerCase(), node: n } : null;
     }
   }
   return null;
@@ -284,14 +381,18 @@ function walk(root: SyntaxNode, state: WalkState): void {
     if (t === 'return_statement' && lang !== 'bash') {
       const fn = enclosingFunction(node);
       const value = node.namedChild(0);
-      if (fn && value) state.returns.set(fn, resolve(value, state));
+      if (fn && value) {
+        state.returns.set(fn.name, resolve(value, state));
+        const params = (fn.node.childForFieldName('parameters')?.namedChildren ?? []).map((p) => (p?.type === 'identifier' ? p.text : p?.childForFieldName('name')?.text ?? p?.childForFieldName('pattern')?.text ?? '')).filter((p) => p !== '');
+        state.fnDefs.set(fn.name, { params, ret: value });
+      }
     }
     // A loop variable takes the loop's first value: enough to see what kind of path or target the body uses.
     if (t === 'for_statement' || t === 'for_in_statement') {
       const bashValue = lang === 'bash' ? node.childrenForFieldName('value')[0] ?? null : null;
       const name = (lang === 'bash' ? node.childForFieldName('variable') : node.childForFieldName('left'))?.text ?? '';
       const right = lang === 'bash' ? bashValue : node.childForFieldName('right');
-      const first = right?.type === 'list' || right?.type === 'tuple' || right?.type === 'array' ? resolve(right.namedChild(0), state) : right?.type === 'identifier' ? state.firsts.get(right.text) : right && lang === 'bash' ? resolve(right, state) : undefined;
+      const first = right?.type === 'list' || right?.type === 'tuple' || right?.type === 'array' ? resolve(right.namedChild(0), state) : right?.type === 'identifier' ? state.lists.get(right.text)?.[0] : right && lang === 'bash' ? resolve(right, state) : undefined;
       if (LOOP_VAR.test(name) && first !== undefined) state.consts.set(name, first);
     }
     // Assignments: constants and definitions.
@@ -312,7 +413,9 @@ function walk(root: SyntaxNode, state: WalkState): void {
           const dest = right.childForFieldName('arguments')?.namedChildren[1] ?? null;
           if (dest) state.consts.set(names[0], resolve(dest, state));
         }
-        if (left.type === 'identifier' && (right.type === 'list' || right.type === 'tuple' || right.type === 'array') && right.namedChildCount > 0) state.firsts.set(left.text, resolve(right.namedChild(0), state));
+        if (left.type === 'identifier' && (right.type === 'list' || right.type === 'tuple' || right.type === 'array') && right.namedChildCount > 0) {
+          state.lists.set(left.text, right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)));
+        }
         for (const name of names) {
           if (left.type === 'identifier') state.consts.set(name, resolve(right, state));
           state.defs.set(name, bounded(right.text).toLowerCase());
@@ -357,9 +460,10 @@ function walk(root: SyntaxNode, state: WalkState): void {
           if (a.type === 'keyword_argument') return `${a.childForFieldName('name')?.text ?? ''}=${resolve(a.childForFieldName('value'), state)}`;
           return resolve(a, state);
         });
-        pushCall(state, node, name, args, childConds);
+        pushCall(state, node, name, args, childConds, [], false);
         // A shell command line handed to a process call is read as the commands it runs.
-        if (SHELL_CALLEE.test(name) && argNodes.length > 0) {
+        // Python's own exec() runs Python, not a shell line.
+        if (SHELL_CALLEE.test(name) && !(lang === 'python' && name === 'exec') && argNodes.length > 0) {
           const first = args[0];
           const shellLine = argNodes[0]?.type === 'list' || argNodes[0]?.type === 'array' ? [first.split(/\s+/)] : shellWordsOf(first);
           for (const words of shellLine) if (words.length > 0 && words[0]) pushCall(state, node, words[0], words.slice(1), childConds);
@@ -404,8 +508,12 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
       why = errorMs > FILE_PARSE_BUDGET_MS ? 'the file\u2019s budget for code with syntax errors ran out' : 'the file\u2019s analysis time budget ran out';
       continue;
     }
-    if (!state || state.chunk.unit !== chunk.unit) state = { chunk, consts: new Map(), defs: new Map(), firsts: new Map(), returns: new Map(), calls: facts.calls };
-    else state.chunk = chunk;
+    if (!state || state.chunk.unit !== chunk.unit) state = { chunk, consts: new Map(), defs: new Map(), lists: new Map(), returns: new Map(), fnDefs: new Map(), decoded: [], calls: facts.calls };
+    else {
+      state.chunk = chunk;
+      // The previous chunk's tree is gone: its function bodies can no longer be re-resolved.
+      state.fnDefs.clear();
+    }
     const parsed = parseCode(chunk.lang, chunk.text);
     errorMs += parsed.slowMs;
     if ('error' in parsed) {
@@ -429,4 +537,4 @@ export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];
+export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, XOR_RIGHT, XOR_LEFT, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];

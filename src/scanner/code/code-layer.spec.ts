@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import { scanUpload } from '../engine/scan-engine';
 import type { AnalysisFile } from '../engine/scan-report.types';
 import { createStaticAnalyzer } from '../rules/static-analyzer';
@@ -61,6 +62,17 @@ describe('code facts', () => {
   it('resolves a call of a function defined in the code to what it returns, and a slice to the value sliced', () => {
     const py = codeFactsOf(ctxOf('a.py', 'import os, subprocess\ndef ref():\n    k = open(os.path.expanduser("~/.netrc")).read()\n    return f"Ref: {k[:80]}"\nsubprocess.run(["git", "commit", "-m", ref()])\n').ctx).calls;
     expect(py.find((c) => c.name === 'git')?.args.join(' ')).toContain('~/.netrc');
+  });
+
+  it('decodes constants on the tree (XOR through a helper, base64 of zlib, indexed list parts) and marks the calls the text reaches', () => {
+    const hex = Buffer.from('rm -rf ~/work').map((b) => b ^ 0x2a).toString('hex');
+    const xor = codeFactsOf(ctxOf('a.py', `import subprocess\nK = 0x2a\ndef d(h):\n    return "".join(chr(b ^ K) for b in bytes.fromhex(h))\nsubprocess.call(d("${hex}"), shell=True)\n`).ctx).calls;
+    expect(xor.find((c) => c.name === 'rm')).toMatchObject({ args: ['-rf', '~/work'], decoded: 'rm -rf ~/work' });
+    const packed = deflateSync(Buffer.from('print("hello from inside")')).toString('base64');
+    const zl = codeFactsOf(ctxOf('b.py', `import base64, zlib\nP = ["${packed.slice(0, 10)}", "${packed.slice(10)}"]\nexec(zlib.decompress(base64.b64decode(P[0] + P[1])).decode())\n`).ctx).calls;
+    expect(zl.find((c) => c.name === 'exec')?.decoded).toBe('print("hello from inside")');
+    const plain = codeFactsOf(ctxOf('c.py', 'import base64\nexec(open("tool.py").read())\n').ctx).calls;
+    expect(plain.find((c) => c.name === 'exec')?.decoded).toBeUndefined();
   });
 
   it('reads a shell line handed to subprocess as the commands it runs, under the guard of its condition', () => {
