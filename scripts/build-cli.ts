@@ -56,6 +56,7 @@ export async function buildCliPackage(out: string = PACKAGE_SOURCE): Promise<Cli
   const bundle = join(dir, manifest.bin?.bulwark ?? 'dist/bulwark.js');
 
   const result = await build({
+    absWorkingDir: ROOT,
     entryPoints: [join(ROOT, 'src', 'cli', 'standalone.ts')],
     outfile: bundle,
     bundle: true,

@@ -14,11 +14,11 @@ export interface CommandEntry {
 export type CommandTable = Record<string, CommandEntry>;
 
 // Loaded on demand, so `scan` does not pay for the others. None of these touches the database:
-// the standalone bundle (scripts/build-cli.js) takes exactly this table, plus notes for the rest.
+// the standalone bundle (scripts/build-cli.ts) takes exactly this table, plus notes for the rest.
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const SCAN_AND_REMOTE_COMMANDS: CommandTable = {
   scan: {
-    usage: 'scan [--local] [--server URL] [--format text|json|sarif] [--policy strict|balanced|permissive] [--fail-on <band>] <path…>\n                      scan agent files, skill folders, zips or a whole repository',
+    usage: 'scan [--local] [--server URL] [--format text|json|sarif] [--policy <p>] [--fail-on <band>] <path…>\n                      scan agent files, skill folders, zips or a whole repository',
     load: () => (require('./commands/scan.command') as typeof import('./commands/scan.command')).runScan,
   },
   sbom: {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Compiled in by scripts/build-cli.js (esbuild `define`) in the standalone bundle, whose
+ * Compiled in by scripts/build-cli.ts (esbuild `define`) in the standalone bundle, whose
  * package.json is not two folders up; undefined everywhere else.
  */
 declare const BULWARK_CLI_VERSION: string | undefined;

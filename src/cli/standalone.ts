@@ -9,7 +9,7 @@ const serverOnly = (name: string, what: string) => ({
 });
 
 /**
- * Entry point of the standalone CLI package (scripts/build-cli.js bundles this file into one
+ * Entry point of the standalone CLI package (scripts/build-cli.ts bundles this file into one
  * script; docs/decisions/0016-standalone-cli-and-policy-presets.md). It carries no database code:
  * `keys` and `tenants` stay with the server.
  */

@@ -114,7 +114,7 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   if (failOnRaw !== 'none' && !BANDS.includes(failOnRaw as Band)) throw new UsageError(`--fail-on must be one of ${BANDS.join('|')}|none; got "${values['fail-on']}"`);
   const failOn = failOnRaw === 'none' ? null : (failOnRaw as Band);
   const policy = parsePolicyName(values.policy);
-  if (!policy) throw new UsageError(`--policy must be ${POLICY_NAMES.slice(0, -1).join(', ')} or ${POLICY_NAMES.at(-1)}; got "${values.policy}"`);
+  if (!policy) throw new UsageError(`--policy must be ${POLICY_NAMES.join(', ').replace(/, (\w+)$/, ' or $1')}; got "${values.policy}"`);
   const failOnSevRaw = values['fail-on-severity'].toLowerCase();
   if (failOnSevRaw !== 'none' && !SEVERITIES.includes(failOnSevRaw as Severity)) {
     throw new UsageError(`--fail-on-severity must be one of ${SEVERITIES.join('|')}|none; got "${values['fail-on-severity']}"`);
@@ -129,11 +129,11 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   let baseline: Baseline | null = values.baseline ? readBaseline(io.cwd, values.baseline) : null;
   const notes: string[] = [];
   if (policy !== DEFAULT_POLICY) {
-    const off = rulesOff(policyOf(policy));
-    const contexts = policyOf(policy).gatedContexts;
-    notes.push(
-      `Policy ${policy}: ${off.length ? `findings of ${off.length} rule(s) below ${policyOf(policy).minRuleSeverity} severity are listed as suppressed` : 'every rule counts'}; --fail-on-severity counts ${contexts.length > 1 ? 'findings in every context (quoted, negated, example …)' : 'direct findings only'} (docs/rules.md#policy-presets).`,
-    );
+    const preset = policyOf(policy);
+    const off = rulesOff(preset).length;
+    const rules = off ? `findings of ${off} rule(s) below ${preset.minRuleSeverity} severity are listed as suppressed` : 'every rule counts';
+    const contexts = preset.gatedContexts.length > 1 ? 'findings in every context (quoted, negated, example …)' : 'direct findings only';
+    notes.push(`Policy ${policy}: ${rules}; --fail-on-severity counts ${contexts} (docs/rules.md#policy-presets).`);
   }
   if (config) notes.push(`Suppressions from ${safeText(config.source)}: ${config.rules.length} rule setting(s), ${config.ignore.length} path ignore(s).`);
   if (config) {

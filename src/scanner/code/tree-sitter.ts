@@ -36,7 +36,7 @@ const WARM_UP: Record<CodeLanguage, string> = {
 };
 
 /**
- * Set by scripts/build-cli.js (esbuild `define`) in the standalone CLI bundle, which ships the
+ * Set by scripts/build-cli.ts (esbuild `define`) in the standalone CLI bundle, which ships the
  * runtime and grammar .wasm files in this folder beside itself: there is no node_modules to resolve from.
  */
 declare const BULWARK_BUNDLED_GRAMMARS: string | undefined;
