@@ -7,7 +7,7 @@ import { codeLexicon } from '../lexicons/lexicon';
 import type { CodeCall } from './code-facts';
 
 /** Trailing slashes, matched from a non-slash so a run of slashes is not re-read from each start. */
-const TRAILING_SLASHES = /(?<=[^/]|^)\/+$/;
+export const TRAILING_SLASHES = /(?<=[^/]|^)\/+$/;
 const RECURSIVE_FLAG = /^(?:-[a-zA-Z]{0,6}[rR][a-zA-Z]{0,6}|--recursive|-recurse)$/;
 const FORCE_PUSH_FLAG = /^(?:-f|--force|--force-with-lease|--mirror|--delete|-d)$|^\+/;
 const DEVICE = /^(?:of=)?\/dev\/(?:sd|nvme|disk|hd|vd|xvd)/;
@@ -18,7 +18,8 @@ function lastPart(name: string): string {
   return name.includes('/') ? name : name.slice(name.lastIndexOf('.') + 1);
 }
 
-function normPath(p: string): string {
+/** A path as the code rules compare it: lower case, forward slashes, home as `~`, no trailing slash or leading `./`. */
+export function normPath(p: string): string {
   return p
     .trim()
     .toLowerCase()

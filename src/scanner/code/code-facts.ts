@@ -53,7 +53,7 @@ let triggers: RegExp | null = null;
 /** One pattern of lower-case literals, one of which a chunk must contain to be worth parsing: the code lexicons' entries as written. */
 function chunkTriggers(): RegExp {
   if (!triggers) {
-    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(']);
+    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo']);
     for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location'] as const) {
       for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : 4)) words.add(w);
     }
@@ -84,6 +84,7 @@ function bounded(s: string): string {
 
 const VAR_REF = /\$\{?([A-Za-z_]\w{0,60})(?::?[-=]([^}\n]{0,200}))?\}?/g;
 const HOME_WORDS = /^(?:home|userprofile)$/i;
+const LOOP_VAR = /^[A-Za-z_]\w{0,60}$/;
 const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
 
 /** Shell-style text with quotes removed and `$VAR`/`${VAR:-d}` replaced from the constants. */
@@ -103,6 +104,8 @@ interface WalkState {
   consts: Map<string, string>;
   /** Raw right-hand side of each assignment, so a condition's variables carry where they came from. */
   defs: Map<string, string>;
+  /** The first element of each variable assigned a list literal, for loops over it. */
+  firsts: Map<string, string>;
   calls: CodeCall[];
 }
 
@@ -151,6 +154,8 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
     case 'binary_expression': {
       const op = node.childForFieldName('operator')?.text;
       if (op === '+') return resolve(node.childForFieldName('left'), state, depth + 1) + resolve(node.childForFieldName('right'), state, depth + 1);
+      // pathlib joins with `/`: `Path.home() / ".bashrc"`.
+      if (op === '/' && lang === 'python') return `${resolve(node.childForFieldName('left'), state, depth + 1)}/${resolve(node.childForFieldName('right'), state, depth + 1)}`;
       return bounded(node.text);
     }
     case 'parenthesized_expression':
@@ -166,6 +171,7 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
       if (/(?:^|\.)(?:homedir|home|expanduser)$/.test(fn)) return args.length > 0 ? resolve(args[0], state, depth + 1) : '~';
       if (/(?:^|\.)(?:tmpdir|gettempdir)$/.test(fn)) return '/tmp';
       if (/(?:^|\.)(?:join|resolve)$/.test(fn) && /path/.test(fn)) return args.map((a) => resolve(a, state, depth + 1)).join('/');
+      if (/^(?:pathlib\.)?(?:pure)?(?:posix)?path$/.test(fn) && args.length > 0) return args.map((a) => resolve(a, state, depth + 1)).join('/');
       return bounded(node.text);
     }
     default:
@@ -230,7 +236,7 @@ function conditionOf(node: SyntaxNode): SyntaxNode | null {
 }
 
 /** Node types the walk looks at; every other node is passed by the cursor without being materialised. */
-const INTERESTING_TYPES = ['if_statement', 'elif_clause', 'while_statement', 'conditional_expression', 'ternary_expression', 'list', 'variable_assignment', 'assignment', 'variable_declarator', 'assignment_expression', 'command', 'call', 'call_expression', 'new_expression'];
+const INTERESTING_TYPES = ['for_statement', 'for_in_statement', 'if_statement', 'elif_clause', 'while_statement', 'conditional_expression', 'ternary_expression', 'list', 'variable_assignment', 'assignment', 'variable_declarator', 'assignment_expression', 'command', 'call', 'call_expression', 'new_expression'];
 
 function walk(root: SyntaxNode, state: WalkState): void {
   const lang = state.chunk.lang;
@@ -251,6 +257,14 @@ function walk(root: SyntaxNode, state: WalkState): void {
       const first = node.namedChild(0);
       if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? '')))) guards.push({ from: first.endIndex, to: node.endIndex, text: condText(first, state) });
     }
+    // A loop variable takes the loop's first value: enough to see what kind of path or target the body uses.
+    if (t === 'for_statement' || t === 'for_in_statement') {
+      const bashValue = lang === 'bash' ? node.childrenForFieldName('value')[0] ?? null : null;
+      const name = (lang === 'bash' ? node.childForFieldName('variable') : node.childForFieldName('left'))?.text ?? '';
+      const right = lang === 'bash' ? bashValue : node.childForFieldName('right');
+      const first = right?.type === 'list' || right?.type === 'tuple' || right?.type === 'array' ? resolve(right.namedChild(0), state) : right?.type === 'identifier' ? state.firsts.get(right.text) : right && lang === 'bash' ? resolve(right, state) : undefined;
+      if (LOOP_VAR.test(name) && first !== undefined) state.consts.set(name, first);
+    }
     // Assignments: constants and definitions.
     if (lang === 'bash' && t === 'variable_assignment') {
       const name = node.childForFieldName('name')?.text ?? '';
@@ -269,6 +283,7 @@ function walk(root: SyntaxNode, state: WalkState): void {
           const dest = right.childForFieldName('arguments')?.namedChildren[1] ?? null;
           if (dest) state.consts.set(names[0], resolve(dest, state));
         }
+        if (left.type === 'identifier' && (right.type === 'list' || right.type === 'tuple' || right.type === 'array') && right.namedChildCount > 0) state.firsts.set(left.text, resolve(right.namedChild(0), state));
         for (const name of names) {
           if (left.type === 'identifier') state.consts.set(name, resolve(right, state));
           state.defs.set(name, bounded(right.text).toLowerCase());
@@ -360,7 +375,7 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
       why = errorMs > FILE_PARSE_BUDGET_MS ? 'the file\u2019s budget for code with syntax errors ran out' : 'the file\u2019s analysis time budget ran out';
       continue;
     }
-    if (!state || state.chunk.unit !== chunk.unit) state = { chunk, consts: new Map(), defs: new Map(), calls: facts.calls };
+    if (!state || state.chunk.unit !== chunk.unit) state = { chunk, consts: new Map(), defs: new Map(), firsts: new Map(), calls: facts.calls };
     else state.chunk = chunk;
     const parsed = parseCode(chunk.lang, chunk.text);
     errorMs += parsed.slowMs;
@@ -385,4 +400,4 @@ export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];
+export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];

@@ -51,6 +51,13 @@ describe('code facts', () => {
     expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('/var/lib/db');
   });
 
+  it('resolves pathlib joins and gives a loop variable the first value of its list (shell words, Python lists and named lists)', () => {
+    const py = codeFactsOf(ctxOf('a.py', 'import pathlib, shutil\nNAMES = [".ssh", ".aws"]\nfor n in NAMES:\n    shutil.rmtree(pathlib.Path.home() / n)\n').ctx).calls;
+    expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('~/.ssh');
+    const sh = codeFactsOf(ctxOf('a.sh', 'for f in .bashrc .zshrc; do echo x >> "$HOME/$f"; done\n').ctx).calls;
+    expect(sh.find((c) => c.name === 'echo')?.redirects).toEqual(['>>~/.bashrc']);
+  });
+
   it('reads a shell line handed to subprocess as the commands it runs, under the guard of its condition', () => {
     const calls = codeFactsOf(ctxOf('a.py', 'import subprocess, getpass\nif getpass.getuser() == "ci":\n    subprocess.run("rm -rf ~/.ssh && echo done", shell=True)\n').ctx).calls;
     const rm = calls.find((c) => c.name === 'rm');

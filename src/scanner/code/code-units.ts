@@ -45,7 +45,7 @@ const ARG_LIKE = /\s(?:-|\.{0,2}\/|~|\$|https?:|[\w-]{1,80}\.\w{1,8}\b)/;
 let shellWords: ReadonlySet<string> | null = null;
 /** Command words that make a span or a bare line read as a shell command. */
 function commandWords(): ReadonlySet<string> {
-  shellWords ??= new Set([...codeLexicon('code-fetch-tool'), ...codeLexicon('code-interpreter'), ...codeLexicon('code-destroy'), ...codeLexicon('code-tamper-target'), 'git', 'cd', 'chmod', 'pip', 'pip3', 'npm', 'npx', 'echo', 'cat', 'tee', 'mkdir', 'cp', 'mv', 'ln', 'crontab', 'launchctl', 'systemctl', 'iptables', 'netsh', 'ufw', 'uv', 'pipx', 'make', 'docker', 'export']);
+  shellWords ??= new Set([...codeLexicon('code-fetch-tool'), ...codeLexicon('code-interpreter'), ...codeLexicon('code-destroy'), ...codeLexicon('code-tamper-target'), ...codeLexicon('code-shell-command')]);
   return shellWords;
 }
 

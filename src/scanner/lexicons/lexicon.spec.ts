@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { codeLexicon, expandPhrase, LEXICON_FILES, LexiconMatcher, lexiconMatcher, lexiconWords, LONGEST_PHRASE, nextToken, TOKEN_PATTERN, tokenize } from './lexicon';
+import { codeLexicon, expandPhrase, LEXICON_FILES, LexiconMatcher, lexiconMatcher, lexiconNames, lexiconWords, LONGEST_PHRASE, nextToken, TOKEN_PATTERN, tokenize } from './lexicon';
 
 const wordsOf = (text: string): string[] => tokenize(text).map((t) => t.token);
 
@@ -16,7 +16,8 @@ describe('lexicons', () => {
 
   it('expands alternatives and optional tokens, within the longest phrase', () => {
     expect(expandPhrase('send/sends [them] to').map((p) => p.join(' ')).sort()).toEqual(['send them to', 'send to', 'sends them to', 'sends to']);
-    for (const l of LEXICON_FILES) for (const p of l.phrases) for (const e of expandPhrase(p)) expect(e.length).toBeLessThanOrEqual(LONGEST_PHRASE);
+    const phrased = LEXICON_FILES.filter((l) => !('use' in l) || l.use !== 'names');
+    for (const l of phrased) for (const p of l.phrases) for (const e of expandPhrase(p)) expect(e.length).toBeLessThanOrEqual(LONGEST_PHRASE);
   });
 
   it('tokenizes hyphens, underscores and typographic apostrophes like prose', () => {
@@ -42,14 +43,19 @@ describe('lexicons', () => {
     expect(lists.length).toBeGreaterThan(0);
     for (const l of lists) {
       const use = (l as { use: string }).use;
-      expect(['words', 'code']).toContain(use);
-      expect((use === 'words' ? lexiconWords(l.class) : codeLexicon(l.class)).size).toBeGreaterThan(0);
+      expect(['words', 'code', 'names']).toContain(use);
+      const entries = use === 'words' ? [...lexiconWords(l.class)] : use === 'code' ? [...codeLexicon(l.class)] : lexiconNames(l.class);
+      expect(entries.length).toBeGreaterThan(0);
     }
     expect(lexiconWords('relative-pronoun')).toEqual(new Set(['that', 'which']));
     const found = new Set(lexiconMatcher().match(wordsOf('values that the user said which then')).map((m) => m.cls));
     for (const l of lists) expect(found.has(l.class)).toBe(false);
     expect(() => lexiconWords('negation')).toThrow(/no word-list lexicon/);
     expect(() => codeLexicon('negation')).toThrow(/no code lexicon/);
+    expect(() => lexiconNames('negation')).toThrow(/no names lexicon/);
+    // Names keep their case and their slashes: `Bash` is a built-in tool, `bash` a popular one.
+    expect(lexiconNames('tool-builtin-name')).toContain('Bash');
+    expect(lexiconNames('home-agent-config')).toContain('.claude/settings.json');
     expect(codeLexicon('code-unsafe-loader').has('pickle.load')).toBe(true);
   });
 

@@ -95,6 +95,19 @@ import codeProbe from './code-probe.json';
 import codeTamperTarget from './code-tamper-target.json';
 import codeUnsafeLoader from './code-unsafe-loader.json';
 import codeVerifyCommand from './code-verify-command.json';
+import codeShellCommand from './code-shell-command.json';
+import codeShadowedCommand from './code-shadowed-command.json';
+import toolBuiltinName from './tool-builtin-name.json';
+import toolPopularName from './tool-popular-name.json';
+import toolEffectDestroy from './tool-effect-destroy.json';
+import toolEffectWrite from './tool-effect-write.json';
+import toolEffectSend from './tool-effect-send.json';
+import toolEffectExecute from './tool-effect-execute.json';
+import toolEffectNounLike from './tool-effect-noun-like.json';
+import homeAgentConfig from './home-agent-config.json';
+import homeShellProfile from './home-shell-profile.json';
+import vendorBrand from './vendor-brand.json';
+import vendorApiHost from './vendor-api-host.json';
 
 interface LexiconFile {
   class: string;
@@ -103,8 +116,9 @@ interface LexiconFile {
   /**
    * `words`: a list of single words the instruction layer reads as a set (lexiconWords), not a
    * class of the frame matcher; `code`: names of commands, calls, paths and identifiers the code
-   * layer (src/scanner/code) reads literally, lower-cased (codeLexicon); default: a class whose
-   * phrases the matcher finds in the text.
+   * layer (src/scanner/code) reads literally, lower-cased (codeLexicon); `names`: tool names, paths
+   * and hosts read exactly as written, case kept (lexiconNames); default: a class whose phrases the
+   * matcher finds in the text.
    */
   use?: string;
 }
@@ -202,6 +216,20 @@ export const LEXICON_FILES = [
   codeTamperTarget,
   codeUnsafeLoader,
   codeVerifyCommand,
+  codeShellCommand,
+  codeShadowedCommand,
+  toolEffectDestroy,
+  toolEffectWrite,
+  toolEffectSend,
+  toolEffectExecute,
+  toolEffectNounLike,
+  // Names read exactly as written (`"use": "names"`): tool names, home-directory paths, hosts.
+  toolBuiltinName,
+  toolPopularName,
+  homeAgentConfig,
+  homeShellProfile,
+  vendorBrand,
+  vendorApiHost,
 ] as const satisfies readonly LexiconFile[];
 
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
@@ -413,3 +441,10 @@ export function codeLexicon(cls: LexiconClass): ReadonlySet<string> {
   return words;
 }
 const CODE_LEXICONS = new Map<LexiconClass, ReadonlySet<string>>();
+
+/** The entries of a names lexicon (`"use": "names"`), exactly as written, in file order. */
+export function lexiconNames(cls: LexiconClass): readonly string[] {
+  const file = LEXICON_FILES.find((f) => f.class === cls) as LexiconFile | undefined;
+  if (!file || file.use !== 'names') throw new Error(`no names lexicon ${cls}`);
+  return file.phrases;
+}

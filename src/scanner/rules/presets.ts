@@ -71,6 +71,7 @@ import { privDisableSecurityRule } from './catalogue/priv-005-disable-security.r
 import { privPermissionBypassRule } from './catalogue/priv-002-permission-bypass.rule';
 import { privPersistenceRule } from './catalogue/priv-004-persistence.rule';
 import { privOsTamperRule } from './catalogue/priv-006-os-tamper.rule';
+import { privPersistenceCodeRule } from './catalogue/priv-007-persistence-code.rule';
 import { rceCodeInDataRule } from './catalogue/rce-005-code-in-data.rule';
 import { rceDownloadExecRule } from './catalogue/rce-002-download-exec.rule';
 import { rceDownloadThenRunRule } from './catalogue/rce-006-download-then-run.rule';
@@ -119,6 +120,7 @@ export const ALL_RULES: readonly Rule[] = [
   desLogicBombRule,
   desBroadDestructionCodeRule,
   privOsTamperRule,
+  privPersistenceCodeRule,
   rceFetchExecFlowRule,
   rcePipeToShellRule,
   rceReverseShellRule,

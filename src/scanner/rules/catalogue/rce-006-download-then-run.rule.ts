@@ -1,10 +1,9 @@
+import { TRAILING_SLASHES } from '../../code/code-effects';
 import { codeFactsOf, type CodeCall } from '../../code/code-facts';
 import { codeLexicon } from '../../lexicons/lexicon';
 import { onlyOfficialInstallers } from '../official-installers';
 import type { Rule, RuleHit } from '../rule.types';
 
-/** Trailing slashes, matched from a non-slash so a run of slashes is not re-read from each start. */
-const TRAILING_SLASHES = /(?<=[^/]|^)\/+$/;
 const URL_ARG = /^(?:https?|ftp):\/\/[^\s"'`]{1,400}$/i;
 const IP_OR_PLAIN_HTTP = /^(?:http:\/\/|https?:\/\/\d{1,3}(?:\.\d{1,3}){3}\b)/i;
 const LOCAL_RUN = /^(?:\.{1,2}\/|\/|~\/)/;
