@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCliPackage, type CliBuild } from '../../scripts/build-cli';
+import { runCli } from '../../src/cli/cli-app';
+import { STANDALONE_COMMANDS } from '../../src/cli/standalone';
 import { sarifValidator } from './cli-harness';
 
 /**
@@ -155,6 +157,13 @@ describe('the standalone CLI package', () => {
     expect(results.filter((x) => /analysis-incomplete|AGENTS\.md/.test(x))).toEqual([]);
     expect(log.runs[0].tool.driver.version).toBe(ROOT_VERSION);
     figures.scan = `${r.ms} ms`;
+    // The bundle finds what the sources find: an asset the bundle lacks (a grammar, a data file
+    // read from disk) would show up here as a missing or different result.
+    let inProcess = '';
+    const io = { stdout: (t: string) => void (inProcess += t), stderr: () => undefined, stdoutIsTty: false, stderrIsTty: false, env: {}, cwd, homedir: cwd, signal: new AbortController().signal };
+    expect(await runCli(['scan', '--local', '--format', 'sarif', '--fail-on', 'high', '.'], io, STANDALONE_COMMANDS)).toBe(1);
+    const key = (l: typeof log): string[] => l.runs[0].results.map((x) => `${JSON.stringify(x.locations)} ${x.ruleId} ${x.level}`).sort();
+    expect(key(log)).toEqual(key(JSON.parse(inProcess) as typeof log));
   });
 
   it('passes the gate on the benign file alone (exit 0), and the policy preset reaches the installed CLI', async () => {
