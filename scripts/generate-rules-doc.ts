@@ -5,8 +5,37 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { POLICY_NAMES, DEFAULT_POLICY, policyOf, rulesOff } from '../src/cli/scan/policy';
+import { SEVERITIES } from '../src/scanner/engine/scan-report.types';
 import { ALL_RULES } from '../src/scanner/rules/presets';
 import { documentedExample, loadRuleFixtures } from '../src/scanner/rules/rule-fixtures';
+
+/** The `--policy` presets (src/cli/scan/policy.ts) as one table, from the catalogue as it is. */
+function policyTable(): string[] {
+  const count = (sev: string): number => ALL_RULES.filter((r) => r.meta.severity === sev).length;
+  const bySeverity = [...SEVERITIES].reverse().filter((s) => count(s) > 0).map((s) => `${count(s)} ${s}`).join(', ');
+  const out = [
+    '## Policy presets',
+    '',
+    '`bulwark scan --policy strict|balanced|permissive` (default ' + DEFAULT_POLICY + ') chooses which catalogue rules and which finding contexts count, before the',
+    "scanning user's `.bulwark.yaml` (an entry there for a rule replaces the preset's word on it). Findings of a rule a preset",
+    'leaves out are listed as suppressed (kind `policy`), never dropped; the analysis, scores and bands are the same in every',
+    'preset. Findings outside the catalogue (`judge/…`, `bundle.…`, `encoding.…`, `scanner.analysis-incomplete`) count in every',
+    "preset: they say what could not be analysed or what the judge read. The server's scan endpoint takes no policy",
+    '(docs/decisions/0016-standalone-cli-and-policy-presets.md).',
+    '',
+    `| preset | catalogue rules that count (${ALL_RULES.length}: ${bySeverity}) | contexts counted at \`--fail-on-severity\` | for |`,
+    '|---|---|---|---|',
+  ];
+  for (const name of POLICY_NAMES) {
+    const p = policyOf(name);
+    const off = rulesOff(p).sort((a, b) => a.id.localeCompare(b.id));
+    const rules = off.length === 0 ? `all ${ALL_RULES.length}` : `${ALL_RULES.length - off.length}, of severity ${p.minRuleSeverity} and above; not: ${off.map((m) => `[${m.id}](#${m.id.toLowerCase()}) (${m.severity})`).join(', ')}`;
+    const contexts = p.gatedContexts.length === 1 ? `\`${p.gatedContexts[0]}\` only` : `all: ${p.gatedContexts.map((c) => `\`${c}\``).join(', ')}`;
+    out.push(`| ${name}${name === DEFAULT_POLICY ? ' (default)' : ''} | ${rules} | ${contexts} | ${p.purpose} |`);
+  }
+  return out;
+}
 
 export function renderRulesDoc(): string {
   const rules = [...ALL_RULES].sort((a, b) => a.meta.id.localeCompare(b.meta.id));
@@ -24,6 +53,7 @@ export function renderRulesDoc(): string {
     const m = r.meta;
     out.push(`| [${m.id}](#${m.id.toLowerCase()}) | ${m.title} | ${m.category} | ${m.severity} | ${m.confidence} | ${m.hard_block ? 'yes' : ''} |`);
   }
+  out.push('', ...policyTable());
   for (const r of rules) {
     const m = r.meta;
     out.push('', `## ${m.id}`, '', `**${m.title}**`, '');

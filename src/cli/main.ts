@@ -1,38 +1,27 @@
 #!/usr/bin/env node
-import { homedir } from 'node:os';
-import { runCli } from './cli-app';
-import { EXIT_INTERRUPTED } from './cli-io';
+import { runCliProcess, SCAN_AND_REMOTE_COMMANDS, type CommandTable } from './cli-app';
 
 /**
- * Entry point of the `bulwark` command (bin/bulwark.js loads the compiled copy). Wires the process
- * to runCli: output streams, environment, and Ctrl-C, which aborts every wait and request and
- * exits at once with 130, even while the local engine is busy.
+ * The server install's commands: scan, sbom and whoami, plus `keys` and `tenants`, which work on
+ * the database directly (TypeORM and the driver, loaded only when one of them runs).
  */
+/* eslint-disable @typescript-eslint/no-require-imports */
+export const SERVER_COMMANDS: CommandTable = {
+  ...SCAN_AND_REMOTE_COMMANDS,
+  keys: {
+    usage: 'keys create|list|revoke\n                      manage API keys directly in the database',
+    load: () => (require('./commands/keys.command') as typeof import('./commands/keys.command')).runKeys,
+  },
+  tenants: {
+    usage: 'tenants list|show|set\n                      show and set tenant rate limits directly in the database',
+    load: () => (require('./commands/tenants.command') as typeof import('./commands/tenants.command')).runTenants,
+  },
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/** Entry point of the server install's `bulwark` command (bin/bulwark.js loads the compiled copy). */
 export function main(): void {
-  const controller = new AbortController();
-  process.once('SIGINT', () => {
-    controller.abort();
-    process.stderr.write('\nInterrupted.\n');
-    process.exit(EXIT_INTERRUPTED);
-  });
-  runCli(process.argv.slice(2), {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    stdoutIsTty: process.stdout.isTTY === true,
-    stderrIsTty: process.stderr.isTTY === true,
-    env: process.env,
-    cwd: process.cwd(),
-    homedir: homedir(),
-    signal: controller.signal,
-  })
-    .then((code) => {
-      // exitCode (not exit()) lets piped stdout drain before the process ends.
-      process.exitCode = code;
-    })
-    .catch((err: unknown) => {
-      process.stderr.write(`Unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 2;
-    });
+  runCliProcess(SERVER_COMMANDS);
 }
 
 if (require.main === module) main();

@@ -15,6 +15,7 @@ import { discoverTargets } from '../scan/agent-file-discovery';
 import { readBaseline, writeBaseline, type Baseline } from '../scan/baseline';
 import { coverageLine } from '../scan/coverage';
 import { markersInUpload } from '../scan/inline-markers';
+import { DEFAULT_POLICY, parsePolicyName, POLICY_NAMES, policyOf, rulesOff } from '../scan/policy';
 import { CONFIG_FILE_NAMES, loadScanConfig } from '../scan/scan-config';
 import { exitCodeOf, findingsOf, gateLines, outcomeOf, summarise, type ScanRun, type UploadOutcome } from '../scan/scan-run';
 import { DEFAULT_MAX_UPLOADS, planUploads, type PlannedUpload } from '../scan/upload-planner';
@@ -31,6 +32,8 @@ Options:
   --server <url>          server base URL (default: BULWARK_SERVER, the config file, or http://localhost:3000)
   --format <f>            text (default), json (the ScanReports) or sarif (SARIF 2.1.0)
   -o, --output <file>     write the report to a file instead of stdout
+  --policy <p>            strict|balanced|permissive (default balanced): which rules and finding contexts
+                          count, before the config file's entries (table: docs/rules.md#policy-presets)
   --fail-on <band>        exit 1 when a file is in this band or worse: info|low|medium|high|critical|none (default none)
   --fail-on-severity <s>  exit 1 when any finding has this severity or worse: info|low|medium|high|critical|none (default none)
   --allow-unscanned       do not fail (exit 3) when agent files were found but not analysed
@@ -85,6 +88,7 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
         server: { type: 'string' },
         format: { type: 'string', default: 'text' },
         output: { type: 'string', short: 'o' },
+        policy: { type: 'string', default: DEFAULT_POLICY },
         'fail-on': { type: 'string', default: 'none' },
         'fail-on-severity': { type: 'string', default: 'none' },
         'allow-unscanned': { type: 'boolean', default: false },
@@ -109,6 +113,8 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   const failOnRaw = values['fail-on'].toLowerCase();
   if (failOnRaw !== 'none' && !BANDS.includes(failOnRaw as Band)) throw new UsageError(`--fail-on must be one of ${BANDS.join('|')}|none; got "${values['fail-on']}"`);
   const failOn = failOnRaw === 'none' ? null : (failOnRaw as Band);
+  const policy = parsePolicyName(values.policy);
+  if (!policy) throw new UsageError(`--policy must be ${POLICY_NAMES.join(', ').replace(/, (\w+)$/, ' or $1')}; got "${values.policy}"`);
   const failOnSevRaw = values['fail-on-severity'].toLowerCase();
   if (failOnSevRaw !== 'none' && !SEVERITIES.includes(failOnSevRaw as Severity)) {
     throw new UsageError(`--fail-on-severity must be one of ${SEVERITIES.join('|')}|none; got "${values['fail-on-severity']}"`);
@@ -122,6 +128,13 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   const config = loadScanConfig(io.cwd, values.config);
   let baseline: Baseline | null = values.baseline ? readBaseline(io.cwd, values.baseline) : null;
   const notes: string[] = [];
+  if (policy !== DEFAULT_POLICY) {
+    const preset = policyOf(policy);
+    const off = rulesOff(preset).length;
+    const rules = off ? `findings of ${off} rule(s) below ${preset.minRuleSeverity} severity are listed as suppressed` : 'every rule counts';
+    const contexts = preset.gatedContexts.length > 1 ? 'findings in every context (quoted, negated, example …)' : 'direct findings only';
+    notes.push(`Policy ${policy}: ${rules}; --fail-on-severity counts ${contexts} (docs/rules.md#policy-presets).`);
+  }
   if (config) notes.push(`Suppressions from ${safeText(config.source)}: ${config.rules.length} rule setting(s), ${config.ignore.length} path ignore(s).`);
   if (config) {
     // A typo in a rule id would silently disable nothing: say so (a warning, not an error: a
@@ -215,6 +228,7 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
     notSent: plan.notSent,
     failOn,
     failOnSeverity,
+    policy,
     allowUnscanned: values['allow-unscanned'],
     emptyRoots: discovery.emptyRoots,
     walkTruncated: discovery.truncated,

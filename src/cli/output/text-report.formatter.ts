@@ -11,7 +11,7 @@ const SEVERITY_ORDER: Severity[] = ['critical', 'high', 'medium', 'low', 'info']
 
 const byWorst = (a: TriagedFinding, b: TriagedFinding): number => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.line - b.line;
 
-const KIND_LABEL = { config_path: 'config ignore', config_rule: 'config', baseline: 'baseline' } as const;
+const KIND_LABEL = { policy: 'policy', config_path: 'config ignore', config_rule: 'config', baseline: 'baseline' } as const;
 
 /** The terminal report: worst band first, findings with `path:line`, then what was not scanned. */
 export function formatText(run: ScanRun, p: Palette): string {

@@ -3,6 +3,7 @@ import { EXIT_ERROR, EXIT_GATED, EXIT_OK, EXIT_UNSCANNED } from '../cli-io';
 import type { Baseline } from './baseline';
 import { coverageOf, type Coverage } from './coverage';
 import type { InlineMarker } from './inline-markers';
+import { policyOf, type PolicyName } from './policy';
 import type { ScanConfig } from './scan-config';
 import { collectFindings, effectiveBand, sevRank, triage, type TriagedFinding } from './triage';
 import type { NotSentFile, PlannedUpload } from './upload-planner';
@@ -31,6 +32,8 @@ export interface ScanRun {
   emptyRoots: string[];
   /** The walk stopped at its entry budget: some of the tree was never looked at. */
   walkTruncated?: boolean;
+  /** `--policy` (decision 0016); absent: balanced. */
+  policy?: PolicyName;
   /** The scanning user's suppressions (decision 0012). */
   config?: ScanConfig | null;
   baseline?: Baseline | null;
@@ -80,9 +83,9 @@ export interface RunSummary {
   coverage: Coverage;
 }
 
-/** Every finding with its suppression state (config, then baseline). */
+/** Every finding with its suppression state (policy preset, config, then baseline). */
 export function findingsOf(run: ScanRun): TriagedFinding[] {
-  return triage(collectFindings(mergedFiles(run)), { config: run.config ?? null, baseline: run.baseline ?? null });
+  return triage(collectFindings(mergedFiles(run)), { config: run.config ?? null, baseline: run.baseline ?? null, policy: policyOf(run.policy) });
 }
 
 export function summarise(run: ScanRun): RunSummary {
@@ -129,7 +132,8 @@ export function gateOf(run: ScanRun, summary: RunSummary = summarise(run)): Gate
   }
   let severity: GateResult['severity'] = null;
   if (run.failOnSeverity) {
-    const worst = triaged.filter((f) => !f.suppressed && f.context === 'direct').reduce<Severity | null>((w, f) => (w === null || sevRank(f.severity) > sevRank(w) ? f.severity : w), null);
+    const contexts: readonly string[] = policyOf(run.policy).gatedContexts;
+    const worst = triaged.filter((f) => !f.suppressed && contexts.includes(f.context)).reduce<Severity | null>((w, f) => (w === null || sevRank(f.severity) > sevRank(w) ? f.severity : w), null);
     severity = { threshold: run.failOnSeverity, worst, failed: worst !== null && sevRank(worst) >= sevRank(run.failOnSeverity) };
   }
   const count = summary.coverage.unscanned;

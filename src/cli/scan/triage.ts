@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SEVERITIES, type Band, type ScanFileEntry, type Severity } from '../../scanner/engine/scan-report.types';
 import type { Baseline } from './baseline';
+import { policyDisables, type Policy } from './policy';
 import type { ScanConfig } from './scan-config';
 
 /**
@@ -11,12 +12,12 @@ import type { ScanConfig } from './scan-config';
  * stop counting toward the gates.
  */
 
-export type SuppressionKind = 'config_path' | 'config_rule' | 'baseline';
+export type SuppressionKind = 'policy' | 'config_path' | 'config_rule' | 'baseline';
 
 export interface Suppression {
   kind: SuppressionKind;
   reason: string;
-  /** The config file or baseline file that holds the entry. */
+  /** The policy flag, or the config file or baseline file that holds the entry. */
   source: string;
 }
 
@@ -39,7 +40,7 @@ export interface TriagedFinding {
   evidence: string;
   /**
    * How the finding's text stands in its file (the report's `context`): only `direct` findings
-   * count at `--fail-on-severity`; a negated, quoted or example mention is already discounted
+   * count at `--fail-on-severity` (except under `--policy strict`); a negated, quoted or example mention is already discounted
    * in the file's band and would otherwise fail the gate on documentation about attacks.
    */
   context: string;
@@ -89,18 +90,26 @@ export function collectFindings(files: ScanFileEntry[]): TriagedFinding[] {
 export interface TriageInputs {
   config: ScanConfig | null;
   baseline: Baseline | null;
+  /** The preset (decision 0016); none: every rule counts. */
+  policy?: Policy | null;
 }
 
-/** Applies the config (path ignores, rule disables, severity overrides) and the baseline, in that order. */
-export function triage(findings: TriagedFinding[], { config, baseline }: TriageInputs): TriagedFinding[] {
+/**
+ * Applies the policy preset, then the config (path ignores, rule disables, severity overrides),
+ * then the baseline. A config entry for a rule replaces the preset's word on that rule where it
+ * applies: a severity override counts the rule again at that severity, a disable keeps it off.
+ */
+export function triage(findings: TriagedFinding[], { config, baseline, policy }: TriageInputs): TriagedFinding[] {
   const baselined = new Map<string, number>();
   for (const e of baseline?.fingerprints ?? []) baselined.set(e, (baselined.get(e) ?? 0) + 1);
   return findings.map((f0) => {
     const f: TriagedFinding = { ...f0 };
+    const applies = config?.rules.filter((r) => r.ruleId === f.rule_id && (!r.paths || r.paths.some((g) => g.matches(f.path) || g.matches(f.file)))) ?? [];
+    const off = policy && applies.length === 0 ? policyDisables(policy, f.rule_id) : null;
+    if (policy && off) f.suppressed = { kind: 'policy', reason: off, source: `--policy ${policy.name}` };
     if (config) {
       const ignore = config.ignore.find((i) => i.glob.matches(f.path) || i.glob.matches(f.file));
       if (ignore) f.suppressed = { kind: 'config_path', reason: ignore.reason, source: `${config.source} ignore ${ignore.glob.source}` };
-      const applies = config.rules.filter((r) => r.ruleId === f.rule_id && (!r.paths || r.paths.some((g) => g.matches(f.path) || g.matches(f.file))));
       const override = applies.find((r) => r.severity);
       if (override?.severity && override.severity !== f.severity) {
         f.original_severity = f.severity;

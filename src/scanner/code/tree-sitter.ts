@@ -35,6 +35,15 @@ const WARM_UP: Record<CodeLanguage, string> = {
   powershell: '$d = Join-Path $env:TEMP "a.exe"\nif ((Get-Date).Year -gt 1) { Invoke-WebRequest -Uri "https://a.test" -OutFile $d }\n'.repeat(20),
 };
 
+/**
+ * Set by scripts/build-cli.ts (esbuild `define`) in the standalone CLI bundle, which ships the
+ * runtime and grammar .wasm files in this folder beside itself: there is no node_modules to resolve from.
+ */
+declare const BULWARK_BUNDLED_GRAMMARS: string | undefined;
+
+const grammarDir = (): string =>
+  typeof BULWARK_BUNDLED_GRAMMARS === 'string' ? join(__dirname, BULWARK_BUNDLED_GRAMMARS) : dirname(require.resolve('@vscode/tree-sitter-wasm'));
+
 interface Loaded {
   parser: TsParser;
   languages: Map<CodeLanguage, TsLanguage>;
@@ -59,7 +68,7 @@ export function initCodeParsers(): Promise<void> {
       setFlagsFromString('--liftoff-only');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const ts = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
-      const dir = dirname(require.resolve('@vscode/tree-sitter-wasm'));
+      const dir = grammarDir();
       await ts.Parser.init({ locateFile: (file: string) => join(dir, file) });
       const languages = new Map<CodeLanguage, TsLanguage>();
       for (const lang of CODE_LANGUAGES) languages.set(lang, await ts.Language.load(readFileSync(join(dir, `tree-sitter-${lang}.wasm`))));
