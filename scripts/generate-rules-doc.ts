@@ -6,7 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ALL_RULES } from '../src/scanner/rules/presets';
+import { RISK_CATEGORIES } from '../src/scanner/engine/scan-report.types';
 import { documentedExample, loadRuleFixtures } from '../src/scanner/rules/rule-fixtures';
+import { CATEGORY_GUIDANCE, categoryHeading, guidanceFor } from '../src/scanner/rules/rule-guidance';
 
 export function renderRulesDoc(): string {
   const rules = [...ALL_RULES].sort((a, b) => a.meta.id.localeCompare(b.meta.id));
@@ -33,7 +35,12 @@ export function renderRulesDoc(): string {
     if (r.compound) out.push('- compound: runs after the other rules and combines their findings');
     const fixtures = loadRuleFixtures(m.id);
     out.push(`- fixtures: ${fixtures.filter((f) => f.expectation === 'fires').length} firing, ${fixtures.filter((f) => f.expectation === 'silent').length} silent (\`test/fixtures/rules/${m.id}/\`)`);
-    out.push('', m.rationale, '', `Example (as \`${documentedExample(m).path}\`):`, '', '```text', m.example, '```');
+    out.push('', m.rationale, '', `How to fix: ${guidanceFor(m.id, { message: m.title, category: m.category }).fix}`, '', `Example (as \`${documentedExample(m).path}\`):`, '', '```text', m.example, '```');
+  }
+  // Judge findings (judge/<category>) and engine findings (bundle.*, encoding.*) link to these.
+  out.push('', '# Risk categories', '', 'Every rule, judge finding (`judge/<category>`) and engine finding (`bundle.*`, `encoding.*`) carries one of these categories.');
+  for (const c of RISK_CATEGORIES) {
+    out.push('', `## ${categoryHeading(c)}`, '', CATEGORY_GUIDANCE[c].risk, '', `How to fix: ${CATEGORY_GUIDANCE[c].fix}`);
   }
   return `${out.join('\n')}\n`;
 }
