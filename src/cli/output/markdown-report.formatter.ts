@@ -17,9 +17,12 @@ import { safeText } from './terminal';
 export const MARKDOWN_BUDGET = 60_000;
 const MAX_FINDINGS_PER_FILE = 20;
 
-/** Untrusted text as a one-line code span, fenced past any backtick run it holds; `|` escaped for tables. */
-export function code(text: string, max = 200): string {
-  const flat = safeText(text, max).replace(/\|/g, '\\|');
+/**
+ * Untrusted text as a one-line code span, fenced past any backtick run it holds. In a table cell
+ * `|` is escaped (GFM splits cells before it parses code spans); elsewhere the backslash would show.
+ */
+export function code(text: string, max = 200, cell = false): string {
+  const flat = cell ? safeText(text, max).replace(/\|/g, '\\|') : safeText(text, max);
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') || flat.startsWith(' ') ? ' ' : '';
@@ -90,7 +93,7 @@ export function formatMarkdown(run: ScanRun, version: string, env: Readonly<Reco
   const clean = sections.length - shown.length;
   if (shown.length) {
     body.push('### Files, worst first', '', '| file | band | verdict |', '| --- | --- | --- |');
-    for (const s of shown) body.push(`| ${code(s.file.relative_path, 120)} | ${s.band ?? 'none counted'} | ${code(s.verdict, 160)} |`);
+    for (const s of shown) body.push(`| ${code(s.file.relative_path, 120, true)} | ${s.band ?? 'none counted'} | ${code(s.verdict, 160, true)} |`);
     body.push('');
   }
   if (clean) body.push(`${plural(clean, 'other file')} had no findings.`, '');

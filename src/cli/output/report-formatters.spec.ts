@@ -296,10 +296,13 @@ describe('markdown report', () => {
     const md = formatMarkdown(hostile, '1');
     const outside = stripCode(md);
     expect(outside).not.toMatch(/evil\.example|<img|<script|!\[/);
-    expect(md).toContain('Evidence: ``` ``![a](https://evil.example/?d=1)`` \\| <script> ```');
+    expect(md).toContain('Evidence: ``` ``![a](https://evil.example/?d=1)`` | <script> ```');
+    // In the files table a `|` would split the cell: escaped there.
+    expect(md).toContain('| `<img src=x>.md` |');
     expect(code('a`b')).toBe('``a`b``');
     expect(code('`x')).toBe('`` `x ``');
-    expect(code('a|b\nc')).toBe('`a\\|b c`');
+    expect(code('a|b\nc')).toBe('`a|b c`');
+    expect(code('a|b', 200, true)).toBe('`a\\|b`');
   });
 
   it('stays under GitHub\'s comment size: extra file sections are left out and counted', () => {
