@@ -55,9 +55,15 @@ function verdictOf(file: ScanFileEntry, findings: ExplainedFinding[], suppressed
 
 export function fileSections(run: ScanRun, env: Readonly<Record<string, string | undefined>> = {}): FileSection[] {
   const triaged = findingsOf(run);
+  const byFile = new Map<string, TriagedFinding[]>();
+  for (const x of triaged) {
+    const list = byFile.get(x.file);
+    if (list) list.push(x);
+    else byFile.set(x.file, [x]);
+  }
   const files = mergedFiles(run);
   const sections = files.map((file, order) => {
-    const own = triaged.filter((x) => x.file === file.relative_path);
+    const own = byFile.get(file.relative_path) ?? [];
     const findings = own
       .filter((x) => !x.suppressed)
       .sort(byWorst)
@@ -68,7 +74,7 @@ export function fileSections(run: ScanRun, env: Readonly<Record<string, string |
     const by = new Map<string, number>();
     for (const x of own) if (x.suppressed) by.set(SUPPRESSION_LABEL[x.suppressed.kind], (by.get(SUPPRESSION_LABEL[x.suppressed.kind]) ?? 0) + 1);
     const suppressedTotal = own.length - findings.length;
-    const section: FileSection = { file, band: effectiveBand(file, triaged), findings, suppressed: { total: suppressedTotal, by: [...by] }, verdict: verdictOf(file, findings, suppressedTotal) };
+    const section: FileSection = { file, band: effectiveBand(file, own), findings, suppressed: { total: suppressedTotal, by: [...by] }, verdict: verdictOf(file, findings, suppressedTotal) };
     return { section, order };
   });
   // mergedFiles orders by the report's band and score; suppressions can lower a file below others.
