@@ -242,7 +242,9 @@ describe('text report explains each finding from the rule catalogue', () => {
     expect(text).toContain('docs: https://docs.example.org/v2/rules.md#category-obfuscation');
     expect(text).toContain('docs: https://docs.example.org/v2/rules.md#bw-rce-001');
     // Not a URL: ignored.
-    expect(formatText(run(), choosePalette(false, {}), { BULWARK_DOCS_URL: 'javascript:alert(1)' })).toContain(`${RULES_DOC_URL}#bw-rce-001`);
+    for (const bad of ['javascript:alert(1)', 'https://x.example/\u001b[2J', 'https://x.example/a b', 'https://x.example/#frag', 'https://x.example/a)b']) {
+      expect(formatText(run(), choosePalette(false, {}), { BULWARK_DOCS_URL: bad })).toContain(`docs: ${RULES_DOC_URL}#bw-rce-001`);
+    }
   });
 
   it('orders files worst first by the band they count with: a file whose findings are all suppressed sinks below a medium one', () => {

@@ -56,7 +56,7 @@ export function formatText(run: ScanRun, p: Palette, env: Readonly<Record<string
       out.push(...wrapped('      fix: ', r.guidance.fix, '           '));
       out.push(`      docs: ${r.docs}`);
     }
-    if (findings.length > MAX_FINDINGS_SHOWN) out.push(p.dim(`  … and ${findings.length - MAX_FINDINGS_SHOWN} more (see --format json, sarif or markdown)`));
+    if (findings.length > MAX_FINDINGS_SHOWN) out.push(p.dim(`  … and ${findings.length - MAX_FINDINGS_SHOWN} more (see --format json or sarif)`));
     if (suppressed.total) out.push(p.dim(`  ${suppressed.total} suppressed (${suppressed.by.map(([k, n]) => `${n} by ${k}`).join(', ')}; listed in json and sarif)`));
   }
   if (sections.length === 0) out.push('', p.dim('No files were scanned.'));

@@ -118,5 +118,6 @@ export function guidanceFor(id: string, fallback: { message: string; category: R
 /** The absolute link to an id's section of docs/rules.md. */
 export function docsLink(g: Pick<FindingGuidance, 'anchor'>, env: Readonly<Record<string, string | undefined>> = {}): string {
   const base = env.BULWARK_DOCS_URL?.trim();
-  return `${base && /^https?:\/\/[^\s#]+$/.test(base) ? base : RULES_DOC_URL}${g.anchor}`;
+  // URL characters only (no spaces, quotes, brackets or fragment): the value lands in terminals, Markdown links and SARIF.
+  return `${base && /^https?:\/\/[\w.~:/?@!$&*+,;=%-]+$/.test(base) ? base : RULES_DOC_URL}${g.anchor}`;
 }
