@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { POLICY_NAMES, DEFAULT_POLICY, policyOf, rulesOff } from '../src/cli/scan/policy';
 import { SEVERITIES } from '../src/scanner/engine/scan-report.types';
 import { ALL_RULES } from '../src/scanner/rules/presets';
+import { RISK_CATEGORIES } from '../src/scanner/engine/scan-report.types';
 import { documentedExample, loadRuleFixtures } from '../src/scanner/rules/rule-fixtures';
+import { CATEGORY_GUIDANCE, categoryHeading, guidanceFor } from '../src/scanner/rules/rule-guidance';
 
 /** The `--policy` presets (src/cli/scan/policy.ts) as one table, from the catalogue as it is. */
 function policyTable(): string[] {
@@ -63,7 +65,12 @@ export function renderRulesDoc(): string {
     if (r.compound) out.push('- compound: runs after the other rules and combines their findings');
     const fixtures = loadRuleFixtures(m.id);
     out.push(`- fixtures: ${fixtures.filter((f) => f.expectation === 'fires').length} firing, ${fixtures.filter((f) => f.expectation === 'silent').length} silent (\`test/fixtures/rules/${m.id}/\`)`);
-    out.push('', m.rationale, '', `Example (as \`${documentedExample(m).path}\`):`, '', '```text', m.example, '```');
+    out.push('', m.rationale, '', `How to fix: ${guidanceFor(m.id, { message: m.title, category: m.category }).fix}`, '', `Example (as \`${documentedExample(m).path}\`):`, '', '```text', m.example, '```');
+  }
+  // Judge findings (judge/<category>) and engine findings (bundle.*, encoding.*) link to these.
+  out.push('', '# Risk categories', '', 'Every rule, judge finding (`judge/<category>`) and engine finding (`bundle.*`, `encoding.*`) carries one of these categories.');
+  for (const c of RISK_CATEGORIES) {
+    out.push('', `## ${categoryHeading(c)}`, '', CATEGORY_GUIDANCE[c].risk, '', `How to fix: ${CATEGORY_GUIDANCE[c].fix}`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -32,7 +32,10 @@ describe('runCli', () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /Unknown command "frobnicate"/],
       [['scan'], /Give at least one file or folder/],
-      [['scan', '--format', 'xml', '.'], /--format must be text, json or sarif/],
+      [['scan', '--format', 'xml', '.'], /--format must be text, json, sarif, markdown; got "xml"/],
+      [['scan', '--report', 'sarif', '.'], /--report takes <format>=<file>/],
+      [['scan', '--report', 'html=x.html', '.'], /--report takes <format>=<file> with format text, json, sarif, markdown; got "html=x.html"/],
+      [['scan', '--report', 'sarif=', '.'], /--report takes <format>=<file>/],
       [['scan', '--local', '--server', 'http://x.test', '.'], /exclude each other/],
       [['scan', '--bogus', '.'], /Unknown option '--bogus'[\s\S]*bulwark scan --help/],
       [['scan', '--server', 'ftp://x.test', '.'], /--server must be an http\(s\) URL/],

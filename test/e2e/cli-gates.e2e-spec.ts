@@ -185,7 +185,7 @@ describe('inline markers in scanned files', () => {
     const cwd = workdir({ 'rce/SKILL.md': marked, '.bulwark.yaml': 'rules: {}\n' });
     const text = await runCli(['scan', '--local', '--fail-on-severity', 'critical', 'rce'], { cwd });
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(/rce\/SKILL\.md:6\s+critical\s+BW-RCE-001/);
+    expect(text.stdout).toMatch(/critical\s+BW-RCE-001\s+Remote content piped into a shell or interpreter\n\s+at rce\/SKILL\.md:6\n/);
     expect(text.stdout).toMatch(/Inline suppression markers in scanned files \(2\), not obeyed[^\n]*\n\s+rce\/SKILL\.md:6\s+bulwark-disable\n\s+rce\/SKILL\.md:8\s+bulwark:ignore-file/);
     const json = await runCli(['scan', '--local', '--format', 'json', 'rce'], { cwd });
     const d = doc(json.stdout);

@@ -93,7 +93,7 @@ describe('bulwark scan against the real server', () => {
     const r = await runCli(['scan', '--server', server, '--fail-on', 'high', 'rce/SKILL.md'], { cwd: work, env: { BULWARK_API_KEY: token } });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/CRITICAL\s+\d+\/100\s+rce\/SKILL\.md/);
-    expect(r.stdout).toMatch(/rce\/SKILL\.md:6\s+critical\s+BW-RCE-001/);
+    expect(r.stdout).toMatch(/critical\s+BW-RCE-001\s+Remote content piped into a shell or interpreter\n\s+at rce\/SKILL\.md:6\n/);
     expect(r.stdout).toMatch(/Files: 1 found, 1 sent, 1 analysed, 0 not analysed\nGate --fail-on high: FAILED \(worst band counted: critical\)\nExit 1: gated findings\n$/);
   });
 

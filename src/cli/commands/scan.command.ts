@@ -8,6 +8,7 @@ import { resolveRemoteSettings, requireKey } from '../cli-settings';
 import { cliVersion, userAgent } from '../cli-version';
 import { ApiClient } from '../http/api-client';
 import { formatJson } from '../output/json-report.formatter';
+import { formatMarkdown } from '../output/markdown-report.formatter';
 import { formatSarif } from '../output/sarif-report.formatter';
 import { choosePalette, safeText } from '../output/terminal';
 import { formatText } from '../output/text-report.formatter';
@@ -30,10 +31,14 @@ copilot-instructions.md, MCP configs, agent settings…; node_modules and .git a
 Options:
   --local                 run the scanner engine in-process (no server; judge off unless JUDGE_PROVIDER is set)
   --server <url>          server base URL (default: BULWARK_SERVER, the config file, or http://localhost:3000)
-  --format <f>            text (default), json (the ScanReports) or sarif (SARIF 2.1.0)
+  --format <f>            text (default), json (the ScanReports), sarif (SARIF 2.1.0) or markdown
+                          (for a pull-request comment or $GITHUB_STEP_SUMMARY)
   -o, --output <file>     write the report to a file instead of stdout
   --policy <p>            strict|balanced|permissive (default balanced): which rules and finding contexts
                           count, before the config file's entries (table: docs/rules.md#policy-presets)
+  --report <f>=<file>     also write the same run as format f to file (repeatable), e.g.
+                          --report sarif=bulwark.sarif --report markdown=summary.md
+  --progress              show progress on stderr even when it is not a terminal (one line per 5%)
   --fail-on <band>        exit 1 when a file is in this band or worse: info|low|medium|high|critical|none (default none)
   --fail-on-severity <s>  exit 1 when any finding has this severity or worse: info|low|medium|high|critical|none (default none)
   --allow-unscanned       do not fail (exit 3) when agent files were found but not analysed
@@ -51,7 +56,18 @@ Exit codes: 0 pass, 1 gated findings, 2 usage or transport errors (incomplete sc
 3 agent files found but not analysed (without --allow-unscanned), 4 invalid config or baseline, 130 interrupted.
 `;
 
-type Format = 'text' | 'json' | 'sarif';
+const FORMATS = ['text', 'json', 'sarif', 'markdown'] as const;
+type Format = (typeof FORMATS)[number];
+const isFormat = (f: string): f is Format => (FORMATS as readonly string[]).includes(f);
+
+/** `--report sarif=out.sarif`: the format and the file, checked before anything is scanned. */
+function reportTarget(raw: string): { format: Format; file: string } {
+  const eq = raw.indexOf('=');
+  const format = raw.slice(0, Math.max(0, eq));
+  const file = raw.slice(eq + 1);
+  if (eq < 0 || !isFormat(format) || file === '') throw new UsageError(`--report takes <format>=<file> with format ${FORMATS.join(', ')}; got "${raw}"`);
+  return { format, file };
+}
 
 function intFlag(raw: string | undefined, name: string, def: number, min: number, max: number): number {
   if (raw === undefined) return def;
@@ -89,6 +105,8 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
         format: { type: 'string', default: 'text' },
         output: { type: 'string', short: 'o' },
         policy: { type: 'string', default: DEFAULT_POLICY },
+        report: { type: 'string', multiple: true, default: [] },
+        progress: { type: 'boolean', default: false },
         'fail-on': { type: 'string', default: 'none' },
         'fail-on-severity': { type: 'string', default: 'none' },
         'allow-unscanned': { type: 'boolean', default: false },
@@ -108,8 +126,9 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
     io.stdout(SCAN_HELP);
     return EXIT_OK;
   }
-  const format = values.format as Format;
-  if (!['text', 'json', 'sarif'].includes(format)) throw new UsageError(`--format must be text, json or sarif; got "${values.format}"`);
+  const format = values.format ?? 'text';
+  if (!isFormat(format)) throw new UsageError(`--format must be ${FORMATS.join(', ')}; got "${values.format}"`);
+  const extraReports = values.report.map(reportTarget);
   const failOnRaw = values['fail-on'].toLowerCase();
   if (failOnRaw !== 'none' && !BANDS.includes(failOnRaw as Band)) throw new UsageError(`--fail-on must be one of ${BANDS.join('|')}|none; got "${values['fail-on']}"`);
   const failOn = failOnRaw === 'none' ? null : (failOnRaw as Band);
@@ -191,7 +210,10 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   const plan = await planUploads(discovery, { maxUploads });
 
   const outcomes: UploadOutcome[] = new Array<UploadOutcome>(plan.uploads.length);
-  const progress = io.stderrIsTty && plan.uploads.length > 1;
+  // A redrawn line on a terminal; with --progress elsewhere (CI logs), one line per 5% of the uploads.
+  const progress = (io.stderrIsTty || values.progress) && plan.uploads.length > 1;
+  const redraw = io.stderrIsTty;
+  const step = Math.max(1, Math.ceil(plan.uploads.length / 20));
   let done = 0;
   let stoppedMessage: string | null = null;
   try {
@@ -205,14 +227,15 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
         if (!(err instanceof UploadFailedError)) throw err;
       } finally {
         done += 1;
-        if (progress) io.stderr(`\r\u001b[2KScanning: ${done}/${plan.uploads.length} uploads`);
+        if (progress && redraw) io.stderr(`\r\u001b[2KScanning: ${done}/${plan.uploads.length} uploads`);
+        else if (progress && (done % step === 0 || done === plan.uploads.length)) io.stderr(`Scanning: ${done}/${plan.uploads.length} uploads\n`);
       }
     });
   } catch (err) {
     if (!(err instanceof RunStoppedError)) throw err;
     stoppedMessage = err.message;
   } finally {
-    if (progress) io.stderr('\r\u001b[2K');
+    if (progress && redraw) io.stderr('\r\u001b[2K');
   }
   // Uploads never started because the run stopped: listed as failed, so the scan reads incomplete.
   plan.uploads.forEach((u, i) => {
@@ -242,17 +265,28 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
     run.baseline = baseline;
     io.stderr(`Wrote baseline ${safeText(values['write-baseline'])} (${baseline.fingerprints.length} finding${baseline.fingerprints.length === 1 ? '' : 's'} accepted)\n`);
   }
-  const rendered =
-    format === 'json'
-      ? formatJson(run, cliVersion())
-      : format === 'sarif'
-        ? formatSarif(run, cliVersion())
-        : formatText(run, choosePalette(values.output ? false : io.stdoutIsTty, io.env));
+  const render = (f: Format, colour: boolean): string => {
+    switch (f) {
+      case 'json':
+        return formatJson(run, cliVersion());
+      case 'sarif':
+        return formatSarif(run, cliVersion(), io.env);
+      case 'markdown':
+        return formatMarkdown(run, cliVersion(), io.env);
+      default:
+        return formatText(run, choosePalette(colour, io.env), io.env);
+    }
+  };
+  for (const r of extraReports) {
+    writeFileSync(resolve(io.cwd, r.file), render(r.format, false));
+    io.stderr(`Wrote ${r.format} report to ${safeText(r.file)}\n`);
+  }
+  const rendered = render(format, values.output ? false : io.stdoutIsTty);
   if (values.output) {
     const target = resolve(io.cwd, values.output);
     writeFileSync(target, rendered);
     io.stderr(`Wrote ${format} report to ${safeText(values.output)}\n`);
-    if (format !== 'text') io.stderr(formatText(run, choosePalette(io.stderrIsTty, io.env)));
+    if (format !== 'text') io.stderr(render('text', io.stderrIsTty));
   } else {
     io.stdout(rendered);
     // Machine formats on stdout: the coverage and gate lines still reach a human (and CI logs).

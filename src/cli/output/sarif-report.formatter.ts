@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RiskCategory, Severity } from '../../scanner/engine/scan-report.types';
-import { ALL_RULES } from '../../scanner/rules/presets';
-import type { RuleMeta } from '../../scanner/rules/rule.types';
+import { docsLink, guidanceFor, ruleMeta } from '../../scanner/rules/rule-guidance';
 import { parseLocator } from '../scan/triage';
 import { coverageOf } from '../scan/coverage';
 import { findingsOf, mergedFiles, type ScanRun } from '../scan/scan-run';
@@ -20,58 +19,42 @@ const LEVEL: Record<Severity, Level> = { critical: 'error', high: 'error', mediu
 const SECURITY_SEVERITY: Record<Severity, number> = { critical: 9.5, high: 8.0, medium: 5.5, low: 3.0, info: 1.0 };
 const SEVERITY_RANK: Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
 
-const CATEGORY_HELP: Record<RiskCategory, string> = {
-  prompt_injection: 'Text that tries to override the agent\'s instructions or smuggle in new ones.',
-  data_exfiltration: 'Instructions or code that send data from the user\'s environment to a third party.',
-  destructive_action: 'Commands that delete or overwrite data, history or infrastructure.',
-  privilege_escalation: 'Attempts to gain more rights than the task needs (sudo, permission grants, approvals).',
-  secrets_exposure: 'Credentials written into the file or read and exposed by it.',
-  code_execution: 'Running code or commands the user did not ask for.',
-  remote_code_execution: 'Downloading and running code from the network without review.',
-  obfuscation: 'Hidden, encoded or invisible content that conceals what the file does.',
-  deception: 'Content that misleads the user or tells the agent to hide its actions.',
-  unsafe_external_reference: 'Links or dependencies pointing at untrusted or look-alike sources.',
-  other: 'Another risk to the user of this agent file.',
-};
-
 interface SarifRule {
   id: string;
   name: string;
   shortDescription: { text: string };
   fullDescription: { text: string };
+  helpUri: string;
   help: { text: string; markdown: string };
   defaultConfiguration: { level: Level };
   properties: { tags: string[]; precision: string; 'security-severity': string; category?: string };
 }
 
-const RULE_META = new Map<string, RuleMeta>(ALL_RULES.map((r) => [r.meta.id, r.meta]));
-
 const pascal = (s: string): string => s.replace(/(^|(?<![^A-Za-z0-9])[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep: string, c: string) => c.toUpperCase());
 
-function ruleFor(id: string, fallback: { message: string; category: RiskCategory; severity: Severity; confidence: string }): SarifRule {
-  const meta = RULE_META.get(id);
-  const judgeCategory = id.startsWith('judge/') ? (id.slice('judge/'.length) as RiskCategory) : null;
-  const title = meta?.title ?? (judgeCategory ? `Judge: ${judgeCategory.replace(/_/g, ' ')}` : fallback.message);
-  const category = meta?.category ?? judgeCategory ?? fallback.category;
-  const why = meta?.rationale ?? (judgeCategory ? `${CATEGORY_HELP[judgeCategory] ?? CATEGORY_HELP.other} Reported by the LLM judge, with verified evidence.` : `${fallback.message} ${CATEGORY_HELP[category] ?? ''}`.trim());
+function ruleFor(id: string, fallback: { message: string; category: RiskCategory; severity: Severity; confidence: string }, env: Env): SarifRule {
+  const g = guidanceFor(id, fallback);
+  const meta = g.meta;
   const example = meta?.example ? `\n\nExample:\n    ${meta.example}` : '';
-  const fix = 'Review the file: remove the content or make the intent explicit and safe. Agent files are instructions an AI agent follows with your privileges.';
   const severity = meta?.severity ?? fallback.severity;
+  const confidence = meta?.confidence ?? fallback.confidence;
+  const helpUri = docsLink(g, env);
   return {
     id,
-    name: pascal(title).slice(0, 100) || pascal(id),
-    shortDescription: { text: title },
-    fullDescription: { text: why },
+    name: pascal(g.title).slice(0, 100) || pascal(id),
+    shortDescription: { text: g.title },
+    fullDescription: { text: g.why },
+    helpUri,
     help: {
-      text: `${why}${example}\n\n${fix}`,
-      markdown: `**${title}** (${category.replace(/_/g, ' ')})\n\n${why}${meta?.example ? `\n\nExample:\n\n\`\`\`\n${meta.example}\n\`\`\`` : ''}\n\n${fix}`,
+      text: `${g.why}${example}\n\nHow to fix: ${g.fix}\n\n${helpUri}`,
+      markdown: `**${g.title}** (${g.category.replace(/_/g, ' ')})\n\n${g.why}${meta?.example ? `\n\nExample:\n\n\`\`\`\n${meta.example}\n\`\`\`` : ''}\n\n**How to fix:** ${g.fix}\n\n[Rule documentation](${helpUri})`,
     },
     defaultConfiguration: { level: LEVEL[severity] },
     properties: {
-      tags: ['security', 'agent-file', category],
-      precision: (meta?.confidence ?? fallback.confidence) === 'high' ? 'high' : (meta?.confidence ?? fallback.confidence) === 'medium' ? 'medium' : 'low',
+      tags: ['security', 'agent-file', g.category],
+      precision: confidence === 'high' ? 'high' : confidence === 'medium' ? 'medium' : 'low',
       'security-severity': SECURITY_SEVERITY[severity].toFixed(1),
-      category,
+      category: g.category,
     },
   };
 }
@@ -82,7 +65,17 @@ export { parseLocator } from '../scan/triage';
 /** A relative URI reference: each path segment percent-encoded, `/` kept. */
 const toUri = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
 
-export function formatSarif(run: ScanRun, version: string): string {
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** A result message is one short sentence; the evidence goes to the region snippet and properties. */
+const MAX_MESSAGE = 200;
+const shortMessage = (m: string): string => {
+  const flat = m.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE - 1)}…` : flat;
+};
+
+/** `env` supplies BULWARK_DOCS_URL (the base of each rule's helpUri); docs/decisions/0017. */
+export function formatSarif(run: ScanRun, version: string, env: Env = {}): string {
   const rules: SarifRule[] = [];
   const ruleIndex = new Map<string, number>();
   const results: unknown[] = [];
@@ -91,9 +84,9 @@ export function formatSarif(run: ScanRun, version: string): string {
     let i = ruleIndex.get(id);
     if (i === undefined) {
       i = rules.length;
-      rules.push(ruleFor(id, f));
+      rules.push(ruleFor(id, f, env));
       ruleIndex.set(id, i);
-    } else if (!RULE_META.has(id)) {
+    } else if (!ruleMeta(id)) {
       // For judge and engine-level ids the severity varies per finding; the rule carries the worst seen.
       const cur = rules[i];
       const prev = SEVERITY_RANK.find((s) => SECURITY_SEVERITY[s].toFixed(1) === cur.properties['security-severity']) ?? 'info';
@@ -117,14 +110,20 @@ export function formatSarif(run: ScanRun, version: string): string {
       const tf = triaged[t++];
       const index = use(f.id, f);
       const loc = parseLocator(f.locator, file.relative_path);
-      const text = f.evidence ? `${f.message} Evidence: ${f.evidence}` : f.message;
       const severity = tf.severity;
       results.push({
         ruleId: f.id,
         ruleIndex: index,
         level: LEVEL[severity],
-        message: { text },
-        locations: [{ physicalLocation: { artifactLocation: { uri: toUri(loc.path), uriBaseId: '%SRCROOT%' }, region: { startLine: loc.line } } }],
+        message: { text: shortMessage(f.message) || rules[index].shortDescription.text },
+        locations: [
+          {
+            physicalLocation: {
+              artifactLocation: { uri: toUri(loc.path), uriBaseId: '%SRCROOT%' },
+              region: { startLine: loc.line, ...(f.evidence ? { snippet: { text: f.evidence } } : {}) },
+            },
+          },
+        ],
         partialFingerprints: { 'bulwarkFinding/v1': createHash('sha256').update(`${f.id}\u0000${loc.path}\u0000${f.evidence}`).digest('hex') },
         // Suppressed by the scanning user's config or baseline: kept, marked, not counted (decision 0012).
         ...(tf.suppressed
@@ -137,6 +136,7 @@ export function formatSarif(run: ScanRun, version: string): string {
           file_band: file.band,
           file_score: file.score,
           fingerprint: tf.fingerprint,
+          ...(f.evidence ? { evidence: f.evidence } : {}),
           ...f.extra,
         },
       });

@@ -1,51 +1,65 @@
-import type { Severity } from '../../scanner/engine/scan-report.types';
 import { coverageLine } from '../scan/coverage';
-import { findingsOf, gateReport, mergedFiles, summarise, type ScanRun } from '../scan/scan-run';
-import type { TriagedFinding } from '../scan/triage';
+import { gateReport, summarise, type ScanRun } from '../scan/scan-run';
+import { fileSections, SEVERITY_ORDER } from './report-model';
 import { safeText, type Palette } from './terminal';
 
 /** Findings printed per file; the rest are counted (the JSON and SARIF outputs carry them all). */
 export const MAX_FINDINGS_SHOWN = 20;
 
-const SEVERITY_ORDER: Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
+const WIDTH = 100;
 
-const byWorst = (a: TriagedFinding, b: TriagedFinding): number => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.line - b.line;
+/** Untrusted or long text as indented lines of at most WIDTH columns (words kept whole when they fit). */
+function wrapped(prefix: string, text: string, indent: string, max = 600): string[] {
+  const words = safeText(text, max).split(' ');
+  const lines: string[] = [];
+  let cur = prefix;
+  for (const w of words) {
+    if (cur.length + w.length + 1 > WIDTH && cur.trim().length > prefix.trim().length) {
+      lines.push(cur);
+      cur = indent;
+    }
+    cur += (cur === prefix || cur === indent ? '' : ' ') + w;
+  }
+  lines.push(cur);
+  return lines;
+}
 
-const KIND_LABEL = { policy: 'policy', config_path: 'config ignore', config_rule: 'config', baseline: 'baseline' } as const;
-
-/** The terminal report: worst band first, findings with `path:line`, then what was not scanned. */
-export function formatText(run: ScanRun, p: Palette): string {
+/**
+ * The terminal report: files worst first, each with a one-line verdict, then every counted
+ * finding with what it is, where, the evidence, why it matters, how to fix it and its docs link
+ * (once per rule per file), then what was not scanned, the coverage line and the gates.
+ */
+export function formatText(run: ScanRun, p: Palette, env: Readonly<Record<string, string | undefined>> = {}): string {
   const out: string[] = [];
   const summary = summarise(run);
   const where = run.mode === 'local' ? 'local (in-process engine)' : `remote ${safeText(run.server ?? '')}`;
   out.push(p.bold(`Bulwark scan: ${where} · ${summary.uploads} upload${summary.uploads === 1 ? '' : 's'} · judge ${run.judge}`));
-  out.push('');
 
-  const files = mergedFiles(run);
-  const triaged = findingsOf(run);
-  for (const f of files) {
+  const sections = fileSections(run, env);
+  for (const { file: f, findings, suppressed, verdict } of sections) {
     const band = f.band.toUpperCase().padEnd(8);
     const score = f.score === null ? '  -/100' : `${String(f.score).padStart(3)}/100`;
     const tail = f.content_skipped ? `not analysed: ${f.skip_reason ?? 'skipped'}` : `${f.kind}, ${f.verdict?.decision ?? ''}`.replace(/, $/, '');
-    const own = triaged.filter((x) => x.file === f.relative_path);
-    const list = own.filter((x) => !x.suppressed).sort(byWorst);
-    // The band is the report's; say when nothing behind it counts any more.
-    const quiet = own.length > 0 && list.length === 0 ? ', every finding suppressed' : '';
-    out.push(`${p.band(f.score === null ? null : f.band, band)} ${score}  ${p.bold(safeText(f.relative_path))}  ${p.dim(`(${tail}${quiet})`)}`);
-    for (const r of list.slice(0, MAX_FINDINGS_SHOWN)) {
+    const quiet = suppressed.total > 0 && findings.length === 0 ? ', every finding suppressed' : '';
+    out.push('', `${p.band(f.score === null ? null : f.band, band)} ${score}  ${p.bold(safeText(f.relative_path))}  ${p.dim(`(${tail}${quiet})`)}`);
+    out.push(`  Verdict: ${safeText(verdict, 300)}`);
+    const explained = new Set<string>();
+    for (const r of findings.slice(0, MAX_FINDINGS_SHOWN)) {
       const was = r.original_severity ? p.dim(` (was ${r.original_severity}: ${safeText(r.severity_override!.reason, 80)})`) : '';
-      out.push(`    ${safeText(`${r.path}:${r.line}`)}  ${p.band(r.severity, r.severity.padEnd(8))} ${r.rule_id}  ${safeText(r.message, 160)}${was}`);
-      if (r.evidence) out.push(`        ${p.dim(safeText(r.evidence, 120))}`);
+      out.push(`  ${p.band(r.severity, r.severity.padEnd(8))} ${r.rule_id}  ${safeText(r.guidance.title, 120)}${was}`);
+      const message = r.message && r.message !== r.guidance.title ? `: ${safeText(r.message, 160)}` : '';
+      out.push(`      at ${safeText(`${r.path}:${r.line}`)}${message}`);
+      if (r.evidence) out.push(`      evidence: ${p.dim(safeText(r.evidence, 120))}`);
+      if (explained.has(r.rule_id)) continue;
+      explained.add(r.rule_id);
+      out.push(...wrapped('      why: ', r.guidance.why, '           '));
+      out.push(...wrapped('      fix: ', r.guidance.fix, '           '));
+      out.push(`      docs: ${r.docs}`);
     }
-    if (list.length > MAX_FINDINGS_SHOWN) out.push(p.dim(`    … and ${list.length - MAX_FINDINGS_SHOWN} more (see --format json or sarif)`));
-    const suppressed = own.filter((x) => x.suppressed);
-    if (suppressed.length) {
-      const by = new Map<string, number>();
-      for (const x of suppressed) by.set(KIND_LABEL[x.suppressed!.kind], (by.get(KIND_LABEL[x.suppressed!.kind]) ?? 0) + 1);
-      out.push(p.dim(`    ${suppressed.length} suppressed (${[...by].map(([k, n]) => `${n} by ${k}`).join(', ')}; listed in json and sarif)`));
-    }
+    if (findings.length > MAX_FINDINGS_SHOWN) out.push(p.dim(`  … and ${findings.length - MAX_FINDINGS_SHOWN} more (see --format json or sarif)`));
+    if (suppressed.total) out.push(p.dim(`  ${suppressed.total} suppressed (${suppressed.by.map(([k, n]) => `${n} by ${k}`).join(', ')}; listed in json and sarif)`));
   }
-  if (files.length === 0) out.push(p.dim('No files were scanned.'));
+  if (sections.length === 0) out.push('', p.dim('No files were scanned.'));
 
   if (run.notSent.length) {
     out.push('', p.bold(`Not sent (${run.notSent.length}):`));

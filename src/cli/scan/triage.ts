@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SEVERITIES, type Band, type ScanFileEntry, type Severity } from '../../scanner/engine/scan-report.types';
+import { SEVERITIES, type Band, type RiskCategory, type ScanFileEntry, type Severity } from '../../scanner/engine/scan-report.types';
 import type { Baseline } from './baseline';
 import { policyDisables, type Policy } from './policy';
 import type { ScanConfig } from './scan-config';
@@ -38,6 +38,8 @@ export interface TriagedFinding {
   severity_override?: { reason: string; source: string };
   message: string;
   evidence: string;
+  /** The finding's risk category (the rule's, or the judge's). */
+  category: RiskCategory;
   /**
    * How the finding's text stands in its file (the report's `context`): only `direct` findings
    * count at `--fail-on-severity` (except under `--policy strict`); a negated, quoted or example mention is already discounted
@@ -67,11 +69,11 @@ export function collectFindings(files: ScanFileEntry[]): TriagedFinding[] {
   for (const f of files) {
     for (const s of f.static_findings) {
       const loc = parseLocator(s.locator, f.relative_path);
-      raw.push({ rule_id: s.rule_id, origin: 'static', ...loc, file: f.relative_path, severity: s.severity, message: s.message, evidence: s.evidence ?? '', context: s.context ?? 'direct', suppressed: null });
+      raw.push({ rule_id: s.rule_id, origin: 'static', ...loc, file: f.relative_path, severity: s.severity, message: s.message, evidence: s.evidence ?? '', category: s.category, context: s.context ?? 'direct', suppressed: null });
     }
     for (const j of f.llm_findings) {
       const loc = parseLocator(j.locator, f.relative_path);
-      raw.push({ rule_id: `judge/${j.category}`, origin: 'judge', ...loc, file: f.relative_path, severity: j.severity, message: j.rationale, evidence: j.evidence ?? '', context: 'direct', suppressed: null });
+      raw.push({ rule_id: `judge/${j.category}`, origin: 'judge', ...loc, file: f.relative_path, severity: j.severity, message: j.rationale, evidence: j.evidence ?? '', category: j.category, context: 'direct', suppressed: null });
     }
   }
   // Occurrence index: the k-th finding with the same rule, path and evidence, in line order.

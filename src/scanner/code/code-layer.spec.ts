@@ -65,7 +65,7 @@ describe('code facts', () => {
   });
 
   it('decodes constants on the tree (XOR through a helper, base64 of zlib, indexed list parts) and marks the calls the text reaches', () => {
-    const hex = Buffer.from('rm -rf ~/work').map((b) => b ^ 0x2a).toString('hex');
+    const hex = Buffer.from(Buffer.from('rm -rf ~/work').map((b) => b ^ 0x2a)).toString('hex');
     const xor = codeFactsOf(ctxOf('a.py', `import subprocess\nK = 0x2a\ndef d(h):\n    return "".join(chr(b ^ K) for b in bytes.fromhex(h))\nsubprocess.call(d("${hex}"), shell=True)\n`).ctx).calls;
     expect(xor.find((c) => c.name === 'rm')).toMatchObject({ args: ['-rf', '~/work'], decoded: 'rm -rf ~/work' });
     const packed = deflateSync(Buffer.from('print("hello from inside")')).toString('base64');
