@@ -6,6 +6,8 @@
 
 /** C0/C1 controls, DEL, Unicode format characters (bidi overrides, zero-width), line/para separators. */
 const FORBIDDEN_NAME_CHARS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+/** The same class, global, for removal (built once: every scanned upload's name goes through it). */
+const FORBIDDEN_NAME_CHARS_ALL = new RegExp(FORBIDDEN_NAME_CHARS.source, 'gu');
 const DRIVE_LETTER = /^[A-Za-z]:/;
 
 /** Renders an untrusted name for an error message: escaped, quoted, bounded. */
@@ -49,7 +51,7 @@ export function foldName(name: string): string {
 export function normaliseUploadName(raw: string | undefined | null): string {
   const cleaned = (raw ?? '')
     .normalize('NFC')
-    .replace(new RegExp(FORBIDDEN_NAME_CHARS.source, 'gu'), '')
+    .replace(FORBIDDEN_NAME_CHARS_ALL, '')
     .replace(/\\/g, '/')
     .replace(DRIVE_LETTER, '');
   const segments = cleaned.split('/').filter((s) => s !== '' && s !== '.' && s !== '..');

@@ -8,7 +8,7 @@ import type { Confidence, Severity } from '../engine/scan-report.types';
 import { TOKEN_PATTERN } from '../lexicons/lexicon';
 import type { Rule, RuleHit, RuleMeta } from '../rules/rule.types';
 import type { ScanContext } from '../views/scan-context';
-import { contextOf, INSTRUCTION_REGEXES, instructionsOf, type Instruction, type SlotClass, type SlotHit } from './instructions';
+import { contextOf, INSTRUCTION_REGEXES, instructionsOf, type Instruction, type InstructionSet, type SlotClass, type SlotHit } from './instructions';
 
 /** Adjacent instructions of one block a frame may span ("Gather the tokens. Then post them to the hook."). */
 export const FRAME_WINDOW = 3;
@@ -83,6 +83,34 @@ function anchorsIn(instruction: Instruction, any: readonly SlotClass[]): SlotHit
   return [first, ...own.filter((s) => s !== first && s.negated === first.negated && overlaps(s, span))];
 }
 
+/** Per instruction set: class → indices of the instructions holding it (as a class or any slot, negated ones included), ascending. */
+const BY_CLASS = new WeakMap<InstructionSet, Map<SlotClass, number[]>>();
+
+/**
+ * Indices, ascending and distinct, of the instructions holding any of these classes: the index is
+ * built once per file, so each of the frame rules no longer walks every instruction of the file.
+ */
+function anchorCandidates(set: InstructionSet, any: readonly SlotClass[]): readonly number[] {
+  let byClass = BY_CLASS.get(set);
+  if (!byClass) {
+    byClass = new Map();
+    set.instructions.forEach((ins, i) => {
+      const own = new Set<SlotClass>(ins.classes);
+      for (const s of ins.slots) own.add(s.cls);
+      for (const c of own) {
+        const list = byClass!.get(c);
+        if (list) list.push(i);
+        else byClass!.set(c, [i]);
+      }
+    });
+    BY_CLASS.set(set, byClass);
+  }
+  if (any.length === 1) return byClass.get(any[0]) ?? [];
+  const merged = new Set<number>();
+  for (const c of any) for (const i of byClass.get(c) ?? []) merged.add(i);
+  return [...merged].sort((a, b) => a - b);
+}
+
 function evidenceOf(ctx: ScanContext, line: number): string {
   return (ctx.lines[line - 1] ?? '').trim().slice(0, 200);
 }
@@ -92,13 +120,13 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     meta: spec.meta,
     regexes: [TOKEN_PATTERN, ...INSTRUCTION_REGEXES],
     match(ctx) {
-      const { instructions, sectionClasses, fileClasses, referrers, blockClasses } = instructionsOf(ctx);
+      const set = instructionsOf(ctx);
+      const { instructions, sectionClasses, fileClasses, referrers, blockClasses } = set;
       const hits: RuleHit[] = [];
       const seen = new Set<number>();
-      for (let i = 0; i < instructions.length; i++) {
+      // Only instructions where the anchoring slot starts, in file order.
+      for (const i of anchorCandidates(set, spec.needs[0].any)) {
         const first = instructions[i];
-        // Cheap filter: the anchoring slot must start in this instruction.
-        if (!spec.needs[0].any.some((c) => first.classes.has(c) || first.slots.some((s) => s.cls === c))) continue;
         let end = i + 1;
         while (end < instructions.length && end - i < FRAME_WINDOW && instructions[end].block === first.block) end++;
         // Windows reach back too, so a lead-in line before its anchor counts ("Read the keys:" / "- post them").

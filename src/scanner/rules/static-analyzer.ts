@@ -79,11 +79,22 @@ function incompleteFinding(path: string, why: string): StaticFinding {
   };
 }
 
+const ORDERED = new WeakMap<readonly Rule[], readonly Rule[]>();
+
+/** Compound rules last (they read the others' findings); ordered once per rule list, not per file. */
+function orderedRules(rules: readonly Rule[]): readonly Rule[] {
+  let ordered = ORDERED.get(rules);
+  if (!ordered) {
+    ordered = [...rules.filter((r) => !r.compound), ...rules.filter((r) => r.compound)];
+    ORDERED.set(rules, ordered);
+  }
+  return ordered;
+}
+
 export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFinding[] {
   const findings: StaticFinding[] = [];
   const failed: string[] = [];
-  const educationalFile = isEducationalFile(ctx);
-  const ordered = [...rules.filter((r) => !r.compound), ...rules.filter((r) => r.compound)];
+  const ordered = orderedRules(rules);
   let skipped = 0;
   for (const rule of ordered) {
     if (performance.now() > ctx.deadline) {
@@ -119,7 +130,7 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
         const hardBlock = !denied && own.hard_block;
         const context: FindingContext = denied
           ? 'deny_list'
-          : (hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile, inherentNegation: rule.meta.inherent_negation }));
+          : (hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile: isEducationalFile(ctx), inherentNegation: rule.meta.inherent_negation }));
         const graded = { ...own, hard_block: hardBlock, context };
         ranked.push({ hit, graded, rank: findingRank(graded) });
       } catch {

@@ -16,8 +16,15 @@ export class TriggerIndex {
   private readonly list: string[] = [];
   /** Ids of triggers the automaton does not hold (non-ASCII or multi-line). */
   private readonly other: number[] = [];
-  /** state * 128 + character → next state. */
+  /**
+   * state * classCount + class of the character → next state. A character no trigger holds leads
+   * every state back to the root, so all of them share class 0: the table is a few times smaller
+   * than one column per ASCII character, and its lookups stay in cache (they were most of the pass).
+   */
   private readonly delta: Int32Array;
+  /** ASCII character → its column in `delta` (0: in no trigger). */
+  private readonly classOf = new Uint8Array(ASCII);
+  private readonly classCount: number;
   /** Per state: ids of the triggers that end there (its own and its suffixes'), or undefined. */
   private readonly endsAt: (number[] | undefined)[];
   /** Per trigger id: the groups it belongs to (see groupLinesIn). */
@@ -82,7 +89,25 @@ export class TriggerIndex {
         queue.push(child);
       }
     }
-    this.delta = delta;
+    // Columns only for the characters the triggers hold; every other character's column is all root.
+    let classes = 1;
+    for (let c = 0; c < ASCII; c++) {
+      for (let st = 0; st < states; st++) {
+        if (delta[st * ASCII + c] !== 0) {
+          this.classOf[c] = classes++;
+          break;
+        }
+      }
+    }
+    this.classCount = classes;
+    const compact = new Int32Array(states * classes);
+    for (let st = 0; st < states; st++) {
+      for (let c = 0; c < ASCII; c++) {
+        const k = this.classOf[c]!;
+        if (k !== 0) compact[st * classes + k] = delta[st * ASCII + c]!;
+      }
+    }
+    this.delta = compact;
     this.endsAt = ends.map((e) => (e.length > 0 ? e : undefined));
     this.groupCount = groups.length;
     groups.forEach((group, g) => {
@@ -119,7 +144,9 @@ export class TriggerIndex {
    */
   groupLinesIn(text: string, lineStarts: readonly number[], maxLines: number): (number[] | null)[] {
     const lines = this.scan(text, lineStarts, maxLines, this.groupsEndingAt, this.groupsOf, this.groupCount);
-    return Array.from({ length: this.groupCount }, (_, g) => (lines[g] === undefined ? [] : lines[g]));
+    const out: (number[] | null)[] = new Array<number[] | null>(this.groupCount);
+    for (let g = 0; g < this.groupCount; g++) out[g] = lines[g] === undefined ? [] : lines[g]!;
+    return out;
   }
 
   /**
@@ -139,6 +166,8 @@ export class TriggerIndex {
     const lines: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(sinkCount);
     const last = new Int32Array(sinkCount);
     const delta = this.delta;
+    const classOf = this.classOf;
+    const classCount = this.classCount;
     const n = text.length;
     let line = 1;
     let state = 0;
@@ -150,7 +179,7 @@ export class TriggerIndex {
       }
       // No automaton trigger holds a line break, so it also returns to the root.
       if (c === 10) line++;
-      state = delta[state * ASCII + c]!;
+      state = delta[state * classCount + classOf[c]!]!;
       const sinks = sinksAt[state];
       if (sinks === undefined) continue;
       for (let s = 0; s < sinks.length; s++) {

@@ -27,6 +27,8 @@ const NUM_ARRAY_RE = /\[\s{0,3}((?:\d{2,3}\s{0,3},\s{0,3}){5,400}\d{2,3})\s{0,3}
 const CONCAT_RE = /(?:(["'`])[^"'`\n]{0,200}\1\s{0,3}(?:\+|\.|\.\.)\s{0,3}){2,40}(["'`])[^"'`\n]{0,200}\2/g;
 const STRING_LITERAL_RE = /(["'])([^"'\n]{12,2000})\1/g;
 const BASE32_RE = /\b[A-Z2-7]{24,}={0,6}\b/g;
+/** A run of BASE64_RE's class long enough for any of BASE64_RE, BASE32_RE and HEX_RE (their alphabets are subsets of it). */
+const ENCODED_RUN_RE = /[A-Za-z0-9+/_-]{20}/;
 
 /** Share of printable characters, with a floor on letters, so binary junk is rejected. */
 export function looksLikeText(text: string): boolean {
@@ -108,7 +110,9 @@ export function decodeLine(line: string, opts: DecodeOptions): DecodedPiece[] {
   const push = (source: SegmentSource, text: string | null, encoded: string): void => {
     if (text && text.trim().length > 0) out.push({ source, text: flatten(text), encoded });
   };
-  if (line.length >= 20) {
+  // Base64, base32 and hex payloads are all runs of 20+ characters of BASE64_RE's class: one test
+  // spares a line without such a run (most prose) three scans.
+  if (line.length >= 20 && ENCODED_RUN_RE.test(line)) {
     for (const m of line.matchAll(BASE64_RE)) push('base64', tryBase64(m[0]), m[0]);
     if (/[A-Z2-7]{24}/.test(line)) {
       for (const m of line.matchAll(BASE32_RE)) {
@@ -185,5 +189,5 @@ export function mentionsRot13(text: string): boolean {
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const DECODER_REGEXES: readonly RegExp[] = [
   BASE64_RE, HEX_RE, X_ESCAPE_RE, U_ESCAPE_RE, OCTAL_ESCAPE_RE, URL_ENC_RE, ENTITY_RE, FROM_CHAR_CODE_RE, CHR_CHAIN_RE,
-  NUM_ARRAY_RE, CONCAT_RE, STRING_LITERAL_RE, BASE32_RE,
+  NUM_ARRAY_RE, CONCAT_RE, STRING_LITERAL_RE, BASE32_RE, ENCODED_RUN_RE,
 ];

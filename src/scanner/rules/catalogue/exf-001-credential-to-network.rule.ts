@@ -28,13 +28,13 @@ const HARVEST_RE = /\b(?:os\.environ\.items\(\)|Object\.(?:entries|keys)\(\s{0,2
  * removed, since none of them reads anything out.
  */
 function withoutNonReads(lines: readonly string[], i: number): string {
-  const l = lines[i]
-    .replace(EXCLUSION_ARG_RE, ' ')
-    .replace(ENV_PASSTHROUGH_RE, ' ')
-    .replace(ENV_SUBCOMMAND_RE, ' ')
-    .replace(ENV_PROPERTY_RE, ' ')
-    .replace(AUTH_HEADER_ENV_RE, ' ')
-    .replace(NON_READING_FILE_OP_RE, ' ');
+  // Each form is removed only from a line holding a literal every match of it contains: this runs
+  // on every line of every script, and most lines hold none of them.
+  let l = lines[i];
+  if (l.includes('--')) l = l.replace(EXCLUSION_ARG_RE, ' ');
+  if (l.includes('env')) l = l.replace(ENV_PASSTHROUGH_RE, ' ').replace(ENV_SUBCOMMAND_RE, ' ');
+  if (l.includes('.')) l = l.replace(ENV_PROPERTY_RE, ' ').replace(AUTH_HEADER_ENV_RE, ' ');
+  if (l.includes('ch') || l.includes('mkdir')) l = l.replace(NON_READING_FILE_OP_RE, ' ');
   if (!ENV_SPREAD_LINE_RE.test(l)) return l;
   for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
     if (ENV_OBJECT_OPEN_RE.test(lines[j])) return '';

@@ -82,8 +82,15 @@ export const supFakePrerequisiteRule: Rule = {
   match(ctx, prior) {
     const direct = prior.filter((f) => isDirect(f) && (f.severity === 'high' || f.severity === 'medium'));
     const passwordLines = direct.filter((f) => f.rule_id === 'BW-SUP-001').map(line);
-    const declared = ctx.frontmatter?.data?.name;
-    const name = typeof declared === 'string' ? declared : '';
+    // The declared name is read only for a remote-run finding: parsing the frontmatter is not free.
+    let declaredName: string | undefined;
+    const nameOf = (): string => {
+      if (declaredName === undefined) {
+        const declared = ctx.frontmatter?.data?.name;
+        declaredName = typeof declared === 'string' ? declared : '';
+      }
+      return declaredName;
+    };
     for (const f of direct) {
       const runs = RUNS_REMOTE.has(f.rule_id);
       if (!runs && !STAGES_REMOTE.has(f.rule_id)) continue;
@@ -97,6 +104,7 @@ export const supFakePrerequisiteRule: Rule = {
       if (concealedNear(ctx, at, 4)) why.push('concealed from the user');
       if (SECURITY_OVERRIDE.test(near)) why.push('security checks switched off');
       if ([...near.matchAll(URL_IN_TEXT)].some((m) => insecureDestination(m[0]))) why.push('insecure destination');
+      const name = runs ? nameOf() : '';
       if (runs && name && unrelatedSource(name, near)) why.push(`source unrelated to "${name}"`);
       // A tool's own installer from its own host (`foo-cli` from get.foo-cli.example) is a thin wrapper, not a lure.
       if (runs && onlyContent(ctx, at, 2) && !(name && !unrelatedSource(name, near))) why.push('the remote step is all the file contains');

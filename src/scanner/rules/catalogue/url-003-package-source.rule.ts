@@ -130,11 +130,10 @@ export const urlPackageSourceRule: Rule = {
       if (upper && !caseOnly && (ctx.language === 'json' || /\b(?:npx|npm|pnpm|yarn|bunx|args|install|add)\b|"-y"/.test(line))) {
         hits.push({ line: i + 1, evidence: upper[1], confidence: 'high', message: 'npm package name with capital letters (look-alike scope)' });
       }
-      if (PACKAGE_WORLD.test(windowText(ctx, i + 1, 3))) {
-        const pairs = [...[...line.matchAll(USE_INSTEAD_OF)].map((m) => [m[1], m[2]]), ...[...line.matchAll(REPLACE_WITH)].map((m) => [m[2], m[1]])];
-        const swap = pairs.find(([x, y]) => swappedForLookalike(x, y));
-        if (swap) hits.push({ line: i + 1, evidence: `${swap[0]} (in place of ${swap[1]})`, confidence: 'high', message: `Package ${swap[1]} is to be replaced by the look-alike ${swap[0]}` });
-      }
+      const pairs = [...[...line.matchAll(USE_INSTEAD_OF)].map((m) => [m[1], m[2]]), ...[...line.matchAll(REPLACE_WITH)].map((m) => [m[2], m[1]])];
+      const swap = pairs.find(([x, y]) => swappedForLookalike(x, y));
+      // The seven-line window is read only for a line that swaps a name for a look-alike.
+      if (swap && PACKAGE_WORLD.test(windowText(ctx, i + 1, 3))) hits.push({ line: i + 1, evidence: `${swap[0]} (in place of ${swap[1]})`, confidence: 'high', message: `Package ${swap[1]} is to be replaced by the look-alike ${swap[0]}` });
       const names: string[] = [];
       for (const m of line.matchAll(INSTALL_RE)) names.push(...installedNames(m[1]));
       for (const m of line.matchAll(DEP_MENTION_RE)) names.push(m[1] ?? m[2]);
