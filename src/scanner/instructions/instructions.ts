@@ -453,7 +453,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // name in code, not where the text publishes anything; a file name (`authorized_keys`) is a place.
   // An action or attacker word that is part of an identifier, file or host name (`before_send`,
   // `upload.py`, `attacker.example`) names it; it does nothing and describes no one.
-  const matches = matcher.match(tokens).filter((h) => !(h.cls === 'destination-public' && joinsIdentifier(identifierJoins, h.start, h.end)) && !(isActWord(h.cls) && partOfIdentifier(identifierJoins, h.start, h.end)));
+  const matches = matcher.match(tokens).filter((h) => !(h.cls === 'destination-public' && joinsIdentifier(identifierJoins, h.start, h.end)) && !(neverAnIdentifierPart(h.cls) && partOfIdentifier(identifierJoins, h.start, h.end)));
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
   const blockClasses = new Map<number, Set<SlotClass>>();
@@ -591,7 +591,7 @@ function isSourcePlace(tokens: readonly string[], from: number, at: number, acti
 }
 
 /** Classes an identifier's part never fills: an act, or an attacker as subject (`attacker.example` is a host name). */
-const isActWord = (cls: LexiconClass): boolean => cls.startsWith('action-') || cls === 'echo-verb' || cls === 'threat-subject';
+const neverAnIdentifierPart = (cls: LexiconClass): boolean => cls.startsWith('action-') || cls === 'echo-verb' || cls === 'threat-subject';
 
 /** Is the phrase [start, end) joined to the token before or after it by `_` or `.` (one identifier)? */
 function partOfIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
