@@ -207,7 +207,7 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
 
   const discovery = await discoverTargets(positionals, io.cwd);
   if (discovery.truncated) io.stderr('Warning: stopped walking after 200,000 entries; pass narrower paths.\n');
-  const plan = await planUploads(discovery, { maxUploads });
+  const plan = await planUploads(discovery, { maxUploads, limits: scanner.limits });
 
   const outcomes: UploadOutcome[] = new Array<UploadOutcome>(plan.uploads.length);
   // A redrawn line on a terminal; with --progress elsewhere (CI logs), one line per 5% of the uploads.

@@ -1,8 +1,9 @@
 import { DomainError } from '../../common/errors';
+import { DEFAULT_SCAN_LIMITS, LOCAL_SCAN_LIMITS, type ScanLimits } from '../../scanner/archive/scan-limits';
 import { scanUpload } from '../../scanner/engine/scan-engine';
 import type { ScanReport } from '../../scanner/engine/scan-report.types';
 import { createJudge, judgeOptionsFromSettings } from '../../scanner/judge';
-import { createStaticAnalyzer } from '../../scanner/rules/static-analyzer';
+import { createStaticAnalyzer, DEFAULT_FILE_BUDGET_MS } from '../../scanner/rules/static-analyzer';
 import { scoreFile } from '../../scanner/scoring/score-file';
 import { CliError } from '../cli-io';
 import type { ApiClient } from '../http/api-client';
@@ -32,7 +33,14 @@ export class RunStoppedError extends CliError {
 export interface UploadScanner {
   /** What the report header says about the judge. */
   readonly judge: string;
+  /** What one upload may hold: the server's limits (SPEC), or the local engine's (decision 0015). */
+  readonly limits: Readonly<ScanLimits>;
   scan(upload: PlannedUpload): Promise<ScanReport>;
+}
+
+/** Per-file analysis budget of `--local`: the server's budget scaled by the larger per-file limit. */
+export function localFileBudgetMs(): number {
+  return Math.ceil((DEFAULT_FILE_BUDGET_MS * LOCAL_SCAN_LIMITS.maxFileBytes) / DEFAULT_SCAN_LIMITS.maxFileBytes);
 }
 
 /**
@@ -53,12 +61,14 @@ export function createLocalScanner(env: Readonly<Record<string, string | undefin
   } catch (err) {
     throw new CliError(`Judge configuration: ${(err as Error).message}`);
   }
-  const analyzer = createStaticAnalyzer();
+  // The same analysis time per byte as the server's budget for its 250 KB files (decision 0015).
+  const analyzer = createStaticAnalyzer({ budgetMs: localFileBudgetMs() });
   return {
     judge: judgeOptions.provider === 'none' ? 'off (set JUDGE_PROVIDER to enable)' : `${judgeOptions.provider}${judgeOptions.model ? ` (${judgeOptions.model})` : ''}`,
+    limits: LOCAL_SCAN_LIMITS,
     async scan(upload) {
       try {
-        return await scanUpload({ filename: upload.filename, bytes: upload.bytes }, { analyzer, scoreFile, judge });
+        return await scanUpload({ filename: upload.filename, bytes: upload.bytes }, { analyzer, scoreFile, judge, limits: LOCAL_SCAN_LIMITS });
       } catch (err) {
         if (err instanceof DomainError) throw new UploadFailedError(err.status, err.detail);
         throw err;
@@ -78,6 +88,7 @@ function looksLikeReport(v: unknown): v is ScanReport {
 export function createRemoteScanner(client: ApiClient, failure: FailureContext): UploadScanner {
   return {
     judge: 'as configured on the server',
+    limits: DEFAULT_SCAN_LIMITS,
     async scan(upload) {
       const res = await client.request({
         method: 'POST',

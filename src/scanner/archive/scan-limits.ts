@@ -35,6 +35,18 @@ export const DEFAULT_SCAN_LIMITS: Readonly<ScanLimits> = Object.freeze({
   maxNameBytes: 1024,
 });
 
+/**
+ * `bulwark scan --local` (docs/decisions/0015-local-per-file-limit.md): no upload crosses a network,
+ * so the per-file limit is the engine's, not the server's. Analysis is linear, and the CLI gives
+ * each file the same time per byte as the server does. Archive safety limits stay as they are.
+ */
+export const LOCAL_SCAN_LIMITS: Readonly<ScanLimits> = Object.freeze({
+  ...DEFAULT_SCAN_LIMITS,
+  maxFileBytes: 4 * MB,
+  maxTotalBytes: 12 * MB,
+  maxUploadBytes: 16 * MB,
+});
+
 /** "250 KB" style rendering for error messages (limits are whole KB / MB). */
 export function formatBytes(n: number): string {
   if (n >= MB && n % MB === 0) return `${n / MB} MB`;

@@ -451,7 +451,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
 
   // A public place named by a code identifier (the `issue_comment` event, `event.issue.title`) is a
   // name in code, not where the text publishes anything; a file name (`authorized_keys`) is a place.
-  const matches = matcher.match(tokens).filter((h) => !(h.cls === 'destination-public' && joinsIdentifier(identifierJoins, h.start, h.end)));
+  // An action or attacker word that is part of an identifier, file or host name (`before_send`,
+  // `upload.py`, `attacker.example`) names it; it does nothing and describes no one.
+  const matches = matcher.match(tokens).filter((h) => !(h.cls === 'destination-public' && joinsIdentifier(identifierJoins, h.start, h.end)) && !(neverAnIdentifierPart(h.cls) && partOfIdentifier(identifierJoins, h.start, h.end)));
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
   const blockClasses = new Map<number, Set<SlotClass>>();
@@ -574,6 +576,28 @@ export function firstInstructionFrom(instructions: readonly Instruction[], line:
   return lo;
 }
 
+const SOURCE_PREPOSITION = lexiconWords('source-preposition');
+const GOAL_PREPOSITION = lexiconWords('goal-preposition');
+/** How far back from a place its governing preposition is looked for (over a coordinated list: "from A, B and C"). */
+const SOURCE_REACH = 10;
+
+/** The nearest preposition before the place, with no action or goal preposition in between, is "from". */
+function isSourcePlace(tokens: readonly string[], from: number, at: number, actionStarts: ReadonlySet<number>): boolean {
+  for (let k = at - 1; k >= from && at - k <= SOURCE_REACH; k--) {
+    if (actionStarts.has(k) || GOAL_PREPOSITION.has(tokens[k])) return false;
+    if (SOURCE_PREPOSITION.has(tokens[k])) return true;
+  }
+  return false;
+}
+
+/** Classes an identifier's part never fills: an act, or an attacker as subject (`attacker.example` is a host name). */
+const neverAnIdentifierPart = (cls: LexiconClass): boolean => cls.startsWith('action-') || cls === 'echo-verb' || cls === 'threat-subject';
+
+/** Is the phrase [start, end) joined to the token before or after it by `_` or `.` (one identifier)? */
+function partOfIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
+  return joins.has(start) || joins.has(end);
+}
+
 /** Does the phrase [start, end) run across an identifier's join? */
 function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
   for (let k = start + 1; k < end; k++) if (joins.has(k)) return true;
@@ -602,10 +626,11 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const afterDeterminer = new Set<number>();
   const afterInstrument = new Set<number>();
   const actionStarts = new Set<number>();
-  // "Log in", "post-processing": a phrasal verb whose first word is no action of its own.
+  // "Log in", "post-processing", "out of sync", "push protection": a fixed phrase in which an
+  // action word has another sense; no action slot starts inside it.
   const phrasal = new Set<number>();
   for (const h of own) {
-    if (h.cls === 'phrasal-sense') phrasal.add(h.start);
+    if (h.cls === 'phrasal-sense') for (let k = h.start; k < h.end; k++) phrasal.add(k);
     if (h.cls === 'determiner') afterDeterminer.add(h.end);
     if (h.cls === 'instrument') afterInstrument.add(h.end).add(h.end + 1);
     if (h.cls.startsWith('action-')) actionStarts.add(h.start);
@@ -614,6 +639,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense') continue;
     // "There is …", "there must be …": the existential, not a place.
     if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
+    // "The contract from the current code and public documentation": where it comes from, not where it goes.
+    if (h.cls === 'destination-public' && isSourcePlace(tokens, from, h.start, actionStarts)) continue;
     if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;

@@ -65,6 +65,8 @@ import objectWallet from './object-wallet.json';
 import personaUnrestricted from './persona-unrestricted.json';
 import pointsBack from './points-back.json';
 import personOrLink from './person-or-link.json';
+import sourcePreposition from './source-preposition.json';
+import goalPreposition from './goal-preposition.json';
 import clauseLink from './clause-link.json';
 import passiveStart from './passive-start.json';
 import auxiliaryVerb from './auxiliary-verb.json';
@@ -183,6 +185,8 @@ export const LEXICON_FILES = [
   // Word lists (`"use": "words"`), read as sets.
   pointsBack,
   personOrLink,
+  sourcePreposition,
+  goalPreposition,
   clauseLink,
   passiveStart,
   auxiliaryVerb,

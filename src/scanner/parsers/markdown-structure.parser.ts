@@ -18,7 +18,7 @@ export interface LineInfo {
 }
 
 const ANTI_PATTERN_HEADING =
-  /\b(?:anti[- ]?patterns?|don'?ts|do not|never|avoid|bad (?:examples?|practices?|patterns?)|what not to|forbidden|prohibited|disallowed|not allowed|pitfalls|red flags|dangerous (?:patterns?|commands?)|common mistakes|restrictions|guardrails|safety rules|security rules|unsafe|deny|blocked|limitations|must not)\b/i;
+  /\b(?:anti[- ]?patterns?|don'?ts|do not|never|avoid|bad (?:examples?|practices?|patterns?)|what not to|forbidden|prohibited|disallowed|not allowed|pitfalls|red flags|dangerous (?:[a-z]{1,12} )?(?:patterns?|commands?)|common mistakes|restrictions|guardrails|safety rules|security rules|unsafe|deny|blocked|limitations|must not)\b/i;
 const EDUCATION_HEADING =
   /\b(?:threats?|attacks?|attack (?:patterns?|vectors?|examples?)|threat model|vulnerabilit(?:y|ies)|detection|detect(?:s|ing)?|indicators?|signatures?|(?:security|injection|exfiltration) (?:examples?|patterns?|risks?|categories|checks?)|what (?:we|it|this) (?:detects?|flags?|catches|looks? for)|malicious (?:patterns?|examples?)|known (?:attacks?|techniques)|severity|findings?|rules? reference|test cases?|how (?:attacks?|it) works)\b/i;
 const EXAMPLE_HEADING = /\b(?:examples?|samples?|illustrations?|demo)\b/i;

@@ -187,5 +187,26 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
   return 'direct';
 }
 
+/**
+ * A hard-block pattern quoted as attack material in a security reference document: the file is a
+ * document (a skill's reference, a guide; not the agent's own instruction file, not a script) and
+ * the line is marked as cited — prohibited, under an anti-pattern or attack heading, or an
+ * instruction the instruction layer reads as a quotation ("The attacker can also chain commands:");
+ * or, in a file about attacks (isEducationalFile), on a line naming attackers or threats or cited to be caught.
+ * Such a hit is recorded with that context and never hard-blocks; null leaves the hit to
+ * determineContext. Applies to every rule's hits, hard block or not.
+ */
+export function citedAttackContext(ctx: ScanContext, input: ContextInputs, quotedByInstructionLayer: (line: number) => boolean): FindingContext | null {
+  if (ctx.kind !== 'document' || ctx.executable) return null;
+  const info = ctx.lineInfo[input.line - 1];
+  if (!info || info.inFrontmatter) return null;
+  const lineText = ctx.lines[input.line - 1] ?? '';
+  if (!input.inherentNegation && isNegatedAt(lineText, input.evidence)) return 'negated';
+  if (info.sectionKind === 'anti_pattern') return 'anti_pattern';
+  if (info.sectionKind === 'education' || quotedByInstructionLayer(input.line)) return 'quoted_education';
+  if (!input.educationalFile) return null;
+  return EDUCATION_LINE.test(lineText) || isCitedForDefense(ctx, input.line, input.evidence) ? 'quoted_education' : null;
+}
+
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const CONTEXT_REGEXES: readonly RegExp[] = [QUOTED_SPAN_RE, LAST_WORDS_RE, DEFENSE_WORD_RE, NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE];

@@ -64,8 +64,22 @@ function servedBy(host: string, vendor: Vendor): boolean {
  * credential of an unknown or other vendor is named, or when there is no URL to judge.
  */
 export function sendsCredentialsOnlyToTheirVendor(text: string): boolean {
-  const names = [...text.matchAll(CREDENTIAL_NAME_RE)].map((m) => m[1]);
-  const urls = [...text.matchAll(URL_RE)].map((m) => m[0]);
+  return credentialsOnlyToTheirVendors([...text.matchAll(CREDENTIAL_NAME_RE)].map((m) => m[1]), urlsIn(text));
+}
+
+/** The URLs written in a text (a line of a script, a sentence). */
+export function urlsIn(text: string): string[] {
+  return text.includes('://') ? [...text.matchAll(URL_RE)].map((m) => m[0]) : [];
+}
+
+/** Does the name read like a credential's (`GITHUB_TOKEN`, `OPENAI_API_KEY`)? */
+export function isCredentialName(name: string): boolean {
+  for (const m of name.matchAll(CREDENTIAL_NAME_RE)) if (m[1] === name) return true;
+  return false;
+}
+
+/** Every credential name belongs to a known vendor and every URL is served by all of them. */
+export function credentialsOnlyToTheirVendors(names: readonly string[], urls: readonly string[]): boolean {
   if (names.length === 0 || urls.length === 0) return false;
   const vendors = names.map(vendorOf);
   if (vendors.some((v) => v === undefined)) return false;

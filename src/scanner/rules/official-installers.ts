@@ -37,6 +37,7 @@ const OFFICIAL_INSTALLERS: readonly InstallerSource[] = [
   { host: 'fluxcd.io', pathPrefix: '/install' },
   { host: 'aspire.dev', pathPrefix: '/install' },
   { host: 'app.factory.ai', pathPrefix: '/cli' },
+  { host: 'apt.llvm.org' },
 ];
 
 const URL_RE = /\bhttps:\/\/[^\s"'`<>()|;\\]{1,300}/gi;

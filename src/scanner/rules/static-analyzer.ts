@@ -9,7 +9,8 @@ import { boundEvidence, readableEvidence } from '../engine/evidence';
 import { CONFIDENCES, SEVERITIES, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
-import { determineContext, inDenyList, isEducationalFile } from './context-layer';
+import { firstInstructionFrom, instructionsOf } from '../instructions/instructions';
+import { citedAttackContext, determineContext, inDenyList, isEducationalFile } from './context-layer';
 import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
 import type { Rule, RuleHit } from './rule.types';
@@ -91,6 +92,15 @@ function orderedRules(rules: readonly Rule[]): readonly Rule[] {
   return ordered;
 }
 
+/** Does an instruction starting on this line read as a quotation of attack material (instructions.ts moodOf)? */
+function quotedInstructionAt(ctx: ScanContext, line: number): boolean {
+  const { instructions } = instructionsOf(ctx);
+  for (let k = firstInstructionFrom(instructions, line); k < instructions.length && instructions[k].line === line; k++) {
+    if (instructions[k].mood === 'quotation') return true;
+  }
+  return false;
+}
+
 export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFinding[] {
   const findings: StaticFinding[] = [];
   const failed: string[] = [];
@@ -127,10 +137,12 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
         // technique: it is recorded but never hard-blocks (docs/scanner.md).
         const denied = inDenyList(ctx, hit.line);
         const own = resolved(rule, hit);
-        const hardBlock = !denied && own.hard_block;
+        // Likewise a payload a security reference document quotes as attack material (context-layer.ts).
+        const cited = !denied && !hit.context ? citedAttackContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile: isEducationalFile(ctx), inherentNegation: rule.meta.inherent_negation }, (line) => quotedInstructionAt(ctx, line)) : null;
+        const hardBlock = !denied && !cited && own.hard_block;
         const context: FindingContext = denied
           ? 'deny_list'
-          : (hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile: isEducationalFile(ctx), inherentNegation: rule.meta.inherent_negation }));
+          : (cited ?? hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile: isEducationalFile(ctx), inherentNegation: rule.meta.inherent_negation }));
         const graded = { ...own, hard_block: hardBlock, context };
         ranked.push({ hit, graded, rank: findingRank(graded) });
       } catch {
