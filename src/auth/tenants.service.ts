@@ -2,7 +2,12 @@ import type { ApiKeysRepository } from './persistence/api-keys.repository';
 import type { TenantEntity } from './persistence/tenant.entity';
 import { NotFoundError } from '../common/errors';
 import type { AppConfig } from '../config/app-config';
-import { RATE_LIMIT_POLICY } from '../rate-limit/rate-limit.policy';
+
+/**
+ * Per-minute limit of each OAuth client + user of a tenant on /mcp when the tenant sets none. Defined
+ * here and read by RATE_LIMIT_POLICY, so auth does not depend on rate limiting (which depends on auth).
+ */
+export const DEFAULT_OAUTH_MCP_LIMIT_PER_MINUTE = 600;
 
 /** Highest per-minute limit a key (CreateApiKeyDto) or a tenant may be given. */
 export const MAX_RATE_LIMIT_PER_MINUTE = 10_000_000;
@@ -19,7 +24,7 @@ export interface TenantLimits {
 export type TenantLimitDefaults = { [K in keyof TenantLimits]: number };
 
 export function tenantLimitDefaults(config: Pick<AppConfig, 'apiKeyRateLimitPerMinute'>): TenantLimitDefaults {
-  return { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: RATE_LIMIT_POLICY.mcp.oauth.limit };
+  return { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: DEFAULT_OAUTH_MCP_LIMIT_PER_MINUTE };
 }
 
 /** A tenant as the admin API (TenantDto) and `bulwark tenants --json` show it. */
