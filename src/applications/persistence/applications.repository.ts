@@ -1,8 +1,8 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../../common/errors';
-import type { FilterClause, ListSpec, OrderTerm } from '../application-list-query';
+import type { FilterClause, ListSpec } from '../application-list-query';
 import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, rankSql, SEVERITIES, TIERS, type OwnerType } from '../inventory-enums';
-import { affectedRows, containsPattern, SqlParams, toInt } from './sql-params';
+import { affectedRows, containsPattern, orderBySql, SqlParams, toInt } from '../../database/sql-params';
 
 /** An application with every derived field, as computed by SQL for a handful of ids. */
 export interface ApplicationView {
@@ -152,10 +152,6 @@ function filterSql(clause: FilterClause, p: SqlParams): string {
     default:
       return columnClause(DERIVED_SQL[clause.field as keyof typeof DERIVED_SQL], clause, p, 'int');
   }
-}
-
-export function orderBySql(orders: OrderTerm[], columns: Record<string, string>, tieBreaker: string): string {
-  return [...orders.map((o) => `${columns[o.field]} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`), `${tieBreaker} ASC`].join(', ');
 }
 
 function isUniqueViolation(err: unknown): boolean {

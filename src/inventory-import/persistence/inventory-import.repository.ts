@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { categoryForResourceType, INTEGRATION_PROVIDERS } from '../../applications/inventory-enums';
-import { affectedRows, SqlParams, unnestColumns } from '../../applications/persistence/sql-params';
+import { affectedRows, SqlParams, unnestColumns } from '../../database/sql-params';
 import type {
   ImportApplication,
   ImportCodeRoot,
