@@ -1,4 +1,4 @@
-import type { PackageObservation } from '../applications/persistence/inventory-read.repository';
+import type { PackageObservation } from '../applications/inventory-read.service';
 
 /**
  * Plain input of the SBOM builder: no entities and no Nest at run time, so the builder is a pure
