@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { ApiKeysRepository } from './persistence/api-keys.repository';
 import type { TenantEntity } from './persistence/tenant.entity';
 import { NotFoundError } from '../common/errors';
@@ -61,6 +62,18 @@ export class TenantsService {
   /** Called after any write of a tenant's limits (here, or the inventory import's, once committed). */
   limitsChanged(tenantId: string): void {
     for (const listener of this.listeners) listener(tenantId);
+  }
+
+  /**
+   * The one way a tenant comes to exist: found by slug or created with the slug as its name (the
+   * bootstrap key, the demo and seed loader, `bulwark keys create`). Inside `manager`'s transaction when given.
+   */
+  findOrCreate(slug: string, manager?: EntityManager): Promise<TenantEntity> {
+    return this.repository.findOrCreateTenant(slug, manager);
+  }
+
+  findBySlug(slug: string): Promise<TenantEntity | null> {
+    return this.repository.findTenantBySlug(slug);
   }
 
   async get(tenantId: string): Promise<TenantEntity> {

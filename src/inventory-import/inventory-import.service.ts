@@ -65,7 +65,7 @@ export class InventoryImportService {
   async importIfEmpty(tenantSlug: string, body: unknown): Promise<{ tenantId: string; result: ImportResult } | null> {
     const doc = parseImportDocument(body);
     const loaded = await this.repository.transaction(async (manager) => {
-      const tenantId = await this.repository.findOrCreateTenant(manager, tenantSlug);
+      const tenantId = (await this.tenants.findOrCreate(tenantSlug, manager)).id;
       await this.repository.lockTenant(manager, tenantId);
       if (!(await this.repository.tenantInventoryIsEmpty(manager, tenantId))) return null;
       return { tenantId, result: await this.write(manager, tenantId, doc) };

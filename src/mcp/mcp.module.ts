@@ -1,5 +1,4 @@
 import { Logger, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { TenantsService } from '../auth/tenants.service';
 import type { AppConfig } from '../config/app-config';
@@ -43,9 +42,9 @@ function oauthVerifier(config: AppConfig): OAuthTokenVerifier | null {
     { provide: MCP_OAUTH_VERIFIER, inject: [APP_CONFIG], useFactory: oauthVerifier },
     {
       provide: McpAuthenticator,
-      inject: [ApiKeysService, MCP_OAUTH_VERIFIER, DataSource, APP_CONFIG, TenantsService],
-      useFactory: (apiKeys: ApiKeysService, oauth: OAuthTokenVerifier | null, dataSource: DataSource, config: AppConfig, tenantSettings: TenantsService) => {
-        const tenants = new TenantDirectory(dataSource);
+      inject: [ApiKeysService, MCP_OAUTH_VERIFIER, APP_CONFIG, TenantsService],
+      useFactory: (apiKeys: ApiKeysService, oauth: OAuthTokenVerifier | null, config: AppConfig, tenantSettings: TenantsService) => {
+        const tenants = new TenantDirectory(tenantSettings);
         tenantSettings.onLimitsChanged((tenantId) => tenants.forget(tenantId));
         return new McpAuthenticator({ apiKeys, oauth, tenants, defaultTenantSlug: config.oauth.defaultTenant });
       },

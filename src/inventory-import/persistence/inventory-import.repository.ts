@@ -66,13 +66,6 @@ export class InventoryImportRepository {
     if (sets.length > 0) await manager.query(`UPDATE tenants SET ${sets.join(', ')} WHERE id = $1`, params);
   }
 
-  /** Finds or creates a tenant by slug (the demo loader's `default` tenant). */
-  async findOrCreateTenant(manager: EntityManager, slug: string): Promise<string> {
-    await manager.query('INSERT INTO tenants (slug, name) VALUES ($1, $1) ON CONFLICT (slug) DO NOTHING', [slug]);
-    const rows = (await manager.query('SELECT id FROM tenants WHERE slug = $1', [slug])) as { id: string }[];
-    return rows[0]!.id;
-  }
-
   async existingServiceIds(manager: EntityManager, tenantId: string, ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
     const rows = (await manager.query('SELECT id FROM inventory_services WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids])) as { id: number }[];
