@@ -1,5 +1,6 @@
 import { Logger, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { AuthModule } from '../auth/auth.module';
 import { TenantsService } from '../auth/tenants.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -32,7 +33,7 @@ function oauthVerifier(config: AppConfig): OAuthTokenVerifier | null {
  * read-only tools for AI agents, behind the same services, scopes and budgets as REST.
  */
 @Module({
-  imports: [ScannerModule, ApplicationsModule, GraphModule, SbomModule],
+  imports: [AuthModule, ScannerModule, ApplicationsModule, GraphModule, SbomModule],
   controllers: [McpController, ProtectedResourceController],
   providers: [
     McpServerFactory,
