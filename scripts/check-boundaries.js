@@ -12,8 +12,15 @@ const REPO = join(__dirname, '..');
 const CONFIG = join(REPO, '.dependency-cruiser.cjs');
 const KNOWN = join(REPO, '.dependency-cruiser-known-violations.json');
 
-/** The module a file belongs to: its top-level folder under src/ (null for src/*.ts and outside src). */
+/**
+ * Files that wire every module together, as src/app.module.ts does: the entity registry lists each
+ * module's entities for TypeORM, while the modules use database/'s helpers. They belong to no module.
+ */
+const COMPOSITION_ROOTS = new Set(['src/database/entities.ts']);
+
+/** The module a file belongs to: its top-level folder under src/ (null for src/*.ts, composition roots and outside src). */
 function moduleOf(path) {
+  if (COMPOSITION_ROOTS.has(path)) return null;
   const match = /^src\/([^/]+)\//.exec(path);
   return match ? match[1] : null;
 }
