@@ -1,5 +1,6 @@
 import { ValidationFailedError, type ValidationIssue } from '../common/errors';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, MAX_INT4, OWNER_TYPES, SEVERITIES, TIERS } from './inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, OWNER_TYPES, SEVERITIES, TIERS } from './inventory-enums';
+import { MAX_INT4 } from '../common/int4';
 
 /**
  * Pure parsing of the list operations' sort and filter inputs (DESIGN.md §5) into a typed spec;

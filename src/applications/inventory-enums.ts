@@ -20,7 +20,6 @@ export type Environment = (typeof ENVIRONMENTS)[number];
 export type ResourceCategory = (typeof RESOURCE_CATEGORIES)[number];
 
 export const DEFAULT_DESCRIPTION = 'Created by the Bulwark application inventory.';
-export const MAX_INT4 = 2_147_483_647;
 export const MAX_PAGE_LIMIT = 1000;
 export const MAX_OWNERS = 50;
 export const MAX_SERVICE_IDS = 10_000;
