@@ -14,7 +14,7 @@ import {
   MAX_SERVICE_IDS,
   OWNER_TYPES,
   RESOURCE_CATEGORIES,
-  SEVERITIES,
+  RISK_LEVELS,
   TERM_TEXT,
   TIERS,
   type OwnerType,
@@ -76,7 +76,7 @@ export class ApplicationsService {
     return {
       tier: list('tier', TIERS),
       business_impact: list('business_impact', BUSINESS_IMPACTS),
-      severity: list('severity', SEVERITIES),
+      severity: list('severity', RISK_LEVELS),
       application_type: list('application_type', APPLICATION_TYPES),
       owner_type: list('owner_type', OWNER_TYPES),
       environment: list('environment', ENVIRONMENTS),

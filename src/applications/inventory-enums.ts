@@ -3,9 +3,12 @@
  * for sorting ("enum fields sort by rank") and the order `_terms` lists them in.
  */
 export const TIERS = ['TIER_1', 'TIER_2', 'TIER_3', 'TIER_4'] as const;
-/** Ranked from least to most severe, so `asc` puts LOW first. */
-export const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-export const BUSINESS_IMPACTS = SEVERITIES;
+/**
+ * Ranked levels of business impact and of the worst open finding, least to most severe (`asc` puts LOW
+ * first). Not the scanner's SEVERITIES (src/scanner/engine/scan-report.types.ts): another scale.
+ */
+export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+export const BUSINESS_IMPACTS = RISK_LEVELS;
 export const APPLICATION_TYPES = ['static', 'dynamic'] as const;
 export const OWNER_TYPES = ['owner', 'tech_lead', 'security_lead'] as const;
 export const ENVIRONMENTS = ['production', 'staging', 'test', 'development', 'sandbox', 'corporate', 'disaster_recovery', 'unassigned'] as const;
@@ -13,7 +16,7 @@ export const RESOURCE_CATEGORIES = ['compute', 'storage', 'database', 'network',
 export const INTEGRATION_PROVIDERS = ['github', 'aws'] as const;
 
 export type Tier = (typeof TIERS)[number];
-export type Severity = (typeof SEVERITIES)[number];
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 export type OwnerType = (typeof OWNER_TYPES)[number];
 export type Environment = (typeof ENVIRONMENTS)[number];

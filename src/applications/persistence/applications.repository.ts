@@ -1,7 +1,7 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../../common/errors';
 import type { FilterClause, ListSpec } from '../application-list-query';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, rankSql, SEVERITIES, TIERS, type OwnerType } from '../inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, rankSql, RISK_LEVELS, TIERS, type OwnerType } from '../inventory-enums';
 import { affectedRows, containsPattern, orderBySql, SqlParams, toInt } from '../../database/sql-params';
 
 /** An application with every derived field, as computed by SQL for a handful of ids. */
@@ -50,7 +50,7 @@ export interface Owner {
 }
 
 const FINDINGS_JOIN = 'application_services s JOIN service_finding_counts fc ON fc.tenant_id = s.tenant_id AND fc.service_id = s.service_id WHERE s.application_id = a.id';
-const SEVERITY_RANK = rankSql('fc.severity', SEVERITIES);
+const SEVERITY_RANK = rankSql('fc.severity', RISK_LEVELS);
 
 /**
  * Derived fields for sorting and filtering whole candidate sets: each family is ONE grouped
@@ -134,7 +134,7 @@ function filterSql(clause: FilterClause, p: SqlParams): string {
     case 'application_type':
       return columnClause('a.application_type', clause, p, 'text');
     case 'severity': {
-      const toRank = (v: unknown) => SEVERITIES.indexOf(v as (typeof SEVERITIES)[number]) + 1;
+      const toRank = (v: unknown) => RISK_LEVELS.indexOf(v as (typeof RISK_LEVELS)[number]) + 1;
       const value = Array.isArray(clause.value) ? clause.value.map(toRank) : toRank(clause.value);
       return columnClause(DERIVED_SQL.severity_rank, { ...clause, value }, p, 'int');
     }
@@ -327,7 +327,7 @@ export class ApplicationsRepository {
         services: parseIntArray(row.services),
         serviceCount: toInt(row.service_count),
         resourceCount: toInt(row.resource_count),
-        severity: SEVERITIES[toInt(row.severity_rank) - 1] ?? 'LOW',
+        severity: RISK_LEVELS[toInt(row.severity_rank) - 1] ?? 'LOW',
         urgent: toInt(row.urgent),
         plan: toInt(row.plan),
         defer: toInt(row.defer),
@@ -373,7 +373,7 @@ export class ApplicationsRepository {
       business_impact: await q('SELECT business_impact AS value, count(*) AS count FROM applications WHERE tenant_id = $1 GROUP BY business_impact'),
       application_type: await q('SELECT application_type AS value, count(*) AS count FROM applications WHERE tenant_id = $1 GROUP BY application_type'),
       severity: await q(
-        `SELECT (ARRAY['${SEVERITIES.join("','")}'])[x.rank] AS value, count(*) AS count
+        `SELECT (ARRAY['${RISK_LEVELS.join("','")}'])[x.rank] AS value, count(*) AS count
          FROM (SELECT ${DERIVED_SQL.severity_rank} AS rank FROM applications a ${derivedJoins(['severity'])} WHERE a.tenant_id = $1) x GROUP BY x.rank`,
       ),
       owner_type: await q('SELECT owner_type AS value, count(DISTINCT application_id) AS count FROM application_owners WHERE tenant_id = $1 GROUP BY owner_type'),
