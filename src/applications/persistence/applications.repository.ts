@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../../common/errors';
 import type { FilterClause, ListSpec } from '../application-list-query';
+import { applicationNameKey } from '../application-name';
 import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, rankSql, RISK_LEVELS, TIERS, type OwnerType } from '../inventory-enums';
 import { affectedRows, containsPattern, orderBySql, SqlParams, toInt } from '../../database/sql-params';
 
@@ -198,7 +199,7 @@ export class ApplicationsRepository {
   }
 
   async findApplicationIdByName(manager: EntityManager, tenantId: string, name: string): Promise<number | null> {
-    const rows = (await manager.query('SELECT id FROM applications WHERE tenant_id = $1 AND name_key = $2', [tenantId, name.toLowerCase()])) as { id: number }[];
+    const rows = (await manager.query('SELECT id FROM applications WHERE tenant_id = $1 AND name_key = $2', [tenantId, applicationNameKey(name)])) as { id: number }[];
     return rows[0]?.id ?? null;
   }
 
@@ -208,7 +209,7 @@ export class ApplicationsRepository {
       const rows = (await manager.query(
         `INSERT INTO applications (tenant_id, name, name_key, description, tier, business_impact, application_type, source_id, meta)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) RETURNING id`,
-        [app.tenantId, app.name, app.name.toLowerCase(), app.description, app.tier, app.businessImpact, app.applicationType, app.sourceId, JSON.stringify(app.meta)],
+        [app.tenantId, app.name, applicationNameKey(app.name), app.description, app.tier, app.businessImpact, app.applicationType, app.sourceId, JSON.stringify(app.meta)],
       )) as { id: number }[];
       return rows[0]!.id;
     } catch (err) {
@@ -225,7 +226,7 @@ export class ApplicationsRepository {
   ): Promise<void> {
     const p = new SqlParams();
     const sets: string[] = ['updated = now()'];
-    if (patch.name !== undefined) sets.push(`name = ${p.add(patch.name)}`, `name_key = ${p.add(patch.name.toLowerCase())}`);
+    if (patch.name !== undefined) sets.push(`name = ${p.add(patch.name)}`, `name_key = ${p.add(applicationNameKey(patch.name))}`);
     if (patch.description !== undefined) sets.push(`description = ${p.add(patch.description)}`);
     if (patch.tier !== undefined) sets.push(`tier = ${p.add(patch.tier)}`);
     if (patch.businessImpact !== undefined) sets.push(`business_impact = ${p.add(patch.businessImpact)}`);

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { applicationNameKey } from '../../applications/application-name';
 import { categoryForResourceType, INTEGRATION_PROVIDERS } from '../../applications/inventory-enums';
 import { affectedRows, SqlParams, unnestColumns } from '../../database/sql-params';
 import type {
@@ -252,7 +253,7 @@ export class InventoryImportRepository {
    * get the defaults. Then membership (service_ids) and owners, where given.
    */
   async upsertApplications(manager: EntityManager, tenantId: string, apps: ImportApplication[], replace: boolean, defaultDescription: string): Promise<number> {
-    const keys = apps.map((a) => a.name.trim().toLowerCase());
+    const keys = apps.map((a) => applicationNameKey(a.name));
     const deleted = replace ? await this.deleteOthers(manager, 'applications', 'name_key', text(keys), tenantId) : 0;
     if (!apps.length) return deleted;
     const has = (a: ImportApplication, k: keyof ImportApplication) => Object.prototype.hasOwnProperty.call(a, k);
@@ -300,7 +301,7 @@ export class InventoryImportRepository {
       name_key: string;
     }[];
     const idByKey = new Map(rows.map((r) => [r.name_key, Number(r.id)]));
-    const idOf = (a: ImportApplication) => idByKey.get(a.name.trim().toLowerCase())!;
+    const idOf = (a: ImportApplication) => idByKey.get(applicationNameKey(a.name))!;
 
     const withServices = apps.filter((a) => a.service_ids !== undefined);
     if (withServices.length) {
