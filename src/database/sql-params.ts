@@ -56,3 +56,8 @@ export function affectedRows(result: unknown): number {
 export function orderBySql(orders: readonly { field: string; direction: 'asc' | 'desc' }[], columns: Record<string, string>, tieBreaker: string): string {
   return [...orders.map((o) => `${columns[o.field]} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`), `${tieBreaker} ASC`].join(', ');
 }
+
+/** SQL CASE giving the rank (1-based) of `column` within `values`; 0 for unknown values. */
+export function rankSql(column: string, values: readonly string[]): string {
+  return `(CASE ${column} ${values.map((v, i) => `WHEN '${v}' THEN ${i + 1}`).join(' ')} ELSE 0 END)`;
+}

@@ -2,8 +2,8 @@ import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../../common/errors';
 import type { FilterClause, ListSpec } from '../application-list-query';
 import { applicationNameKey } from '../application-name';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, rankSql, RISK_LEVELS, TIERS, type OwnerType } from '../inventory-enums';
-import { affectedRows, containsPattern, orderBySql, SqlParams, toInt } from '../../database/sql-params';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, RISK_LEVELS, TIERS, type OwnerType } from '../inventory-enums';
+import { affectedRows, containsPattern, orderBySql, rankSql, SqlParams, toInt } from '../../database/sql-params';
 
 /** An application with every derived field, as computed by SQL for a handful of ids. */
 export interface ApplicationView {

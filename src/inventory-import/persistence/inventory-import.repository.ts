@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { applicationNameKey } from '../../applications/application-name';
-import { categoryForResourceType, INTEGRATION_PROVIDERS } from '../../applications/inventory-enums';
+import { INTEGRATION_PROVIDERS } from '../../applications/inventory-enums';
+import { categoryForResourceType } from '../resource-category';
 import { affectedRows, SqlParams, unnestColumns } from '../../database/sql-params';
 import type {
   ImportApplication,
