@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import type { DestinationStream } from 'pino';
+import { AppGuard } from './app-guard';
 import { ApplicationsModule } from './applications/applications.module';
 import { AuthModule } from './auth/auth.module';
 import { CliApiModule } from './cli-api/cli-api.module';
@@ -8,9 +9,9 @@ import { ClockModule } from './common/clock/clock.module';
 import { AllExceptionsFilter } from './common/filters/all-exceptions.filter';
 import { RequestValidationPipe } from './common/pipes/request-validation.pipe';
 import type { AppConfig } from './config/app-config';
-import { APP_CONFIG, ConfigModule } from './config/config.module';
+import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { REDIS_CLIENT, RedisModule, type RedisClient } from './database/redis.module';
+import { RedisModule } from './database/redis.module';
 import { GraphModule } from './graph/graph.module';
 import { HealthModule } from './health/health.module';
 import { InventoryImportModule } from './inventory-import/inventory-import.module';
@@ -18,7 +19,6 @@ import { LoggingModule } from './logging/logging.module';
 import { McpModule } from './mcp/mcp.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
-import { rateLimitOptionsFromConfig } from './rate-limit/rate-limit.options';
 import { SbomModule } from './sbom/sbom.module';
 import { ScannerModule } from './scanner/scanner.module';
 import { SettingsModule } from './settings/settings.module';
@@ -42,12 +42,8 @@ export class AppModule {
         RedisModule,
         MetricsModule,
         AuthModule,
-        // After AuthModule: its global guard must set req.principal before the rate-limit guard runs.
         ClockModule.forRoot(),
-        RateLimitModule.forRootAsync({
-          inject: [APP_CONFIG, REDIS_CLIENT],
-          useFactory: (config: AppConfig, redis: RedisClient) => rateLimitOptionsFromConfig(config, redis),
-        }),
+        RateLimitModule,
         CliApiModule,
         HealthModule,
         ApplicationsModule,
@@ -59,6 +55,7 @@ export class AppModule {
         McpModule,
       ],
       providers: [
+        { provide: APP_GUARD, useClass: AppGuard },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         { provide: APP_FILTER, useClass: AllExceptionsFilter },
       ],

@@ -14,6 +14,7 @@ import { ClockModule } from '../../src/common/clock/clock.module';
 import { SystemClock } from '../../src/common/clock/system-clock';
 import { createHttpAdapter } from '../../src/create-app';
 import { REDIS_CLIENT_OPTIONS } from '../../src/database/redis.module';
+import { RateLimitGuard } from '../../src/rate-limit/rate-limit.guard';
 import { installRateLimiting, RateLimitModule } from '../../src/rate-limit/rate-limit.module';
 import { RATE_LIMIT_POLICY, type RateLimitPolicy } from '../../src/rate-limit/rate-limit.policy';
 import { minimalEdge, MinimalLimiterModule, rateLimitHeadersAlone } from './limiter-yardsticks';
@@ -74,7 +75,13 @@ export async function startLimiterProbe(mode: LimiterMode, redisUrl: string | un
       redis = new Redis(redisUrl, REDIS_CLIENT_OPTIONS);
     }
     imports.push(ClockModule.forRoot({ clock: new SystemClock() }));
-    imports.push(RateLimitModule.forRoot({ redis, keyPrefix, edgeLimits: 'on', trustedProxies: [], policy: PROBE_POLICY }));
+    // After ProbeAuthModule: global guards run in registration order, so auth comes first.
+    @Module({
+      imports: [RateLimitModule.forRoot({ redis, keyPrefix, edgeLimits: 'on', trustedProxies: [], policy: PROBE_POLICY })],
+      providers: [{ provide: APP_GUARD, useExisting: RateLimitGuard }],
+    })
+    class ProbeRateLimitModule {}
+    imports.push(ProbeRateLimitModule);
   }
   // Imported after ProbeAuthModule: global guards run in registration order, so auth comes first.
   if (mode === 'minimal') imports.push(MinimalLimiterModule.forRoot(PROBE_POLICY.appBudget.apiKey));

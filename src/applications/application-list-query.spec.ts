@@ -1,6 +1,5 @@
 import { ValidationFailedError } from '../common/errors';
 import { APPLICATION_DEFAULT_ORDER, APPLICATION_ORDER_FIELDS, parseListFilter, parseOrders } from './application-list-query';
-import { categoryForResourceType } from './inventory-enums';
 
 const issuesOf = (fn: () => unknown) => {
   try {
@@ -42,16 +41,5 @@ describe('list query parsing', () => {
     expect(issuesOf(() => parseListFilter({ tier: ['TIER_1', 'X'] }))[0]!.loc).toEqual(['body', 'tier', 1]);
     expect(issuesOf(() => parseListFilter('tier'))[0]!.loc).toEqual(['body']);
     expect(issuesOf(() => parseListFilter(Array.from({ length: 51 }, () => ({ field: 'tier', value: 'TIER_1' }))))[0]!.loc).toEqual(['body']);
-  });
-
-  it('derives a category from the resource type', () => {
-    expect(categoryForResourceType('aws_s3_bucket')).toBe('storage');
-    expect(categoryForResourceType('aws_rds_instance')).toBe('database');
-    expect(categoryForResourceType('aws_lambda_function')).toBe('compute');
-    expect(categoryForResourceType('aws_sqs_queue')).toBe('messaging');
-    expect(categoryForResourceType('aws_iam_role')).toBe('identity');
-    expect(categoryForResourceType('aws_lb')).toBe('network');
-    expect(categoryForResourceType('aws_security_group')).toBe('network');
-    expect(categoryForResourceType('something_else')).toBe('other');
   });
 });

@@ -1,5 +1,6 @@
 import { ValidationFailedError, type ValidationIssue } from '../common/errors';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, MAX_INT4, OWNER_TYPES, SEVERITIES, TIERS } from './inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, OWNER_TYPES, RISK_LEVELS, TIERS } from './inventory-enums';
+import { MAX_INT4 } from '../common/int4';
 
 /**
  * Pure parsing of the list operations' sort and filter inputs (DESIGN.md §5) into a typed spec;
@@ -27,7 +28,7 @@ type FieldKind = { kind: 'enum'; values: readonly string[] } | { kind: 'string' 
 export const FILTER_FIELDS: Record<string, FieldKind> = {
   tier: { kind: 'enum', values: TIERS },
   business_impact: { kind: 'enum', values: BUSINESS_IMPACTS },
-  severity: { kind: 'enum', values: SEVERITIES },
+  severity: { kind: 'enum', values: RISK_LEVELS },
   application_type: { kind: 'enum', values: APPLICATION_TYPES },
   name: { kind: 'string' },
   service_id: { kind: 'id' },

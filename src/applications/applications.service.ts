@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../common/errors';
+import { MAX_INT4 } from '../common/int4';
 import { APPLICATION_DEFAULT_ORDER, APPLICATION_ORDER_FIELDS, parseListFilter, parseOrders } from './application-list-query';
 import type { ApplicationDto, ApplicationPageDto, TermDto, TermsDto } from './dto/application.dto';
 import type { AssignTierDto, CreateApplicationDto, ListQueryDto, UpdateApplicationDto } from './dto/application-input.dto';
@@ -9,12 +10,11 @@ import {
   BUSINESS_IMPACTS,
   DEFAULT_DESCRIPTION,
   ENVIRONMENTS,
-  MAX_INT4,
   MAX_OWNERS,
   MAX_SERVICE_IDS,
   OWNER_TYPES,
   RESOURCE_CATEGORIES,
-  SEVERITIES,
+  RISK_LEVELS,
   TERM_TEXT,
   TIERS,
   type OwnerType,
@@ -76,7 +76,7 @@ export class ApplicationsService {
     return {
       tier: list('tier', TIERS),
       business_impact: list('business_impact', BUSINESS_IMPACTS),
-      severity: list('severity', SEVERITIES),
+      severity: list('severity', RISK_LEVELS),
       application_type: list('application_type', APPLICATION_TYPES),
       owner_type: list('owner_type', OWNER_TYPES),
       environment: list('environment', ENVIRONMENTS),

@@ -3,9 +3,12 @@
  * for sorting ("enum fields sort by rank") and the order `_terms` lists them in.
  */
 export const TIERS = ['TIER_1', 'TIER_2', 'TIER_3', 'TIER_4'] as const;
-/** Ranked from least to most severe, so `asc` puts LOW first. */
-export const SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-export const BUSINESS_IMPACTS = SEVERITIES;
+/**
+ * Ranked levels of business impact and of the worst open finding, least to most severe (`asc` puts LOW
+ * first). Not the scanner's SEVERITIES (src/scanner/engine/scan-report.types.ts): another scale.
+ */
+export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+export const BUSINESS_IMPACTS = RISK_LEVELS;
 export const APPLICATION_TYPES = ['static', 'dynamic'] as const;
 export const OWNER_TYPES = ['owner', 'tech_lead', 'security_lead'] as const;
 export const ENVIRONMENTS = ['production', 'staging', 'test', 'development', 'sandbox', 'corporate', 'disaster_recovery', 'unassigned'] as const;
@@ -13,14 +16,13 @@ export const RESOURCE_CATEGORIES = ['compute', 'storage', 'database', 'network',
 export const INTEGRATION_PROVIDERS = ['github', 'aws'] as const;
 
 export type Tier = (typeof TIERS)[number];
-export type Severity = (typeof SEVERITIES)[number];
+export type RiskLevel = (typeof RISK_LEVELS)[number];
 export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 export type OwnerType = (typeof OWNER_TYPES)[number];
 export type Environment = (typeof ENVIRONMENTS)[number];
 export type ResourceCategory = (typeof RESOURCE_CATEGORIES)[number];
 
 export const DEFAULT_DESCRIPTION = 'Created by the Bulwark application inventory.';
-export const MAX_INT4 = 2_147_483_647;
 export const MAX_PAGE_LIMIT = 1000;
 export const MAX_OWNERS = 50;
 export const MAX_SERVICE_IDS = 10_000;
@@ -74,23 +76,3 @@ export const TERM_TEXT: Record<string, Record<string, { label: string; descripti
     other: { label: 'Other', description: 'Anything else.' },
   },
 };
-
-const CATEGORY_PATTERNS: [RegExp, ResourceCategory][] = [
-  [/(rds|dynamo|database|\bdb\b|_db|sql|aurora|redshift|elasticache|redis|mongo|cosmos|spanner|bigtable|firestore|documentdb|neptune|cassandra)/i, 'database'],
-  [/(s3|bucket|storage|ebs|efs|volume|disk|blob|glacier|filestore|fsx)/i, 'storage'],
-  [/(sqs|sns|queue|topic|kinesis|kafka|eventbridge|event_bus|eventbus|pubsub|pub_sub|servicebus|service_bus|stream|mq\b|msk)/i, 'messaging'],
-  [/(vpc|subnet|security_group|load_balancer|loadbalancer|elb|alb|nlb|(^|_)lb($|_)|gateway|route53|dns|cloudfront|cdn|network|firewall|nat|endpoint|ingress)/i, 'network'],
-  [/(iam|role|policy|user|group|kms|secret|identity|cognito|key_vault|keyvault|service_account|certificate|acm)/i, 'identity'],
-  [/(lambda|ec2|instance|ecs|eks|fargate|container|function|pod|deployment|cluster|vm\b|virtual_machine|compute|app_service|cloud_run|kubernetes|k8s|batch)/i, 'compute'],
-];
-
-/** Category of a resource type when the import gives none (first matching family wins). */
-export function categoryForResourceType(resourceType: string): ResourceCategory {
-  for (const [pattern, category] of CATEGORY_PATTERNS) if (pattern.test(resourceType)) return category;
-  return 'other';
-}
-
-/** SQL CASE giving the rank (1-based) of `column` within `values`; 0 for unknown values. */
-export function rankSql(column: string, values: readonly string[]): string {
-  return `(CASE ${column} ${values.map((v, i) => `WHEN '${v}' THEN ${i + 1}`).join(' ')} ELSE 0 END)`;
-}

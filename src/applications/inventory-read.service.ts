@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../common/errors';
 import { InventoryReadRepository, type PackageObservation, type SbomApplication } from './persistence/inventory-read.repository';
 
-export type { PackageObservation, SbomApplication, SbomService } from './persistence/inventory-read.repository';
+export type { PackageObservation, SbomApplication, SbomInventoryService } from './persistence/inventory-read.repository';
 
 /**
  * The inventory as other modules read it (the SBOM generator). Exported by ApplicationsModule;

@@ -1,5 +1,4 @@
-import { Global, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -11,7 +10,10 @@ import { ApiKeysRepository } from './persistence/api-keys.repository';
 import { TenantController } from './tenant.controller';
 import { tenantLimitDefaults, TenantsService } from './tenants.service';
 
-@Global()
+/**
+ * API keys, tenants and the authentication guard. Imported by the modules that use its services; the
+ * guard runs globally through AppGuard (src/app-guard.ts), which puts it before rate limiting.
+ */
 @Module({
   controllers: [ApiKeysController, TenantController],
   providers: [
@@ -33,7 +35,6 @@ import { tenantLimitDefaults, TenantsService } from './tenants.service';
     { provide: BOOTSTRAP_OUTPUT, useValue: ((line) => process.stdout.write(`${line}\n`)) satisfies BootstrapOutput },
     BootstrapAdminKey,
     AuthGuard,
-    { provide: APP_GUARD, useExisting: AuthGuard },
   ],
   exports: [ApiKeysService, ApiKeysRepository, TenantsService, AuthGuard, BOOTSTRAP_OUTPUT],
 })

@@ -1,8 +1,14 @@
+import type { EntityManager } from 'typeorm';
 import type { ApiKeysRepository } from './persistence/api-keys.repository';
 import type { TenantEntity } from './persistence/tenant.entity';
 import { NotFoundError } from '../common/errors';
 import type { AppConfig } from '../config/app-config';
-import { RATE_LIMIT_POLICY } from '../rate-limit/rate-limit.policy';
+
+/**
+ * Per-minute limit of each OAuth client + user of a tenant on /mcp when the tenant sets none. Defined
+ * here and read by RATE_LIMIT_POLICY, so auth does not depend on rate limiting (which depends on auth).
+ */
+export const DEFAULT_OAUTH_MCP_LIMIT_PER_MINUTE = 600;
 
 /** Highest per-minute limit a key (CreateApiKeyDto) or a tenant may be given. */
 export const MAX_RATE_LIMIT_PER_MINUTE = 10_000_000;
@@ -19,7 +25,7 @@ export interface TenantLimits {
 export type TenantLimitDefaults = { [K in keyof TenantLimits]: number };
 
 export function tenantLimitDefaults(config: Pick<AppConfig, 'apiKeyRateLimitPerMinute'>): TenantLimitDefaults {
-  return { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: RATE_LIMIT_POLICY.mcp.oauth.limit };
+  return { rateLimitPerMinute: config.apiKeyRateLimitPerMinute, oauthMcpRateLimitPerMinute: DEFAULT_OAUTH_MCP_LIMIT_PER_MINUTE };
 }
 
 /** A tenant as the admin API (TenantDto) and `bulwark tenants --json` show it. */
@@ -56,6 +62,18 @@ export class TenantsService {
   /** Called after any write of a tenant's limits (here, or the inventory import's, once committed). */
   limitsChanged(tenantId: string): void {
     for (const listener of this.listeners) listener(tenantId);
+  }
+
+  /**
+   * The one way a tenant comes to exist: found by slug or created with the slug as its name (the
+   * bootstrap key, the demo and seed loader, `bulwark keys create`). Inside `manager`'s transaction when given.
+   */
+  findOrCreate(slug: string, manager?: EntityManager): Promise<TenantEntity> {
+    return this.repository.findOrCreateTenant(slug, manager);
+  }
+
+  findBySlug(slug: string): Promise<TenantEntity | null> {
+    return this.repository.findTenantBySlug(slug);
   }
 
   async get(tenantId: string): Promise<TenantEntity> {

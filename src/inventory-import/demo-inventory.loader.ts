@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ApiKeysService } from '../auth/api-keys.service';
 import { BOOTSTRAP_OUTPUT, DEFAULT_TENANT_SLUG, type BootstrapOutput } from '../auth/bootstrap-admin-key';
-import { ApiKeysRepository } from '../auth/persistence/api-keys.repository';
 import { ALL_SCOPES } from '../auth/principal';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -22,7 +21,6 @@ export class DemoInventoryLoader implements OnApplicationBootstrap {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly imports: InventoryImportService,
-    private readonly keys: ApiKeysRepository,
     private readonly apiKeys: ApiKeysService,
     @Inject(BOOTSTRAP_OUTPUT) private readonly output: BootstrapOutput,
   ) {}
@@ -47,7 +45,7 @@ export class DemoInventoryLoader implements OnApplicationBootstrap {
     this.logger.log(summary);
     this.output(summary);
     // The default tenant gets the bootstrap key; a tenant made for the demo would be unreachable without one.
-    if (tenant !== DEFAULT_TENANT_SLUG && (await this.keys.listKeysOfTenant(loaded.tenantId)).length === 0) {
+    if (tenant !== DEFAULT_TENANT_SLUG && (await this.apiKeys.list(loaded.tenantId)).length === 0) {
       const { token } = await this.apiKeys.create({ tenantId: loaded.tenantId, name: 'demo-admin', scopes: [...ALL_SCOPES], expiresAt: null, rateLimitPerMinute: null });
       this.output(`Admin API key for tenant '${tenant}' (shown once): ${token}`);
     }

@@ -1,5 +1,6 @@
 import { MAX_RATE_LIMIT_PER_MINUTE } from '../auth/tenants.service';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, MAX_INT4, OWNER_TYPES, RESOURCE_CATEGORIES, SEVERITIES, TIERS } from '../applications/inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, RESOURCE_CATEGORIES, RISK_LEVELS, TIERS } from '../applications/inventory-enums';
+import { MAX_INT4 } from '../common/int4';
 
 /**
  * JSON Schema (draft-07) of the admin import document, `POST /api/internal/inventory/import`.
@@ -130,7 +131,7 @@ export const IMPORT_SCHEMA = {
       items: {
         type: 'object',
         required: ['service_id', 'severity'],
-        properties: { service_id: id, severity: { enum: [...SEVERITIES] }, urgent: { ...count, default: 0 }, plan: { ...count, default: 0 }, defer: { ...count, default: 0 } },
+        properties: { service_id: id, severity: { enum: [...RISK_LEVELS] }, urgent: { ...count, default: 0 }, plan: { ...count, default: 0 }, defer: { ...count, default: 0 } },
       },
     },
     applications: {

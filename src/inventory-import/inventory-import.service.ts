@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { QueryFailedError, type EntityManager } from 'typeorm';
 import { TenantsService } from '../auth/tenants.service';
 import { ConflictError, ValidationFailedError, type ValidationIssue } from '../common/errors';
+import { applicationNameKey } from '../applications/application-name';
 import { DEFAULT_DESCRIPTION } from '../applications/inventory-enums';
 import { IMPORT_SECTIONS, parseImportDocument, type ImportDocument, type ImportSection } from './import-document';
 import { InventoryImportRepository } from './persistence/inventory-import.repository';
@@ -65,7 +66,7 @@ export class InventoryImportService {
   async importIfEmpty(tenantSlug: string, body: unknown): Promise<{ tenantId: string; result: ImportResult } | null> {
     const doc = parseImportDocument(body);
     const loaded = await this.repository.transaction(async (manager) => {
-      const tenantId = await this.repository.findOrCreateTenant(manager, tenantSlug);
+      const tenantId = (await this.tenants.findOrCreate(tenantSlug, manager)).id;
       await this.repository.lockTenant(manager, tenantId);
       if (!(await this.repository.tenantInventoryIsEmpty(manager, tenantId))) return null;
       return { tenantId, result: await this.write(manager, tenantId, doc) };
@@ -115,7 +116,7 @@ export class InventoryImportService {
     duplicates(doc.relations, (r) => `${r.source}|${r.target}|${r.relation}`, 'relations', 'relation', issues);
     duplicates(doc.packages, (p) => `${p.service_id}|${p.coderoot_id ?? ''}|${p.environment ?? ''}|${p.purl}`, 'packages', 'purl', issues);
     duplicates(doc.finding_counts, (f) => `${f.service_id}|${f.severity}`, 'finding_counts', 'severity', issues);
-    duplicates(doc.applications, (a) => a.name.trim().toLowerCase(), 'applications', 'name', issues);
+    duplicates(doc.applications, (a) => applicationNameKey(a.name), 'applications', 'name', issues);
     (doc.applications ?? []).forEach((a, i) => {
       if (!a.name.trim()) issues.push({ loc: ['body', 'applications', i, 'name'], msg: 'must not be blank', type: 'value_error.blank' });
       if (a.application_type === 'dynamic' && a.service_ids !== undefined) {

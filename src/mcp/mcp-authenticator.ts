@@ -1,7 +1,6 @@
-import type { DataSource } from 'typeorm';
 import type { ApiKeysService } from '../auth/api-keys.service';
+import type { TenantsService } from '../auth/tenants.service';
 import { bearerToken } from '../auth/auth.guard';
-import { TenantEntity } from '../auth/persistence/tenant.entity';
 import type { OAuthPrincipal, Principal } from '../auth/principal';
 import { UnauthorizedError } from '../common/errors';
 import { ClearingMap } from '../common/clearing-map';
@@ -35,14 +34,14 @@ export class TenantDirectory {
   private readonly cache = new ClearingMap<string, { tenant: McpTenant | null; until: number }>(1000);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly tenants: Pick<TenantsService, 'findBySlug'>,
     private readonly now: () => number = Date.now,
   ) {}
 
   async find(slug: string): Promise<McpTenant | null> {
     const hit = this.cache.get(slug);
     if (hit && hit.until > this.now()) return hit.tenant;
-    const row = await this.dataSource.getRepository(TenantEntity).findOne({ where: { slug }, select: { id: true, oauthMcpRateLimitPerMinute: true } });
+    const row = await this.tenants.findBySlug(slug);
     const tenant = row ? { id: row.id, oauthMcpRateLimitPerMinute: row.oauthMcpRateLimitPerMinute } : null;
     // Unknown slugs are cached too, so a flood of tokens naming one cannot hammer the database.
     this.cache.set(slug, { tenant, until: this.now() + TENANT_CACHE_MS });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Principal } from '../auth/principal';
-import { cliVersion } from '../cli/cli-version';
+import { packageVersion } from '../common/package-version';
 import { ApplicationsService } from '../applications/applications.service';
 import { GraphService } from '../graph/graph.service';
 import { SbomService } from '../sbom/sbom.service';
@@ -29,7 +29,7 @@ export class McpServerFactory {
   ) {}
 
   create(principal: Principal | null): McpServer {
-    const server = new McpServer({ name: 'bulwark', title: 'Bulwark', version: cliVersion() }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new McpServer({ name: 'bulwark', title: 'Bulwark', version: packageVersion() }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     registerScanTool(server, this.scanner, principal);
     registerInventoryTools(server, { applications: this.applications, graph: this.graph, sbom: this.sbom }, principal);
     // The SDK advertises tools.listChanged when tools are registered, but a stateless server has no

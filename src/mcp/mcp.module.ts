@@ -1,6 +1,6 @@
 import { Logger, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { AuthModule } from '../auth/auth.module';
 import { TenantsService } from '../auth/tenants.service';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -33,7 +33,7 @@ function oauthVerifier(config: AppConfig): OAuthTokenVerifier | null {
  * read-only tools for AI agents, behind the same services, scopes and budgets as REST.
  */
 @Module({
-  imports: [ScannerModule, ApplicationsModule, GraphModule, SbomModule],
+  imports: [AuthModule, ScannerModule, ApplicationsModule, GraphModule, SbomModule],
   controllers: [McpController, ProtectedResourceController],
   providers: [
     McpServerFactory,
@@ -43,9 +43,9 @@ function oauthVerifier(config: AppConfig): OAuthTokenVerifier | null {
     { provide: MCP_OAUTH_VERIFIER, inject: [APP_CONFIG], useFactory: oauthVerifier },
     {
       provide: McpAuthenticator,
-      inject: [ApiKeysService, MCP_OAUTH_VERIFIER, DataSource, APP_CONFIG, TenantsService],
-      useFactory: (apiKeys: ApiKeysService, oauth: OAuthTokenVerifier | null, dataSource: DataSource, config: AppConfig, tenantSettings: TenantsService) => {
-        const tenants = new TenantDirectory(dataSource);
+      inject: [ApiKeysService, MCP_OAUTH_VERIFIER, APP_CONFIG, TenantsService],
+      useFactory: (apiKeys: ApiKeysService, oauth: OAuthTokenVerifier | null, config: AppConfig, tenantSettings: TenantsService) => {
+        const tenants = new TenantDirectory(tenantSettings);
         tenantSettings.onLimitsChanged((tenantId) => tenants.forget(tenantId));
         return new McpAuthenticator({ apiKeys, oauth, tenants, defaultTenantSlug: config.oauth.defaultTenant });
       },

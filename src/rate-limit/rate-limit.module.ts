@@ -1,11 +1,13 @@
-import { DynamicModule, Global, INestApplication, Logger, Module, Provider } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { DynamicModule, INestApplication, Logger, Module, Provider } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { REDIS_CLIENT, type RedisClient } from '../database/redis.module';
 import { MetricsService } from '../metrics/metrics.service';
 import { TrustedProxies } from './client-address';
 import { RateLimitMiddleware } from './rate-limit.middleware';
 import { RateLimitGuard } from './rate-limit.guard';
-import { RATE_LIMIT_OPTIONS, type RateLimitModuleOptions } from './rate-limit.options';
+import { RATE_LIMIT_OPTIONS, rateLimitOptionsFromConfig, type RateLimitModuleOptions } from './rate-limit.options';
 import { RATE_LIMIT_POLICY } from './rate-limit.policy';
 import { RateLimiter } from './rate-limiter';
 import { EdgeCounter } from './store/edge-counter';
@@ -13,14 +15,6 @@ import { FallbackRateLimitStore } from './store/fallback-rate-limit.store';
 import { MemoryRateLimitStore } from './store/memory-rate-limit.store';
 import { RateLimitStore } from './store/rate-limit-store';
 import { RedisRateLimitStore } from './store/redis-rate-limit.store';
-
-type InjectToken = string | symbol | (abstract new (...args: never[]) => unknown);
-
-export interface RateLimitModuleAsyncOptions {
-  imports?: DynamicModule['imports'];
-  inject?: InjectToken[];
-  useFactory: (...args: never[]) => RateLimitModuleOptions | Promise<RateLimitModuleOptions>;
-}
 
 /** The Redis store itself (null without REDIS_URL): wrapped by the fallback, and the edge's sync target. */
 const SHARED_STORE = Symbol('RATE_LIMIT_SHARED_STORE');
@@ -72,35 +66,35 @@ const providers: Provider[] = [
   },
   RateLimitMiddleware,
   RateLimitGuard,
-  // Global guards run in module order: AppModule imports AuthModule before this module, so the
-  // auth guard has set req.principal by the time this one runs.
-  { provide: APP_GUARD, useExisting: RateLimitGuard },
 ];
 
 const exportsList = [RateLimitStore, RateLimiter, TrustedProxies, EdgeCounter, RateLimitMiddleware, RateLimitGuard];
 
-/**
- * Rate limiting (DESIGN.md §10). Needs a global Clock (ClockModule). Mount the raw middleware
- * with {@link installRateLimiting} before body parsers; the guard is registered globally here.
- */
-@Global()
+/** Rate limiting with explicit options (benchmarks): see {@link RateLimitModule.forRoot}. */
 @Module({})
-export class RateLimitModule {
-  static forRoot(options: RateLimitModuleOptions): DynamicModule {
-    return {
-      module: RateLimitModule,
-      providers: [{ provide: RATE_LIMIT_OPTIONS, useValue: options }, ...providers],
-      exports: exportsList,
-    };
-  }
+export class ExplicitRateLimitModule {}
 
-  static forRootAsync(options: RateLimitModuleAsyncOptions): DynamicModule {
-    return {
-      module: RateLimitModule,
-      imports: options.imports ?? [],
-      providers: [{ provide: RATE_LIMIT_OPTIONS, inject: options.inject ?? [], useFactory: options.useFactory }, ...providers],
-      exports: exportsList,
-    };
+/**
+ * Rate limiting (DESIGN.md §10), configured from AppConfig and the shared Redis client. Needs a global
+ * Clock (ClockModule). Mount the raw middleware with {@link installRateLimiting} before body parsers;
+ * the guard runs globally through AppGuard (src/app-guard.ts), after authentication. A static module:
+ * AppModule and CliApiModule import it and share one instance, so one set of counters.
+ */
+@Module({
+  providers: [
+    {
+      provide: RATE_LIMIT_OPTIONS,
+      inject: [APP_CONFIG, REDIS_CLIENT],
+      useFactory: (config: AppConfig, redis: RedisClient) => rateLimitOptionsFromConfig(config, redis),
+    },
+    ...providers,
+  ],
+  exports: exportsList,
+})
+export class RateLimitModule {
+  /** Explicit options instead of the app's (AppConfig, the shared Redis client). */
+  static forRoot(options: RateLimitModuleOptions): DynamicModule {
+    return { module: ExplicitRateLimitModule, providers: [{ provide: RATE_LIMIT_OPTIONS, useValue: options }, ...providers], exports: exportsList };
   }
 }
 

@@ -6,6 +6,8 @@
  * Path patterns: literal segments match case-insensitively (as Express routes do), `:name` matches
  * one segment, and a trailing slash is optional (so `/x` cannot dodge the limit of `/x/`).
  */
+import { DEFAULT_OAUTH_MCP_LIMIT_PER_MINUTE } from '../auth/tenants.service';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteSpec {
@@ -90,7 +92,7 @@ export const RATE_LIMIT_POLICY: RateLimitPolicy = {
     },
   },
   mcp: {
-    oauth: { limit: 600, windowMs: MINUTE },
+    oauth: { limit: DEFAULT_OAUTH_MCP_LIMIT_PER_MINUTE, windowMs: MINUTE },
     browserSession: { limit: 600, windowMs: MINUTE },
     anonymous: { limit: 60, windowMs: MINUTE },
   },

@@ -1,4 +1,5 @@
-import type { PackageObservation } from '../applications/persistence/inventory-read.repository';
+import type { PackageObservation } from '../applications/inventory-read.service';
+import type { Environment } from '../applications/inventory-enums';
 
 /**
  * Plain input of the SBOM builder: no entities and no Nest at run time, so the builder is a pure
@@ -6,18 +7,8 @@ import type { PackageObservation } from '../applications/persistence/inventory-r
  * are the inventory's read model (a type-only import).
  */
 
-/** DESIGN.md §7: the environments a package can be seen deployed in. */
-export const SBOM_ENVIRONMENTS = [
-  'production',
-  'staging',
-  'test',
-  'development',
-  'sandbox',
-  'corporate',
-  'disaster_recovery',
-  'unassigned',
-] as const;
-export type SbomEnvironment = (typeof SBOM_ENVIRONMENTS)[number];
+/** The environments a package can be seen deployed in: the inventory's. */
+export type SbomEnvironment = Environment;
 
 export interface SbomApplicationInput {
   id: number;

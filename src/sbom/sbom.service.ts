@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { InventoryReadService } from '../applications/inventory-read.service';
-import { cliVersion } from '../cli/cli-version';
+import { packageVersion } from '../common/package-version';
 import { Clock } from '../common/clock/clock';
 import { ValidationFailedError, type ValidationIssue } from '../common/errors';
 import { buildApplicationBom } from './application-bom.builder';
@@ -42,7 +42,7 @@ export class SbomService {
       codeRoots,
       observations,
       selection: { environment: request.environment, coderoots },
-      tool: { vendor: 'Bulwark', name: 'bulwark', version: cliVersion() },
+      tool: { vendor: 'Bulwark', name: 'bulwark', version: packageVersion() },
       timestamp: new Date(this.clock.now()),
       serialNumber: `urn:uuid:${randomUUID()}`,
     });

@@ -1,6 +1,9 @@
 import { Controller, Get, HttpCode, Module, Post, Query } from '@nestjs/common';
 import { Public } from '../../src/auth/auth.decorators';
+import { CliApiService } from '../../src/cli-api/cli-api.service';
 import { ConflictError } from '../../src/common/errors';
+import { RateLimitGuard } from '../../src/rate-limit/rate-limit.guard';
+import { RateLimiter } from '../../src/rate-limit/rate-limiter';
 import { Cooldown } from '../../src/rate-limit/rate-limit.decorators';
 import { FakeClock } from '../fakes/fake-clock';
 import { createTestApp, type TestApp } from '../support/create-test-app';
@@ -125,6 +128,11 @@ describe('rate limiting over HTTP', () => {
       const raised = await send(port, { path: '/api/rl-probe/ping', token, from: '127.0.0.44' });
       expect(raised.status).toBe(200);
       expect([raised.headers['x-ratelimit-limit'], raised.headers['x-ratelimit-remaining'], raised.headers['x-ratelimit-reset']]).toEqual(['5', '1', '55']);
+    });
+
+    it('whoami reads the limiter the global guard charges (RateLimitModule imported twice, one instance)', () => {
+      expect((t.app.get(CliApiService) as any).limiter).toBe((t.app.get(RateLimitGuard) as any).limiter);
+      expect(t.app.get(RateLimiter)).toBe((t.app.get(RateLimitGuard) as any).limiter);
     });
 
     it('charges the CLI control-plane calls to their own 600/min budget', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { APPLICATION_ORDER_FIELDS, type OrderTerm } from '../../src/applications/application-list-query';
 import { ApplicationsService } from '../../src/applications/applications.service';
 import type { ApplicationDto } from '../../src/applications/dto/application.dto';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, SEVERITIES, TIERS } from '../../src/applications/inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, RISK_LEVELS, TIERS } from '../../src/applications/inventory-enums';
 import { InventoryImportService } from '../../src/inventory-import/inventory-import.service';
 import { createTestApp, type TestApp } from '../support/create-test-app';
 
@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../support/create-test-app';
  * Property (DESIGN.md §5): for random inventories, page sizes, orders, searches and filters, the
  * pages of a list are disjoint, ordered, and together equal the filtered set; total/pages agree.
  */
-const RANK: Record<string, readonly string[]> = { tier: TIERS, business_impact: BUSINESS_IMPACTS, severity: SEVERITIES, application_type: APPLICATION_TYPES };
+const RANK: Record<string, readonly string[]> = { tier: TIERS, business_impact: BUSINESS_IMPACTS, severity: RISK_LEVELS, application_type: APPLICATION_TYPES };
 const SORTABLE = APPLICATION_ORDER_FIELDS.filter((f) => f !== 'created' && f !== 'updated');
 
 function sortKey(app: ApplicationDto, field: string): number | string {

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { APPLICATION_TYPES, MAX_INT4, MAX_SERVICE_IDS, TIERS } from '../inventory-enums';
+import { APPLICATION_TYPES, MAX_SERVICE_IDS, TIERS } from '../inventory-enums';
+import { MAX_INT4 } from '../../common/int4';
 import { KeyPresent, NullOr } from './validators';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

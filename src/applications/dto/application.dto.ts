@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, SEVERITIES, TIERS } from '../inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, RISK_LEVELS, TIERS } from '../inventory-enums';
 
 export class OwnerDto {
   @ApiProperty({ example: 'jdoe', minLength: 1, maxLength: 255 }) login!: string;
@@ -22,7 +22,7 @@ export class ApplicationDto {
   @ApiPropertyOptional({ enum: BUSINESS_IMPACTS, default: 'HIGH' }) business_impact!: string;
   @ApiPropertyOptional({ enum: TIERS, default: 'TIER_1' }) tier!: string;
   @ApiPropertyOptional({ enum: ['static', 'dynamic'], nullable: true, default: 'static' }) application_type!: string | null;
-  @ApiPropertyOptional({ enum: SEVERITIES, nullable: true, default: 'LOW', description: 'Worst open-finding severity over the member services (LOW if none).' })
+  @ApiPropertyOptional({ enum: RISK_LEVELS, nullable: true, default: 'LOW', description: 'Worst open-finding severity over the member services (LOW if none).' })
   severity!: string | null;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) created!: string | null;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) updated!: string | null;

@@ -1,8 +1,9 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../../common/errors';
-import type { FilterClause, ListSpec, OrderTerm } from '../application-list-query';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, rankSql, SEVERITIES, TIERS, type OwnerType } from '../inventory-enums';
-import { affectedRows, containsPattern, SqlParams, toInt } from './sql-params';
+import type { FilterClause, ListSpec } from '../application-list-query';
+import { applicationNameKey } from '../application-name';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, RISK_LEVELS, TIERS, type OwnerType } from '../inventory-enums';
+import { affectedRows, containsPattern, orderBySql, rankSql, SqlParams, toInt } from '../../database/sql-params';
 
 /** An application with every derived field, as computed by SQL for a handful of ids. */
 export interface ApplicationView {
@@ -50,7 +51,7 @@ export interface Owner {
 }
 
 const FINDINGS_JOIN = 'application_services s JOIN service_finding_counts fc ON fc.tenant_id = s.tenant_id AND fc.service_id = s.service_id WHERE s.application_id = a.id';
-const SEVERITY_RANK = rankSql('fc.severity', SEVERITIES);
+const SEVERITY_RANK = rankSql('fc.severity', RISK_LEVELS);
 
 /**
  * Derived fields for sorting and filtering whole candidate sets: each family is ONE grouped
@@ -134,7 +135,7 @@ function filterSql(clause: FilterClause, p: SqlParams): string {
     case 'application_type':
       return columnClause('a.application_type', clause, p, 'text');
     case 'severity': {
-      const toRank = (v: unknown) => SEVERITIES.indexOf(v as (typeof SEVERITIES)[number]) + 1;
+      const toRank = (v: unknown) => RISK_LEVELS.indexOf(v as (typeof RISK_LEVELS)[number]) + 1;
       const value = Array.isArray(clause.value) ? clause.value.map(toRank) : toRank(clause.value);
       return columnClause(DERIVED_SQL.severity_rank, { ...clause, value }, p, 'int');
     }
@@ -152,10 +153,6 @@ function filterSql(clause: FilterClause, p: SqlParams): string {
     default:
       return columnClause(DERIVED_SQL[clause.field as keyof typeof DERIVED_SQL], clause, p, 'int');
   }
-}
-
-export function orderBySql(orders: OrderTerm[], columns: Record<string, string>, tieBreaker: string): string {
-  return [...orders.map((o) => `${columns[o.field]} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`), `${tieBreaker} ASC`].join(', ');
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -202,7 +199,7 @@ export class ApplicationsRepository {
   }
 
   async findApplicationIdByName(manager: EntityManager, tenantId: string, name: string): Promise<number | null> {
-    const rows = (await manager.query('SELECT id FROM applications WHERE tenant_id = $1 AND name_key = $2', [tenantId, name.toLowerCase()])) as { id: number }[];
+    const rows = (await manager.query('SELECT id FROM applications WHERE tenant_id = $1 AND name_key = $2', [tenantId, applicationNameKey(name)])) as { id: number }[];
     return rows[0]?.id ?? null;
   }
 
@@ -212,7 +209,7 @@ export class ApplicationsRepository {
       const rows = (await manager.query(
         `INSERT INTO applications (tenant_id, name, name_key, description, tier, business_impact, application_type, source_id, meta)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) RETURNING id`,
-        [app.tenantId, app.name, app.name.toLowerCase(), app.description, app.tier, app.businessImpact, app.applicationType, app.sourceId, JSON.stringify(app.meta)],
+        [app.tenantId, app.name, applicationNameKey(app.name), app.description, app.tier, app.businessImpact, app.applicationType, app.sourceId, JSON.stringify(app.meta)],
       )) as { id: number }[];
       return rows[0]!.id;
     } catch (err) {
@@ -229,7 +226,7 @@ export class ApplicationsRepository {
   ): Promise<void> {
     const p = new SqlParams();
     const sets: string[] = ['updated = now()'];
-    if (patch.name !== undefined) sets.push(`name = ${p.add(patch.name)}`, `name_key = ${p.add(patch.name.toLowerCase())}`);
+    if (patch.name !== undefined) sets.push(`name = ${p.add(patch.name)}`, `name_key = ${p.add(applicationNameKey(patch.name))}`);
     if (patch.description !== undefined) sets.push(`description = ${p.add(patch.description)}`);
     if (patch.tier !== undefined) sets.push(`tier = ${p.add(patch.tier)}`);
     if (patch.businessImpact !== undefined) sets.push(`business_impact = ${p.add(patch.businessImpact)}`);
@@ -331,7 +328,7 @@ export class ApplicationsRepository {
         services: parseIntArray(row.services),
         serviceCount: toInt(row.service_count),
         resourceCount: toInt(row.resource_count),
-        severity: SEVERITIES[toInt(row.severity_rank) - 1] ?? 'LOW',
+        severity: RISK_LEVELS[toInt(row.severity_rank) - 1] ?? 'LOW',
         urgent: toInt(row.urgent),
         plan: toInt(row.plan),
         defer: toInt(row.defer),
@@ -377,7 +374,7 @@ export class ApplicationsRepository {
       business_impact: await q('SELECT business_impact AS value, count(*) AS count FROM applications WHERE tenant_id = $1 GROUP BY business_impact'),
       application_type: await q('SELECT application_type AS value, count(*) AS count FROM applications WHERE tenant_id = $1 GROUP BY application_type'),
       severity: await q(
-        `SELECT (ARRAY['${SEVERITIES.join("','")}'])[x.rank] AS value, count(*) AS count
+        `SELECT (ARRAY['${RISK_LEVELS.join("','")}'])[x.rank] AS value, count(*) AS count
          FROM (SELECT ${DERIVED_SQL.severity_rank} AS rank FROM applications a ${derivedJoins(['severity'])} WHERE a.tenant_id = $1) x GROUP BY x.rank`,
       ),
       owner_type: await q('SELECT owner_type AS value, count(DISTINCT application_id) AS count FROM application_owners WHERE tenant_id = $1 GROUP BY owner_type'),

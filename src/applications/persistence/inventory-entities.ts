@@ -1,5 +1,3 @@
-import { GraphSelectionEntity } from '../../graph/persistence/graph-selection.entity';
-import { IntegrationSettingEntity } from '../../settings/persistence/integration-setting.entity';
 import { ApplicationOwnerEntity } from './application-owner.entity';
 import { ApplicationServiceEntity } from './application-service.entity';
 import { ApplicationEntity } from './application.entity';
@@ -11,7 +9,7 @@ import { RelationEntity } from './relation.entity';
 import { ResourceEntity } from './resource.entity';
 import { ServiceResourceEntity } from './service-resource.entity';
 
-/** Every entity of the inventory (applications, graph, settings, import), for src/database/entities.ts. */
+/** The applications module's entities (the inventory and the applications), for src/database/entities.ts. */
 export const INVENTORY_ENTITIES = [
   InventoryServiceEntity,
   CodeRootEntity,
@@ -23,6 +21,4 @@ export const INVENTORY_ENTITIES = [
   ApplicationEntity,
   ApplicationServiceEntity,
   ApplicationOwnerEntity,
-  GraphSelectionEntity,
-  IntegrationSettingEntity,
 ];

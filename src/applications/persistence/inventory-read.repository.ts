@@ -10,10 +10,11 @@ export interface SbomApplication {
   applicationType: string;
   created: Date;
   updated: Date;
-  services: SbomService[];
+  services: SbomInventoryService[];
 }
 
-export interface SbomService {
+/** An inventory service of the application, as the SBOM lists it. */
+export interface SbomInventoryService {
   id: number;
   name: string;
   sourceType: string | null;

@@ -4,12 +4,12 @@ import { validate, ValidationError } from 'class-validator';
 import { ValidationFailedError, type ValidationIssue } from '../errors';
 import { classValidatorIssueType } from '../validation-issue-types';
 import { withoutDangerousKeys } from '../security/dangerous-keys';
+import { MAX_INT4 } from '../int4';
 
 type Loc = ValidationIssue['loc'];
 
 const LOCATION: Record<string, string | undefined> = { body: 'body', query: 'query', param: 'path' };
 const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
-const MAX_INT4 = 2_147_483_647;
 
 /** Options for class-validator: `value: true` so an absent field can be told apart (it is never sent back). */
 export const VALIDATOR_OPTIONS = { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: true } } as const;

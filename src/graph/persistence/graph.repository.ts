@@ -1,7 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { OrderTerm } from '../../applications/application-list-query';
-import { orderBySql } from '../../applications/persistence/applications.repository';
-import { containsPattern, SqlParams, toInt } from '../../applications/persistence/sql-params';
+import { containsPattern, orderBySql, SqlParams, toInt } from '../../database/sql-params';
 
 export interface MemberResource {
   platformId: string;

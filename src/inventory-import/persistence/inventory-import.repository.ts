@@ -1,6 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { categoryForResourceType, INTEGRATION_PROVIDERS } from '../../applications/inventory-enums';
-import { affectedRows, SqlParams, unnestColumns } from '../../applications/persistence/sql-params';
+import { applicationNameKey } from '../../applications/application-name';
+import { INTEGRATION_PROVIDERS } from '../../applications/inventory-enums';
+import { categoryForResourceType } from '../resource-category';
+import { affectedRows, SqlParams, unnestColumns } from '../../database/sql-params';
 import type {
   ImportApplication,
   ImportCodeRoot,
@@ -64,13 +66,6 @@ export class InventoryImportRepository {
       sets.push(`${column} = $${params.length}`);
     }
     if (sets.length > 0) await manager.query(`UPDATE tenants SET ${sets.join(', ')} WHERE id = $1`, params);
-  }
-
-  /** Finds or creates a tenant by slug (the demo loader's `default` tenant). */
-  async findOrCreateTenant(manager: EntityManager, slug: string): Promise<string> {
-    await manager.query('INSERT INTO tenants (slug, name) VALUES ($1, $1) ON CONFLICT (slug) DO NOTHING', [slug]);
-    const rows = (await manager.query('SELECT id FROM tenants WHERE slug = $1', [slug])) as { id: string }[];
-    return rows[0]!.id;
   }
 
   async existingServiceIds(manager: EntityManager, tenantId: string, ids: number[]): Promise<Set<number>> {
@@ -259,7 +254,7 @@ export class InventoryImportRepository {
    * get the defaults. Then membership (service_ids) and owners, where given.
    */
   async upsertApplications(manager: EntityManager, tenantId: string, apps: ImportApplication[], replace: boolean, defaultDescription: string): Promise<number> {
-    const keys = apps.map((a) => a.name.trim().toLowerCase());
+    const keys = apps.map((a) => applicationNameKey(a.name));
     const deleted = replace ? await this.deleteOthers(manager, 'applications', 'name_key', text(keys), tenantId) : 0;
     if (!apps.length) return deleted;
     const has = (a: ImportApplication, k: keyof ImportApplication) => Object.prototype.hasOwnProperty.call(a, k);
@@ -307,7 +302,7 @@ export class InventoryImportRepository {
       name_key: string;
     }[];
     const idByKey = new Map(rows.map((r) => [r.name_key, Number(r.id)]));
-    const idOf = (a: ImportApplication) => idByKey.get(a.name.trim().toLowerCase())!;
+    const idOf = (a: ImportApplication) => idByKey.get(applicationNameKey(a.name))!;
 
     const withServices = apps.filter((a) => a.service_ids !== undefined);
     if (withServices.length) {

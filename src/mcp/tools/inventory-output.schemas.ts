@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, RESOURCE_CATEGORIES, SEVERITIES } from '../../applications/inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, RESOURCE_CATEGORIES, RISK_LEVELS } from '../../applications/inventory-enums';
 
 /**
  * Output schemas of the inventory tools: the JSON the REST endpoints answer (SPEC.md "Resources",
@@ -19,7 +19,7 @@ export const applicationOutput = z.looseObject({
   business_impact: z.enum(BUSINESS_IMPACTS).optional(),
   tier: z.string().regex(/^TIER_\d+$/).optional(),
   application_type: z.enum(APPLICATION_TYPES).nullable().optional(),
-  severity: z.enum(SEVERITIES).nullable().optional(),
+  severity: z.enum(RISK_LEVELS).nullable().optional(),
   created: z.string().nullable().optional(),
   updated: z.string().nullable().optional(),
   meta: z.record(z.string(), z.unknown()).nullable().optional(),

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { APPLICATION_ORDER_FIELDS, FILTER_FIELDS, FILTER_OPS } from '../../applications/application-list-query';
 import type { ApplicationsService } from '../../applications/applications.service';
 import { ListQueryDto } from '../../applications/dto/application-input.dto';
-import { MAX_INT4, MAX_PAGE_LIMIT, RESOURCE_CATEGORIES } from '../../applications/inventory-enums';
+import { ENVIRONMENTS, MAX_PAGE_LIMIT, RESOURCE_CATEGORIES } from '../../applications/inventory-enums';
+import { MAX_INT4 } from '../../common/int4';
 import type { Principal } from '../../auth/principal';
 import { GraphResourcesQueryDto } from '../../graph/dto/graph.dto';
 import { GRAPH_RESOURCE_ORDER_FIELDS, type GraphService } from '../../graph/graph.service';
-import { SBOM_ENVIRONMENTS } from '../../sbom/application-bom.types';
 import { MAX_SBOM_CODEROOTS, SbomRequestDto } from '../../sbom/dto/sbom-request.dto';
 import type { SbomService } from '../../sbom/sbom.service';
 import {
@@ -64,7 +64,7 @@ const graphResourcesInput = {
 
 const sbomInput = {
   application_id: applicationId,
-  environment: z.enum(SBOM_ENVIRONMENTS).nullable().optional().describe('Only packages seen deployed in this environment; omitted or null = every observation.'),
+  environment: z.enum(ENVIRONMENTS).nullable().optional().describe('Only packages seen deployed in this environment; omitted or null = every observation.'),
   coderoots: z
     .array(z.string())
     .max(MAX_SBOM_CODEROOTS)

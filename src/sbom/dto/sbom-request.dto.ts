@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { SBOM_ENVIRONMENTS, type SbomEnvironment } from '../application-bom.types';
+import { ENVIRONMENTS } from '../../applications/inventory-enums';
+import type { SbomEnvironment } from '../application-bom.types';
 
 /** Most code roots one request may name (an application has far fewer; this bounds the work). */
 export const MAX_SBOM_CODEROOTS = 1000;
@@ -16,13 +17,13 @@ function rule(name: string, message: string, validate: (value: unknown) => boole
  */
 export class SbomRequestDto {
   @ApiProperty({
-    enum: SBOM_ENVIRONMENTS,
+    enum: ENVIRONMENTS,
     nullable: true,
     description: 'Required key. null = every observation (source and all deployments); a value = only packages seen deployed there.',
     example: 'production',
   })
   @rule('missing', 'field required (the key must be present; its value may be null)', (v) => v !== undefined)
-  @rule('isIn', `environment must be one of ${SBOM_ENVIRONMENTS.join(', ')}, or null`, (v) => v == null || (SBOM_ENVIRONMENTS as readonly unknown[]).includes(v))
+  @rule('isIn', `environment must be one of ${ENVIRONMENTS.join(', ')}, or null`, (v) => v == null || (ENVIRONMENTS as readonly unknown[]).includes(v))
   environment!: SbomEnvironment | null;
 
   @ApiProperty({

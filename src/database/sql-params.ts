@@ -1,3 +1,5 @@
+// SQL building helpers shared by the modules' repositories (applications, graph, inventory import).
+
 /** Collects positional parameters while a query is assembled: `p.add(v)` returns `$n`. */
 export class SqlParams {
   readonly values: unknown[] = [];
@@ -48,4 +50,14 @@ export function unnestColumns(p: SqlParams, columns: Record<string, { values: re
 export function affectedRows(result: unknown): number {
   if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') return result[1];
   return Array.isArray(result) ? result.length : 0;
+}
+
+/** `ORDER BY` terms over whitelisted `columns` (field name → SQL), then `tieBreaker` for a stable page order. */
+export function orderBySql(orders: readonly { field: string; direction: 'asc' | 'desc' }[], columns: Record<string, string>, tieBreaker: string): string {
+  return [...orders.map((o) => `${columns[o.field]} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`), `${tieBreaker} ASC`].join(', ');
+}
+
+/** SQL CASE giving the rank (1-based) of `column` within `values`; 0 for unknown values. */
+export function rankSql(column: string, values: readonly string[]): string {
+  return `(CASE ${column} ${values.map((v, i) => `WHEN '${v}' THEN ${i + 1}`).join(' ')} ELSE 0 END)`;
 }
