@@ -199,7 +199,8 @@ describe('scripts/action/run.js (the Action, run locally)', () => {
     expect(bad.code).toBe(4);
     expect(readFileSync(broken, 'utf8')).toMatch(/^## Bulwark agent-file scan: FAILED: no report \(exit 4\)/);
     // A file too large to analyse fails the run (exit 3) unless allow-unscanned.
-    const big = workdir({ 'CLAUDE.md': `# Notes\n${'Plain guidance line for the agent.\n'.repeat(9000)}` });
+    // Over the local engine's 4 MB per-file limit (docs/decisions/0015-local-per-file-limit.md).
+    const big = workdir({ 'CLAUDE.md': `# Notes\n${'Plain guidance line for the agent.\n'.repeat(130_000)}` });
     expect(runScript('run.js', [], big, { INPUT_SARIF_FILE: 'none' }).code).toBe(3);
     expect(runScript('run.js', [], big, { INPUT_SARIF_FILE: 'none', INPUT_ALLOW_UNSCANNED: 'true' }).code).toBe(0);
   });

@@ -70,10 +70,11 @@ describe('gates', () => {
   });
 
   it('files found but not analysed fail the run with exit 3 unless --allow-unscanned, and the summary says why', async () => {
-    const cwd = workdir({ 'CLAUDE.md': BENIGN, 'AGENTS.md': `${'x'.repeat(260 * 1024)}\n`, 'GEMINI.md': BENIGN });
+    // Over the local engine's per-file limit (4 MB, docs/decisions/0015-local-per-file-limit.md).
+    const cwd = workdir({ 'CLAUDE.md': BENIGN, 'AGENTS.md': 'x'.repeat(4106 * 1024), 'GEMINI.md': BENIGN });
     const r = await runCli(['scan', '--local', '.'], { cwd });
     expect(r.code).toBe(3);
-    expect(r.stdout).toMatch(/AGENTS\.md: 260 KB, over the 250 KB per-file limit \[unscanned\]/);
+    expect(r.stdout).toMatch(/AGENTS\.md: 4106 KB, over the 4 MB per-file limit \[unscanned\]/);
     expect(r.stdout).toMatch(/^Files: 3 found, 2 sent, 2 analysed, 1 not analysed \(1 over the size limit\)$/m);
     expect(r.stdout).toMatch(/Coverage: FAILED: 1 file\(s\) found but not analysed/);
     const allowed = await runCli(['scan', '--local', '--allow-unscanned', '--fail-on', 'high', '.'], { cwd });
