@@ -200,6 +200,7 @@ export function defineRegexRule(spec: RegexRuleSpec): Rule {
   return {
     meta: spec.meta,
     regexes: spec.patterns,
+    triggered: { triggers: spec.triggers, patterns: spec.patterns },
     match(ctx) {
       if (spec.languages && !spec.languages.includes(ctx.language)) return [];
       if (spec.skipFile?.(ctx)) return [];
