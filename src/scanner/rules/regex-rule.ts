@@ -4,6 +4,7 @@
  */
 import type { FileLanguage, ScanContext } from '../views/scan-context';
 import { lineOfOffset } from '../views/line-index';
+import { requiredLiterals } from './required-literals';
 import { TriggerIndex } from './trigger-index';
 import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
@@ -59,6 +60,9 @@ function globalOf(pattern: RegExp): RegExp {
   return re;
 }
 
+/** Views whose lower-cased text changed length, so lowerOf gave the text as written. */
+const NOT_LOWERED = new WeakSet<TextView>();
+
 function lowerOf(view: TextView): string {
   let lower = LOWER_CACHE.get(view);
   if (lower === undefined) {
@@ -66,9 +70,32 @@ function lowerOf(view: TextView): string {
     // fall back to the original text (triggers are ASCII; matching still works case-sensitively).
     const l = view.text.toLowerCase();
     lower = l.length === view.text.length ? l : view.text;
+    if (lower !== l) NOT_LOWERED.add(view);
     LOWER_CACHE.set(view, lower);
   }
   return lower;
+}
+
+/** Per pattern: the literals every match holds (required-literals.ts), registered as a trigger group; null when none are known. */
+const PATTERN_LITERALS = new WeakMap<RegExp, readonly string[] | null>();
+
+function literalsOf(pattern: RegExp): readonly string[] | null {
+  let literals = PATTERN_LITERALS.get(pattern);
+  if (literals === undefined) {
+    literals = requiredLiterals(pattern);
+    if (literals) registerTriggers(literals);
+    PATTERN_LITERALS.set(pattern, literals);
+  }
+  return literals;
+}
+
+/** Whether a pattern cannot match anywhere in the view: none of its required literals is in it. */
+function absentFrom(view: TextView, pattern: RegExp): boolean {
+  const literals = literalsOf(pattern);
+  if (!literals) return false;
+  const lines = candidateLines(view, literals);
+  // A view read as written (not lower-cased) may hold a literal in upper case.
+  return lines !== null && lines.length === 0 && !NOT_LOWERED.has(view);
 }
 
 /** Every trigger a rule has declared (defineRegexRule registers them), and their one-pass index. */
@@ -154,6 +181,7 @@ export function scanPatterns(
       }
     }
     for (const pattern of patterns) {
+      if (absentFrom(view, pattern)) continue;
       const re = globalOf(pattern);
       for (let b = 0; b < blocks.length; b++) {
         const { from, text: slice } = blocks[b]!;
@@ -196,6 +224,8 @@ function withJoined(views: ViewName[]): ViewName[] {
 
 export function defineRegexRule(spec: RegexRuleSpec): Rule {
   if (spec.triggers) registerTriggers(spec.triggers);
+  // Registered now, so the one trigger index of all views is built once with them.
+  for (const p of spec.patterns) literalsOf(p);
   const views = withJoined(spec.views ?? ['raw', 'normalized']);
   return {
     meta: spec.meta,

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeLine } from '../views/normalize';
 import { ALL_RULES } from './presets';
+import { requiredLiterals } from './required-literals';
 import { documentedExample, fixtureRuleIds, loadRuleFixtures } from './rule-fixtures';
 
 /**
@@ -66,6 +67,61 @@ function untriggeredMatches(withCorpora: boolean): Map<string, string[]> {
   return misses;
 }
 
+/** Per rule: matches that hold none of their own pattern's required literals (regex-rule.ts skips the pattern where they are absent). */
+function matchesWithoutLiterals(withCorpora: boolean): Map<string, string[]> {
+  const lines = new Set<string>();
+  for (const { text } of texts(withCorpora)) for (const line of text.replace(/\r\n?/g, '\n').split('\n')) lines.add(line).add(normalizeLine(line));
+  const misses = new Map<string, string[]>();
+  for (const rule of ALL_RULES) {
+    (rule.triggered?.patterns ?? []).forEach((pattern, k) => {
+      const literals = requiredLiterals(pattern);
+      if (!literals) return;
+      const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+      for (const line of lines) {
+        re.lastIndex = 0;
+        let m: RegExpExecArray | null;
+        while ((m = re.exec(line)) !== null) {
+          if (m[0].length === 0) re.lastIndex++;
+          const lower = m[0].toLowerCase();
+          if (!literals.some((l) => lower.includes(l))) misses.set(rule.meta.id, [...(misses.get(rule.meta.id) ?? []), `pattern ${k} ${JSON.stringify(literals)}: ${JSON.stringify(m[0].slice(0, 120))}`]);
+        }
+      }
+    });
+  }
+  return misses;
+}
+
+describe('required literals of a pattern', () => {
+  it.each([
+    [/abc/, ['abc']],
+    [/(?:foo|bar)baz/i, ['baz']],
+    [/\bcurl\s+https?:\/\//, ['curl']],
+    [/\.SSH\b/, ['.ssh']],
+    [/abc{2,3}de/, ['abc']],
+    [/(?:send|post)\s(?:it|them)/, ['send', 'post']],
+    [/(?<name>fetch)\(/, ['fetch']],
+  ])('%s needs one of %j', (re, literals) => {
+    expect(requiredLiterals(re)).toEqual(literals);
+  });
+
+  it.each([
+    [/ab+cd/, 'a repeated character ends a literal run: "abbcd"'],
+    [/ab?cd/, 'an optional character splits it'],
+    [/x(?=abcd)y/, 'a lookahead is not part of the match'],
+    [/(?:ab|cdef)/, 'one alternative has no literal of three characters'],
+    [/(\w+) \1 again/, 'backreferences are not read'],
+    [/straße/i, 'non-ASCII literals'],
+    [/kelvin/iu, 'Unicode case folding (K, ſ) is not lower-casing'],
+    [/a{b/, 'a brace that is not a quantifier'],
+  ])('%s needs none: %s', (re) => {
+    expect(requiredLiterals(re)).toBeNull();
+  });
+
+  it('every match of a pattern on the fixtures and documented examples holds one of its required literals', () => {
+    expect(Object.fromEntries(matchesWithoutLiterals(false))).toEqual({});
+  });
+});
+
 describe('regex rule triggers', () => {
   it('every regex rule declares triggers (a rule without them runs its patterns over every line)', () => {
     const regexRules = ALL_RULES.filter((r) => r.triggered);
@@ -86,5 +142,8 @@ describe('regex rule triggers', () => {
   if (!corporaPresent) process.stderr.write('trigger-soundness.spec: ../shared corpora absent; their lines are not checked\n');
   (corporaPresent ? it : it.skip)('every pattern match on the corpora is on a line holding one of its rule triggers', () => {
     expect(Object.fromEntries(untriggeredMatches(true))).toEqual({});
+  });
+  (corporaPresent ? it : it.skip)('every pattern match on the corpora holds one of its required literals', () => {
+    expect(Object.fromEntries(matchesWithoutLiterals(true))).toEqual({});
   });
 });
