@@ -76,28 +76,6 @@ function lowerOf(view: TextView): string {
   return lower;
 }
 
-/** Per pattern: the literals every match holds (required-literals.ts), registered as a trigger group; null when none are known. */
-const PATTERN_LITERALS = new WeakMap<RegExp, readonly string[] | null>();
-
-function literalsOf(pattern: RegExp): readonly string[] | null {
-  let literals = PATTERN_LITERALS.get(pattern);
-  if (literals === undefined) {
-    literals = requiredLiterals(pattern);
-    if (literals) registerTriggers(literals);
-    PATTERN_LITERALS.set(pattern, literals);
-  }
-  return literals;
-}
-
-/** Whether a pattern cannot match anywhere in the view: none of its required literals is in it. */
-function absentFrom(view: TextView, pattern: RegExp): boolean {
-  const literals = literalsOf(pattern);
-  if (!literals) return false;
-  const lines = candidateLines(view, literals);
-  // A view read as written (not lower-cased) may hold a literal in upper case.
-  return lines !== null && lines.length === 0 && !NOT_LOWERED.has(view);
-}
-
 /** Every trigger a rule has declared (defineRegexRule registers them), and their one-pass index. */
 const REGISTERED_TRIGGERS = new Set<string>();
 /** Each registered trigger list (a rule's) as one group of the index: its lines come out as one union. */
@@ -138,13 +116,33 @@ export function registerTriggers(triggers: readonly string[]): number {
 export function candidateLines(view: TextView, triggers: readonly string[]): readonly number[] | null {
   // Rules register at definition; a caller passing its own triggers gets them indexed too.
   const group = registerTriggers(triggers);
+  return groupLinesOf(view)[group]!;
+}
+
+/** Per registered group: its lines in the view (see candidateLines), from the view's one pass. */
+function groupLinesOf(view: TextView): readonly (readonly number[] | null)[] {
   triggerIndex ??= new TriggerIndex(REGISTERED_TRIGGERS, TRIGGER_GROUPS);
   let cached = VIEW_TRIGGERS.get(view);
   if (cached === undefined || cached.index !== triggerIndex) {
     cached = { index: triggerIndex, lines: triggerIndex.groupLinesIn(lowerOf(view), view.lineStarts, MAX_CANDIDATE_LINES) };
     VIEW_TRIGGERS.set(view, cached);
   }
-  return cached.lines[group]!;
+  return cached.lines;
+}
+
+/** Per pattern list: each pattern's trigger group of its required literals (required-literals.ts), or -1 when none are known. */
+const LITERAL_GROUPS = new WeakMap<readonly RegExp[], Int32Array>();
+
+function literalGroupsOf(patterns: readonly RegExp[]): Int32Array {
+  let groups = LITERAL_GROUPS.get(patterns);
+  if (!groups) {
+    groups = Int32Array.from(patterns, (p) => {
+      const literals = requiredLiterals(p);
+      return literals ? registerTriggers(literals) : -1;
+    });
+    LITERAL_GROUPS.set(patterns, groups);
+  }
+  return groups;
 }
 
 export function scanPatterns(
@@ -154,6 +152,7 @@ export function scanPatterns(
   onMatch: (m: RegExpExecArray, line: number, view: TextView) => void,
   triggers?: readonly string[],
 ): void {
+  const literalGroups = literalGroupsOf(patterns);
   for (const view of views) {
     let candidates: readonly number[] | null = triggers ? candidateLines(view, triggers) : null;
     if (view.name === 'hidden') {
@@ -166,9 +165,9 @@ export function scanPatterns(
     if (candidates && candidates.length === 0) continue;
     // Whole view, or only the trigger lines merged into contiguous blocks (patterns never span
     // lines, so a block boundary never cuts a match). Dense candidates: scan the whole view.
-    const blocks: { from: number; text: string }[] = [];
+    const blocks: { from: number; text: string; firstLine: number; lastLine: number }[] = [];
     if (!candidates || candidates.length * 3 > view.lineStarts.length) {
-      blocks.push({ from: 0, text: view.text });
+      blocks.push({ from: 0, text: view.text, firstLine: 1, lastLine: view.lineStarts.length });
     } else {
       let i = 0;
       while (i < candidates.length) {
@@ -176,15 +175,30 @@ export function scanPatterns(
         while (j + 1 < candidates.length && candidates[j + 1] === candidates[j] + 1) j++;
         const from = view.lineStarts[candidates[i] - 1];
         const to = (view.lineStarts[candidates[j]] ?? view.text.length + 1) - 1;
-        blocks.push({ from, text: view.text.slice(from, to) });
+        blocks.push({ from, text: view.text.slice(from, to), firstLine: candidates[i], lastLine: candidates[j] });
         i = j + 1;
       }
     }
-    for (const pattern of patterns) {
-      if (absentFrom(view, pattern)) continue;
-      const re = globalOf(pattern);
+    // Lines holding each pattern's required literals; a view read as written (not lower-cased,
+    // see lowerOf) may hold them in upper case, so there they gate nothing.
+    const viewLines = groupLinesOf(view);
+    const groupLines = NOT_LOWERED.has(view) ? null : viewLines;
+    for (let p = 0; p < patterns.length; p++) {
+      const own = groupLines && literalGroups[p]! >= 0 ? groupLines[literalGroups[p]!]! : null;
+      // Every match holds a literal of its own: no literal in the view, no match in it.
+      if (own && own.length === 0) continue;
+      const re = globalOf(patterns[p]!);
+      let at = 0;
       for (let b = 0; b < blocks.length; b++) {
-        const { from, text: slice } = blocks[b]!;
+        const { from, text: slice, firstLine, lastLine: blockEnd } = blocks[b]!;
+        // A block holding no line with one of the literals cannot hold a match (literals never span lines).
+        if (own) {
+          while (at < own.length && own[at]! < firstLine) at++;
+          if (at >= own.length || own[at]! > blockEnd) {
+            if (((b & 15) === 15 || b + 1 === blocks.length) && performance.now() > ctx.deadline) break;
+            continue;
+          }
+        }
         re.lastIndex = 0;
         let m: RegExpExecArray | null;
         let lastLine = 0;
@@ -225,7 +239,7 @@ function withJoined(views: ViewName[]): ViewName[] {
 export function defineRegexRule(spec: RegexRuleSpec): Rule {
   if (spec.triggers) registerTriggers(spec.triggers);
   // Registered now, so the one trigger index of all views is built once with them.
-  for (const p of spec.patterns) literalsOf(p);
+  literalGroupsOf(spec.patterns);
   const views = withJoined(spec.views ?? ['raw', 'normalized']);
   return {
     meta: spec.meta,
