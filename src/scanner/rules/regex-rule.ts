@@ -4,6 +4,7 @@
  */
 import type { FileLanguage, ScanContext } from '../views/scan-context';
 import { lineOfOffset } from '../views/line-index';
+import { requiredLiterals } from './required-literals';
 import { TriggerIndex } from './trigger-index';
 import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
@@ -59,6 +60,9 @@ function globalOf(pattern: RegExp): RegExp {
   return re;
 }
 
+/** Views whose lower-cased text changed length, so lowerOf gave the text as written. */
+const NOT_LOWERED = new WeakSet<TextView>();
+
 function lowerOf(view: TextView): string {
   let lower = LOWER_CACHE.get(view);
   if (lower === undefined) {
@@ -66,6 +70,7 @@ function lowerOf(view: TextView): string {
     // fall back to the original text (triggers are ASCII; matching still works case-sensitively).
     const l = view.text.toLowerCase();
     lower = l.length === view.text.length ? l : view.text;
+    if (lower !== l) NOT_LOWERED.add(view);
     LOWER_CACHE.set(view, lower);
   }
   return lower;
@@ -111,13 +116,33 @@ export function registerTriggers(triggers: readonly string[]): number {
 export function candidateLines(view: TextView, triggers: readonly string[]): readonly number[] | null {
   // Rules register at definition; a caller passing its own triggers gets them indexed too.
   const group = registerTriggers(triggers);
+  return groupLinesOf(view)[group]!;
+}
+
+/** Per registered group: its lines in the view (see candidateLines), from the view's one pass. */
+function groupLinesOf(view: TextView): readonly (readonly number[] | null)[] {
   triggerIndex ??= new TriggerIndex(REGISTERED_TRIGGERS, TRIGGER_GROUPS);
   let cached = VIEW_TRIGGERS.get(view);
   if (cached === undefined || cached.index !== triggerIndex) {
     cached = { index: triggerIndex, lines: triggerIndex.groupLinesIn(lowerOf(view), view.lineStarts, MAX_CANDIDATE_LINES) };
     VIEW_TRIGGERS.set(view, cached);
   }
-  return cached.lines[group]!;
+  return cached.lines;
+}
+
+/** Per pattern list: each pattern's trigger group of its required literals (required-literals.ts), or -1 when none are known. */
+const LITERAL_GROUPS = new WeakMap<readonly RegExp[], Int32Array>();
+
+function literalGroupsOf(patterns: readonly RegExp[]): Int32Array {
+  let groups = LITERAL_GROUPS.get(patterns);
+  if (!groups) {
+    groups = Int32Array.from(patterns, (p) => {
+      const literals = requiredLiterals(p);
+      return literals ? registerTriggers(literals) : -1;
+    });
+    LITERAL_GROUPS.set(patterns, groups);
+  }
+  return groups;
 }
 
 export function scanPatterns(
@@ -127,6 +152,7 @@ export function scanPatterns(
   onMatch: (m: RegExpExecArray, line: number, view: TextView) => void,
   triggers?: readonly string[],
 ): void {
+  const literalGroups = literalGroupsOf(patterns);
   for (const view of views) {
     let candidates: readonly number[] | null = triggers ? candidateLines(view, triggers) : null;
     if (view.name === 'hidden') {
@@ -139,9 +165,9 @@ export function scanPatterns(
     if (candidates && candidates.length === 0) continue;
     // Whole view, or only the trigger lines merged into contiguous blocks (patterns never span
     // lines, so a block boundary never cuts a match). Dense candidates: scan the whole view.
-    const blocks: { from: number; text: string }[] = [];
+    const blocks: { from: number; text: string; firstLine: number; lastLine: number }[] = [];
     if (!candidates || candidates.length * 3 > view.lineStarts.length) {
-      blocks.push({ from: 0, text: view.text });
+      blocks.push({ from: 0, text: view.text, firstLine: 1, lastLine: view.lineStarts.length });
     } else {
       let i = 0;
       while (i < candidates.length) {
@@ -149,14 +175,30 @@ export function scanPatterns(
         while (j + 1 < candidates.length && candidates[j + 1] === candidates[j] + 1) j++;
         const from = view.lineStarts[candidates[i] - 1];
         const to = (view.lineStarts[candidates[j]] ?? view.text.length + 1) - 1;
-        blocks.push({ from, text: view.text.slice(from, to) });
+        blocks.push({ from, text: view.text.slice(from, to), firstLine: candidates[i], lastLine: candidates[j] });
         i = j + 1;
       }
     }
-    for (const pattern of patterns) {
-      const re = globalOf(pattern);
+    // Lines holding each pattern's required literals; a view read as written (not lower-cased,
+    // see lowerOf) may hold them in upper case, so there they gate nothing.
+    const viewLines = groupLinesOf(view);
+    const groupLines = NOT_LOWERED.has(view) ? null : viewLines;
+    for (let p = 0; p < patterns.length; p++) {
+      const own = groupLines && literalGroups[p]! >= 0 ? groupLines[literalGroups[p]!]! : null;
+      // Every match holds a literal of its own: no literal in the view, no match in it.
+      if (own && own.length === 0) continue;
+      const re = globalOf(patterns[p]!);
+      let at = 0;
       for (let b = 0; b < blocks.length; b++) {
-        const { from, text: slice } = blocks[b]!;
+        const { from, text: slice, firstLine, lastLine: blockEnd } = blocks[b]!;
+        // A block holding no line with one of the literals cannot hold a match (literals never span lines).
+        if (own) {
+          while (at < own.length && own[at]! < firstLine) at++;
+          if (at >= own.length || own[at]! > blockEnd) {
+            if (((b & 15) === 15 || b + 1 === blocks.length) && performance.now() > ctx.deadline) break;
+            continue;
+          }
+        }
         re.lastIndex = 0;
         let m: RegExpExecArray | null;
         let lastLine = 0;
@@ -196,10 +238,13 @@ function withJoined(views: ViewName[]): ViewName[] {
 
 export function defineRegexRule(spec: RegexRuleSpec): Rule {
   if (spec.triggers) registerTriggers(spec.triggers);
+  // Registered now, so the one trigger index of all views is built once with them.
+  literalGroupsOf(spec.patterns);
   const views = withJoined(spec.views ?? ['raw', 'normalized']);
   return {
     meta: spec.meta,
     regexes: spec.patterns,
+    triggered: { triggers: spec.triggers, patterns: spec.patterns },
     match(ctx) {
       if (spec.languages && !spec.languages.includes(ctx.language)) return [];
       if (spec.skipFile?.(ctx)) return [];

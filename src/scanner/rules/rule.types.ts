@@ -73,5 +73,7 @@ export interface Rule {
    * destructive command plus an instruction to skip confirmation).
    */
   compound?: boolean;
+  /** A regex rule's trigger literals and the patterns they gate (regex-rule.ts), so the test suite can check one against the other. */
+  triggered?: { triggers: readonly string[] | undefined; patterns: readonly RegExp[] };
   match(ctx: ScanContext, prior: readonly StaticFinding[]): RuleHit[];
 }

@@ -98,9 +98,12 @@ export const privPersistenceCodeRule: Rule = {
     const { calls } = codeFactsOf(ctx);
     const hits: RuleHit[] = [];
     const shadowed = codeLexicon('code-shadowed-command');
+    // Lower-cased once per line: a one-line file holds thousands of calls (linear time).
+    const lowered = new Map<number, string>();
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i];
-      const lineText = (ctx.lines[call.line - 1] ?? '').toLowerCase();
+      let lineText = lowered.get(call.line);
+      if (lineText === undefined) lowered.set(call.line, (lineText = (ctx.lines[call.line - 1] ?? '').toLowerCase()));
       const push = (severity: Severity, message: string): void => {
         hits.push({ line: call.line, evidence: call.text, severity, message });
       };
