@@ -221,7 +221,9 @@ const ENCODING_ARG: Record<string, DecodeStep> = { rot13: 'rot13', rot_13: 'rot1
 /** The operands of an XOR (`b ^ KEY`, `0x5a ^ b`): whichever is a constant byte is the key. */
 const XOR_RIGHT = /\^\s{0,3}([A-Za-z_]\w{0,40}|0x[0-9a-fA-F]{1,2}|\d{1,3})\b/;
 const XOR_LEFT = /\b([A-Za-z_]\w{0,40}|0x[0-9a-fA-F]{1,2}|\d{1,3})\s{0,3}\^/;
-const MAX_DECODED_KEPT = 32;
+/** Decoded texts kept per unit for marking calls, and the length of each kept (every call checks them: a constant bound keeps that linear). */
+const MAX_DECODED_KEPT = 8;
+const DECODED_KEPT_CHARS = 2048;
 
 function stringArg(node: SyntaxNode | undefined | null, state: WalkState, depth: number): string {
   return node ? resolve(node, state, depth + 1).toLowerCase().replace(/["']/g, '') : '';
@@ -232,7 +234,7 @@ function decodedValue(binary: string | null, state: WalkState): string | null {
   if (binary === null) return null;
   const text = asText(binary);
   if (text === null) return binary;
-  if (state.decoded.length < MAX_DECODED_KEPT && text.length >= 8) state.decoded.push(text);
+  if (state.decoded.length < MAX_DECODED_KEPT && text.length >= 8) state.decoded.push(text.slice(0, DECODED_KEPT_CHARS));
   return text;
 }
 
