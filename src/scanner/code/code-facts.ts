@@ -51,6 +51,8 @@ const FILE_PARSE_BUDGET_MS = 150;
 const MAX_ERROR_SHARE = 0.5;
 const TEXT_MAX = 300;
 const MAX_CALLS = 4000;
+/** Longest value a resolved constant may have (a chunk is at most 8 KB, so no real constant is longer). */
+const MAX_RESOLVED = 8 * 1024;
 /** Elements kept of a list literal assigned to a variable. */
 const MAX_LIST = 64;
 
@@ -97,12 +99,14 @@ const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
 /** Shell-style text with quotes removed and `$VAR`/`${VAR:-d}` replaced from the constants. */
 function expandShell(text: string, consts: Map<string, string>): string {
   const unquoted = text.replace(/["']/g, '');
+  // Expansions stop adding once the result is at MAX_RESOLVED: `a=$b$b$b…` must not multiply text.
+  let room = MAX_RESOLVED;
   return unquoted.replace(VAR_REF, (whole, name: string, dflt: string | undefined) => {
     const known = consts.get(name);
-    if (known !== undefined) return known;
-    if (HOME_WORDS.test(name)) return '~';
-    if (TEMP_WORDS.test(name)) return '/tmp';
-    return dflt ?? whole;
+    const value = known ?? (HOME_WORDS.test(name) ? '~' : TEMP_WORDS.test(name) ? '/tmp' : (dflt ?? whole));
+    const kept = room > 0 ? value.slice(0, room) : '';
+    room -= kept.length;
+    return kept;
   });
 }
 
@@ -131,8 +135,27 @@ function calleeName(node: SyntaxNode | null): string {
   return node.text.replace(/\s+/g, '').toLowerCase().slice(0, 120);
 }
 
-/** A node's value as a constant string, as far as the code makes it constant. */
+/**
+ * A node's value as a constant string, at most MAX_RESOLVED characters: every step of a
+ * concatenation, join or expansion is capped, so `s = s + s` repeated cannot grow a value
+ * exponentially (each value costs at most a constant to build).
+ */
 function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
+  const value = resolveUncapped(node, state, depth);
+  return value.length > MAX_RESOLVED ? value.slice(0, MAX_RESOLVED) : value;
+}
+
+/** Resolved parts joined, stopping once MAX_RESOLVED is reached (a list of a thousand references to one long value builds nothing past it). */
+function joinCapped(nodes: readonly (SyntaxNode | null)[], state: WalkState, depth: number, sep: string): string {
+  let out = '';
+  for (const n of nodes) {
+    if (out.length >= MAX_RESOLVED) break;
+    out += (out === '' ? '' : sep) + resolve(n, state, depth);
+  }
+  return out;
+}
+
+function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: number): string {
   if (!node || depth > 8) return '';
   const t = node.type;
   const lang = state.chunk.lang;
@@ -155,7 +178,7 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
     case 'template_string': {
       let out = '';
       for (const c of node.namedChildren) {
-        if (!c) continue;
+        if (!c || out.length >= MAX_RESOLVED) continue;
         if (c.type === 'string_content' || c.type === 'string_fragment' || c.type === 'escape_sequence') out += c.text;
         else if (c.type === 'interpolation' || c.type === 'template_substitution') out += resolve(c.namedChild(0), state, depth + 1);
       }
@@ -186,7 +209,7 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
     case 'list':
     case 'tuple':
     case 'array':
-      return node.namedChildren.map((c) => resolve(c, state, depth + 1)).join(' ');
+      return joinCapped(node.namedChildren, state, depth + 1, ' ');
     case 'call':
     case 'call_expression': {
       const fn = calleeName(node.childForFieldName('function'));
@@ -195,8 +218,8 @@ function resolve(node: SyntaxNode | null, state: WalkState, depth = 0): string {
       const args = argsNode?.type === 'generator_expression' ? [argsNode] : (argsNode?.namedChildren ?? []).filter((c) => c && c.type !== 'keyword_argument' && c.type !== 'object');
       if (/(?:^|\.)(?:homedir|home|expanduser)$/.test(fn)) return args.length > 0 ? resolve(args[0], state, depth + 1) : '~';
       if (/(?:^|\.)(?:tmpdir|gettempdir)$/.test(fn)) return '/tmp';
-      if (/(?:^|\.)(?:join|resolve)$/.test(fn) && /path/.test(fn)) return args.map((a) => resolve(a, state, depth + 1)).join('/');
-      if (/^(?:pathlib\.)?(?:pure)?(?:posix)?path$/.test(fn) && args.length > 0) return args.map((a) => resolve(a, state, depth + 1)).join('/');
+      if (/(?:^|\.)(?:join|resolve)$/.test(fn) && /path/.test(fn)) return joinCapped(args, state, depth + 1, '/');
+      if (/^(?:pathlib\.)?(?:pure)?(?:posix)?path$/.test(fn) && args.length > 0) return joinCapped(args, state, depth + 1, '/');
       const decoded = resolveDecoding(node, fn, args, state, depth);
       if (decoded !== null) return decoded;
       const def = state.fnDefs.get(fn);

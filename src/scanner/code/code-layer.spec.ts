@@ -75,6 +75,15 @@ describe('code facts', () => {
     expect(plain.find((c) => c.name === 'exec')?.decoded).toBeUndefined();
   });
 
+  it('caps every resolved value, so a value that doubles on each line stays small (Python concatenation, shell expansion, lists)', () => {
+    const doublings = 24; // uncapped: 5 * 2^24 characters per value
+    const py = codeFactsOf(ctxOf('d.py', `import os\ns = "curl "\n${'s = s + s\n'.repeat(doublings)}os.system([s, s, s])\n`).ctx).calls;
+    const sh = codeFactsOf(ctxOf('d.sh', `s="curl "\n${'s="$s$s"\n'.repeat(doublings)}echo "$s$s$s$s"\n`).ctx).calls;
+    for (const call of [...py, ...sh]) for (const a of call.args) expect(a.length).toBeLessThanOrEqual(8 * 1024);
+    expect(py.some((c) => c.name === 'os.system')).toBe(true);
+    expect(sh.some((c) => c.name === 'echo')).toBe(true);
+  });
+
   it('reads a shell line handed to subprocess as the commands it runs, under the guard of its condition', () => {
     const calls = codeFactsOf(ctxOf('a.py', 'import subprocess, getpass\nif getpass.getuser() == "ci":\n    subprocess.run("rm -rf ~/.ssh && echo done", shell=True)\n').ctx).calls;
     const rm = calls.find((c) => c.name === 'rm');
