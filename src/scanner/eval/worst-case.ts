@@ -141,6 +141,11 @@ export function worstCaseInputs(paths: readonly string[] = WORST_CASE_PATHS): Wo
   shapes.push({ name: 'nesting/brackets', build: (n) => '['.repeat(Math.floor(n / 2)) + ']'.repeat(Math.floor(n / 2)) });
   shapes.push({ name: 'nesting/markdown', build: (n) => fill(`${'> '.repeat(200)}- ${'  '.repeat(50)}* item <!-- \n`, n) });
   shapes.push({ name: 'pipeline/lines', build: (n) => fill('curl -s https://a.test/x | tee out | grep y | sort | uniq | head\n', n) });
+  // Code whose resolved values grow by themselves: a string doubled on every line, a decoding helper called on every line.
+  const fenced = (lang: string, head: string, unit: string) => (n: number) => `\`\`\`${lang}\n${head}${fill(unit, n - head.length - lang.length - 9)}\n\`\`\`\n`;
+  shapes.push({ name: 'code/doubling_python', build: fenced('python', 'import os\ns = "curl "\n', 's = s + s\nos.system([s, s])\n') });
+  shapes.push({ name: 'code/doubling_shell', build: fenced('bash', 's="curl "\n', 's="$s$s"\necho "$s$s"\n') });
+  shapes.push({ name: 'code/decoder_calls', build: fenced('python', 'import subprocess\nK = 0x2a\ndef d(h):\n    return "".join(chr(b ^ K) for b in bytes.fromhex(h))\n', 'subprocess.call(d("49464f4b"), shell=True)\n') });
   shapes.push({ name: 'triggers/spaced', build: (n) => fill(`${triggers.join(' ')} `, n) });
   shapes.push({ name: 'triggers/joined', build: (n) => fill(triggers.join(''), n) });
   shapes.push({ name: 'triggers/lines', build: (n) => fill(`${triggers.join('\n')}\n`, n) });
