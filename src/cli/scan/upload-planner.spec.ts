@@ -96,6 +96,16 @@ describe('upload planning', () => {
     }
   });
 
+  it('stores bundle entries uncompressed, so a repetitive file is not refused as a zip bomb by the compression-ratio limit', async () => {
+    put('rep/SKILL.md', '# skill\n');
+    put('rep/data/table.txt', 'x'.repeat(200 * 1024)); // deflates far beyond the 100:1 entry limit
+    const plan = await planUploads(await discoverTargets(['rep'], root));
+    expect(plan.uploads).toHaveLength(1);
+    const [u] = plan.uploads;
+    expect(new AdmZip(u!.bytes).getEntries().map((e) => e.header.method)).toEqual([0, 0]);
+    expect(extractUpload({ filename: u!.filename, bytes: u!.bytes }).entries.map((e) => e.relativePath).sort()).toEqual(['rep/SKILL.md', 'rep/data/table.txt']);
+  });
+
   it('sends a lone file under its relative path, and a .zip argument as it is (≤ 1 MB)', async () => {
     put('.claude/settings.json', '{"permissions":{}}');
     const zip = new AdmZip();

@@ -92,9 +92,18 @@ async function load(file: LocalFile, limits: ScanLimits, notSent: NotSentFile[])
 
 const formatSize = (n: number): string => (n >= 1024 ? `${(n / 1024).toFixed(n >= 10 * 1024 ? 0 : 1)} KB` : `${n} bytes`);
 
+/**
+ * A bundle zipped by the CLI stores its entries uncompressed: the scanner refuses entries whose
+ * compression ratio is above its zip-bomb limit, and a user's own repetitive file (a fixture, a
+ * data table) would otherwise be refused for compressing well. The totals stay within the upload
+ * limits, which bound uncompressed bytes anyway.
+ */
 function zipOf(entries: { name: string; bytes: Buffer }[]): Buffer {
   const zip = new AdmZip();
-  for (const e of entries) zip.addFile(e.name, e.bytes);
+  for (const e of entries) {
+    zip.addFile(e.name, e.bytes);
+    zip.getEntry(e.name)!.header.method = 0; // stored
+  }
   return zip.toBuffer();
 }
 
