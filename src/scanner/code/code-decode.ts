@@ -1,13 +1,13 @@
 /**
  * Decoders the code layer applies to constant strings it has resolved on the parse tree: base64,
- * base32, base85, hex, rot13, zlib/gzip, UTF-16 (PowerShell -EncodedCommand) and XOR with a
+ * base32, base85, hex, rot13, zlib/gzip, UTF-16 (`.decode('utf-16')`, `toString('utf16le')`) and XOR with a
  * constant key. Values travel as binary strings (one char per byte) between steps of a chain; every
  * step is bounded in input and output, so a decode costs at most linear time in what was resolved.
  */
 import { inflateSync, gunzipSync, inflateRawSync } from 'node:zlib';
 import { looksLikeText } from '../views/decoders';
 
-export type DecodeStep = 'base64' | 'base32' | 'base85' | 'hex' | 'rot13' | 'zlib' | 'gzip' | 'utf16le';
+export type DecodeStep = 'base64' | 'base32' | 'base85' | 'hex' | 'rot13' | 'zlib' | 'utf16le';
 
 /** Longest constant a decoder reads, and longest text it returns (characters). */
 export const DECODE_MAX = 64 * 1024;
@@ -65,9 +65,10 @@ function rot13(s: string): string {
   });
 }
 
-function inflate(s: string, gzip: boolean): string | null {
+/** zlib, raw deflate or gzip, whichever container the bytes are in. */
+function inflate(s: string): string | null {
   const input = Buffer.from(s, 'latin1');
-  for (const fn of gzip ? [gunzipSync] : [inflateSync, inflateRawSync, gunzipSync]) {
+  for (const fn of [inflateSync, inflateRawSync, gunzipSync]) {
     try {
       return fn(input, { maxOutputLength: DECODE_MAX }).toString('latin1');
     } catch {
@@ -93,8 +94,7 @@ export function decodeStep(step: DecodeStep, input: string): string | null {
     case 'rot13':
       return rot13(input);
     case 'zlib':
-    case 'gzip':
-      return inflate(input, step === 'gzip');
+      return inflate(input);
     case 'utf16le':
       return Buffer.from(input, 'latin1').toString('utf16le');
   }

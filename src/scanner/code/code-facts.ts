@@ -192,7 +192,7 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
       // (`key[:400]`); `os.environ["X"]` keeps its text.
       const base = node.childForFieldName(t === 'subscript' ? 'value' : 'object');
       const index = node.childForFieldName(t === 'subscript' ? 'subscript' : 'index');
-      const element = base && index && /^\d{1,4}$/.test(index.text) ? state.lists.get(base.text)?.[Number(index.text)] : undefined;
+      const element = base && index && LIST_INDEX.test(index.text) ? state.lists.get(base.text)?.[Number(index.text)] : undefined;
       if (element !== undefined) return element;
       return base?.type === 'identifier' && state.consts.has(base.text) ? resolve(base, state, depth + 1) : bounded(node.text);
     }
@@ -241,6 +241,10 @@ const DECODER_CALLEES: Record<string, DecodeStep> = {
 };
 /** A second argument naming the encoding: `codecs.decode(x, "rot13")`, `Buffer.from(x, "base64")`. */
 const ENCODING_ARG: Record<string, DecodeStep> = { rot13: 'rot13', rot_13: 'rot13', hex: 'hex', base64: 'base64', base64url: 'base64', zlib: 'zlib', 'utf-16': 'utf16le', 'utf-16le': 'utf16le', utf16le: 'utf16le', ucs2: 'utf16le' };
+/** zlib, raw deflate and gzip decompressors: the zlib step tries all three containers. */
+const DECOMPRESS_CALLEE = /(?:^|\.)(?:decompress|inflatesync|inflaterawsync|unzipsync|gunzipsync)$/;
+const NUMBER_WORD = /^(?:\d|0x)/i;
+const LIST_INDEX = /^\d{1,4}$/;
 /** The operands of an XOR (`b ^ KEY`, `0x5a ^ b`): whichever is a constant byte is the key. */
 const XOR_RIGHT = /\^\s{0,3}([A-Za-z_]\w{0,40}|0x[0-9a-fA-F]{1,2}|\d{1,3})\b/;
 const XOR_LEFT = /\b([A-Za-z_]\w{0,40}|0x[0-9a-fA-F]{1,2}|\d{1,3})\s{0,3}\^/;
@@ -262,7 +266,7 @@ function decodedValue(binary: string | null, state: WalkState): string | null {
 }
 
 function keyValue(word: string, state: WalkState): number | null {
-  const raw = /^\d|^0x/i.test(word) ? word : state.consts.get(word);
+  const raw = NUMBER_WORD.test(word) ? word : state.consts.get(word);
   if (raw === undefined) return null;
   const n = Number(raw.trim());
   return Number.isInteger(n) && n > 0 && n < 256 ? n : null;
@@ -282,8 +286,7 @@ function resolveDecoding(node: SyntaxNode, fn: string, args: (SyntaxNode | null)
   }
   let step: DecodeStep | undefined = DECODER_CALLEES[last];
   if (!step && (fn === 'codecs.decode' || fn === 'buffer.from')) step = ENCODING_ARG[stringArg(args[1], state, depth)];
-  if (!step && /(?:^|\.)(?:decompress|inflatesync|inflaterawsync|unzipsync)$/.test(fn)) step = 'zlib';
-  if (!step && /(?:^|\.)gunzipsync$|^gzip\.decompress$/.test(fn)) step = 'gzip';
+  if (!step && DECOMPRESS_CALLEE.test(fn)) step = 'zlib';
   if (step && args[0]) return decodedValue(decodeStep(step, resolve(args[0], state, depth + 1)), state);
   // `"".join(chr(b ^ KEY) for b in bytes.fromhex(BLOB))`: XOR over what the loop reads.
   if (last === 'join' && args[0] && (args[0].type === 'generator_expression' || args[0].type === 'list_comprehension')) {
@@ -562,4 +565,4 @@ export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, XOR_RIGHT, XOR_LEFT, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];
+export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, XOR_RIGHT, XOR_LEFT, DECOMPRESS_CALLEE, NUMBER_WORD, LIST_INDEX, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];
