@@ -8,6 +8,7 @@
  *   git archive main | tar -x -C /tmp/base && ln -s "$PWD/node_modules" /tmp/base/node_modules
  *   npx ts-node --transpile-only bench/scanner-static-ab.ts /tmp/base [--rounds 5] [<corpus-dir> ...]
  */
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildUpload, loadManifest, type SampleUpload } from '../src/scanner/eval/corpus-loader';
 import { percentile, round } from './support/stats';
@@ -20,12 +21,13 @@ interface Engine {
 /** The engine of the source tree at `root`, loaded through its own modules (nothing shared with the other). */
 async function engineAt(root: string, name: string): Promise<Engine> {
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const parsers = require(join(root, 'src/scanner/code/tree-sitter')) as typeof import('../src/scanner/code/tree-sitter');
   const engine = require(join(root, 'src/scanner/engine/scan-engine')) as typeof import('../src/scanner/engine/scan-engine');
   const scoring = require(join(root, 'src/scanner/scoring/score-file')) as typeof import('../src/scanner/scoring/score-file');
   const rules = require(join(root, 'src/scanner/rules/static-analyzer')) as typeof import('../src/scanner/rules/static-analyzer');
+  // Trees from before the code layer (e.g. 10aa113) have no parsers to start.
+  const parsersPath = join(root, 'src/scanner/code/tree-sitter.ts');
+  if (existsSync(parsersPath)) await (require(parsersPath) as typeof import('../src/scanner/code/tree-sitter')).initCodeParsers();
   /* eslint-enable @typescript-eslint/no-require-imports */
-  await parsers.initCodeParsers();
   const analyzer = rules.createStaticAnalyzer();
   return { name, scan: (u) => engine.scanUpload({ filename: u.filename, bytes: u.bytes }, { analyzer, scoreFile: scoring.scoreFile }) };
 }
