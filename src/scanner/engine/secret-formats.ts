@@ -71,10 +71,19 @@ const GLOBAL_FORMATS = SECRET_FORMATS.map((f) => ({ kind: f.kind, re: new RegExp
 const PRIVATE_KEY_BLOCK = new RegExp(`${PRIVATE_KEY_BEGIN.source}[\\s\\S]{0,8000}?(?:${PRIVATE_KEY_END.source}|$)`, 'g');
 
 /**
+ * Lower-case literals of which every redaction below holds one: the formats' triggers, the PEM
+ * opening line, and the key words of ASSIGNED_SECRET (password/passwd → `pass`, the `…key` names → `key`).
+ */
+const REDACT_LITERALS: readonly string[] = [...new Set(['private key', ...SECRET_FORMATS.flatMap((f) => f.triggers), 'pass', 'pwd', 'secret', 'token', 'key', 'auth'])];
+
+/**
  * Replaces every secret in `text` with `[REDACTED:<kind>]`; `onRedact` counts them. Placeholders
  * and references (`${TOKEN}`, `<your key>`, `process.env.X`) stay readable.
  */
 export function redactSecretText(text: string, onRedact: () => void = () => undefined): string {
+  // Most evidence holds no secret: text without any literal every redaction needs is returned as it is.
+  const lower = text.toLowerCase();
+  if (!REDACT_LITERALS.some((l) => lower.includes(l))) return text;
   let out = text.replace(PRIVATE_KEY_BLOCK, () => {
     onRedact();
     return '[REDACTED:private_key]';

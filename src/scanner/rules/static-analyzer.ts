@@ -119,6 +119,8 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
       failed.push(rule.meta.id);
       continue;
     }
+    // Most rules find nothing in a file: nothing to rank or build.
+    if (hits.length === 0) continue;
     // One finding per rule and line: the strongest hit on that line wins.
     const byLine = new Map<number, RuleHit>();
     for (const hit of hits) {
