@@ -67,13 +67,16 @@ describe('the secret-format catalogue', () => {
     for (const value of ['ghp_R8mX2kQ7vN4pL9sT1wZ6yB3cF5hJ0dG8aE2u', 'q8Zr1vXk2PmN7sT4wY6bC3dF']) expect(isSecretPlaceholder(value)).toBe(false);
   });
 
-  it('returns text untouched only when no redaction could apply (the literal pre-check hides nothing)', () => {
+  it('returns text untouched only when no redaction could apply (the per-pass literal checks hide nothing)', () => {
     // Every key spelling ASSIGNED_SECRET names, in any case, and every format in upper and lower case still redacts.
     const value = 'Zq8XkPq0aVbCz1Lm';
     for (const key of ['PASSWORD', 'Passwd', 'pwd', 'SECRET', 'token', 'API-KEY', 'apikey', 'Access_Key', 'PRIVATE_KEY', 'client-secret', 'AUTH']) {
       expect(redactSecretText(`set ${key}=${value} now`)).not.toContain(value);
     }
     for (const [kind, sample] of Object.entries(SAMPLES)) expect(redactSecretText(`before ${sample} after`)).not.toContain(secretOf(kind, sample));
+    // Many in one text: each pass reads the text the passes before it left.
+    const all = redactSecretText(Object.values(SAMPLES).join(' and '));
+    for (const [kind, sample] of Object.entries(SAMPLES)) expect(all).not.toContain(secretOf(kind, sample));
     const plain = 'Run the build, then open the report in a browser.';
     expect(redactSecretText(plain)).toBe(plain);
   });

@@ -66,35 +66,44 @@ export function isSecretPlaceholder(value: string): boolean {
   return SECRET_REFERENCE.test(value) || PLACEHOLDER_WORD.test(value) || REFERENCE_OR_MASK.test(value);
 }
 
-const GLOBAL_FORMATS = SECRET_FORMATS.map((f) => ({ kind: f.kind, re: new RegExp(f.pattern.source, `${f.pattern.flags}g`) }));
+/** One pattern of lower-case literals (no quantifier: linear), tested on lower-cased text. */
+const literalsPattern = (literals: readonly string[]): RegExp => new RegExp(literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'));
+const GLOBAL_FORMATS = SECRET_FORMATS.map((f) => ({ kind: f.kind, re: new RegExp(f.pattern.source, `${f.pattern.flags}g`), literals: literalsPattern(f.triggers) }));
 /** A whole private-key block on one string (evidence can span the block's lines). */
 const PRIVATE_KEY_BLOCK = new RegExp(`${PRIVATE_KEY_BEGIN.source}[\\s\\S]{0,8000}?(?:${PRIVATE_KEY_END.source}|$)`, 'g');
-
-/**
- * Lower-case literals of which every redaction below holds one: the formats' triggers, the PEM
- * opening line, and the key words of ASSIGNED_SECRET (password/passwd → `pass`, the `…key` names → `key`).
- */
-const REDACT_LITERALS: readonly string[] = [...new Set(['private key', ...SECRET_FORMATS.flatMap((f) => f.triggers), 'pass', 'pwd', 'secret', 'token', 'key', 'auth'])];
+/** Literals of which every ASSIGNED_SECRET key holds one (password/passwd → `pass`, the `…key` names → `key`). */
+const ASSIGNED_LITERALS = literalsPattern(['pass', 'pwd', 'secret', 'token', 'key', 'auth']);
+/** Any literal of any pass: text without one (most evidence) is returned as it is. */
+const ANY_LITERAL = literalsPattern(['private key', ...SECRET_FORMATS.flatMap((f) => f.triggers), 'pass', 'pwd', 'secret', 'token', 'key', 'auth']);
 
 /**
  * Replaces every secret in `text` with `[REDACTED:<kind>]`; `onRedact` counts them. Placeholders
  * and references (`${TOKEN}`, `<your key>`, `process.env.X`) stay readable.
  */
 export function redactSecretText(text: string, onRedact: () => void = () => undefined): string {
-  // Most evidence holds no secret: text without any literal every redaction needs is returned as it is.
-  const lower = text.toLowerCase();
-  if (!REDACT_LITERALS.some((l) => lower.includes(l))) return text;
-  let out = text.replace(PRIVATE_KEY_BLOCK, () => {
-    onRedact();
-    return '[REDACTED:private_key]';
-  });
-  for (const { kind, re } of GLOBAL_FORMATS) {
-    out = out.replace(re, (m: string) => {
+  // Each pass runs only on text holding a literal every match of it holds; the lower-cased copy
+  // is renewed whenever a pass changed the text.
+  let lower = text.toLowerCase();
+  if (!ANY_LITERAL.test(lower)) return text;
+  let out = text;
+  if (lower.includes('private key')) {
+    out = out.replace(PRIVATE_KEY_BLOCK, () => {
+      onRedact();
+      return '[REDACTED:private_key]';
+    });
+    if (out !== text) lower = out.toLowerCase();
+  }
+  for (const { kind, re, literals } of GLOBAL_FORMATS) {
+    if (!literals.test(lower)) continue;
+    const next = out.replace(re, (m: string) => {
       if (isSecretPlaceholder(m)) return m;
       onRedact();
       return `[REDACTED:${kind}]`;
     });
+    if (next !== out) lower = next.toLowerCase();
+    out = next;
   }
+  if (!ASSIGNED_LITERALS.test(lower)) return out;
   return out.replace(ASSIGNED_SECRET, (m: string, key: string, sep: string, value: string) => {
     if (isSecretPlaceholder(value) || NON_SECRET_KEY.test(key) || NON_SECRET_VALUE.test(value)) return m;
     onRedact();
@@ -113,4 +122,7 @@ export const SECRET_FORMAT_REGEXES: readonly RegExp[] = [
   SECRET_REFERENCE,
   PLACEHOLDER_WORD,
   REFERENCE_OR_MASK,
+  ASSIGNED_LITERALS,
+  ANY_LITERAL,
+  ...GLOBAL_FORMATS.map((f) => f.literals),
 ];
