@@ -1,7 +1,7 @@
 import { buildViews } from './build-views';
 import { decodeTagChars, decodeVariationSelectors } from './hidden-text';
 import { normalizeLine, findMixedScriptWord } from './normalize';
-import { decodeLine } from './decoders';
+import { decodeLine, hasEncodedRun } from './decoders';
 
 function viewsOf(text: string, prose = true) {
   return buildViews(text, text.split('\n'), { jsonEscapes: false, prose });
@@ -9,6 +9,12 @@ function viewsOf(text: string, prose = true) {
 const lineOf = (text: string, n: number) => text.split('\n')[n - 1];
 
 describe('views', () => {
+  it('find a run of 20 encoded characters exactly where the regex it replaces does', () => {
+    const run = /[A-Za-z0-9+/_-]{20}/;
+    const cases = ['a'.repeat(19), 'a'.repeat(20), `${'Ab3+/_-'.repeat(2)}Ab3+/_`, `${'x'.repeat(19)} ${'y'.repeat(19)}`, `é${'q'.repeat(20)}`, `${'q'.repeat(10)}=${'q'.repeat(10)}`, `${'Zz9'.repeat(6)}\u{1F600}${'Zz9'.repeat(7)}`, ''];
+    for (const line of cases) expect(hasEncodedRun(line)).toBe(run.test(line));
+  });
+
   it('keep the line count of the upload in every view', () => {
     const text = 'a\n<!-- hidden\nstill hidden -->\nb aGVsbG8gd29ybGQgZnJvbSBiYXNlNjQ=\nc';
     const v = viewsOf(text);

@@ -30,6 +30,22 @@ const BASE32_RE = /\b[A-Z2-7]{24,}={0,6}\b/g;
 /** A run of BASE64_RE's class long enough for any of BASE64_RE, BASE32_RE and HEX_RE (their alphabets are subsets of it). */
 const ENCODED_RUN_RE = /[A-Za-z0-9+/_-]{20}/;
 
+/** BASE64_RE's class, by ASCII code (1: in it). */
+const ENCODED_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ENCODED_CLASS[c] = /[A-Za-z0-9+/_-]/.test(String.fromCharCode(c)) ? 1 : 0;
+
+/** Does the line hold 20 characters of ENCODED_RUN_RE's class in a row? One pass (the regex retried at every start). */
+export function hasEncodedRun(line: string): boolean {
+  let run = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 128 && ENCODED_CLASS[c] === 1) {
+      if (++run >= 20) return true;
+    } else run = 0;
+  }
+  return false;
+}
+
 /** Share of printable characters, with a floor on letters, so binary junk is rejected. */
 export function looksLikeText(text: string): boolean {
   if (text.length < 4) return false;
@@ -112,7 +128,7 @@ export function decodeLine(line: string, opts: DecodeOptions): DecodedPiece[] {
   };
   // Base64, base32 and hex payloads are all runs of 20+ characters of BASE64_RE's class: one test
   // spares a line without such a run (most prose) three scans.
-  if (line.length >= 20 && ENCODED_RUN_RE.test(line)) {
+  if (line.length >= 20 && hasEncodedRun(line)) {
     for (const m of line.matchAll(BASE64_RE)) push('base64', tryBase64(m[0]), m[0]);
     if (/[A-Z2-7]{24}/.test(line)) {
       for (const m of line.matchAll(BASE32_RE)) {
