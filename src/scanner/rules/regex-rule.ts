@@ -84,7 +84,7 @@ const TRIGGER_GROUPS: (readonly string[])[] = [];
 const GROUP_OF = new WeakMap<readonly string[], number>();
 const GROUP_OF_CONTENT = new Map<string, number>();
 let triggerIndex: TriggerIndex | null = null;
-const VIEW_TRIGGERS = new WeakMap<TextView, { index: TriggerIndex; lines: (number[] | null)[] }>();
+const VIEW_TRIGGERS = new WeakMap<TextView, { index: TriggerIndex; lines: (readonly number[] | null)[] }>();
 
 /** Every trigger literal the catalogue has registered (the worst-case harness repeats them). */
 export function registeredTriggers(): ReadonlySet<string> {

@@ -11,6 +11,8 @@
 import { lineOfOffset } from '../views/line-index';
 
 const ASCII = 128;
+/** The lines of a group found nowhere: one shared array, never written (its readers take it read-only). */
+const NO_LINES: readonly number[] = Object.freeze([]);
 
 export class TriggerIndex {
   private readonly list: string[] = [];
@@ -32,6 +34,8 @@ export class TriggerIndex {
   /** Per state: the groups of the triggers ending there, or undefined. */
   private readonly groupsEndingAt: (number[] | undefined)[];
   private readonly groupCount: number;
+  /** Per group, the last line recorded, reused by every groupLinesIn pass (cleared at its start). */
+  private readonly lastOfGroup: Int32Array;
 
   /**
    * `groups`: sets of triggers whose lines groupLinesIn reports as one union (a rule's triggers),
@@ -110,6 +114,7 @@ export class TriggerIndex {
     this.delta = compact;
     this.endsAt = ends.map((e) => (e.length > 0 ? e : undefined));
     this.groupCount = groups.length;
+    this.lastOfGroup = new Int32Array(groups.length);
     groups.forEach((group, g) => {
       for (const t of new Set(group)) {
         const id = ids.get(t);
@@ -129,7 +134,7 @@ export class TriggerIndex {
    */
   linesIn(text: string, lineStarts: readonly number[], maxLines: number): Map<string, number[] | null> {
     const own = this.list.map((_, id) => [id]);
-    const lines = this.scan(text, lineStarts, maxLines, this.endsAt, own, this.list.length);
+    const lines = this.scan(text, lineStarts, maxLines, this.endsAt, own, new Int32Array(this.list.length));
     const found = new Map<string, number[] | null>();
     for (let id = 0; id < this.list.length; id++) {
       const l = lines[id];
@@ -142,10 +147,11 @@ export class TriggerIndex {
    * Per group given to the constructor: the distinct 1-based lines holding any of its triggers, in
    * ascending order (empty when none), or null once they are more than `maxLines`.
    */
-  groupLinesIn(text: string, lineStarts: readonly number[], maxLines: number): (number[] | null)[] {
-    const lines = this.scan(text, lineStarts, maxLines, this.groupsEndingAt, this.groupsOf, this.groupCount);
-    const out: (number[] | null)[] = new Array<number[] | null>(this.groupCount);
-    for (let g = 0; g < this.groupCount; g++) out[g] = lines[g] === undefined ? [] : lines[g]!;
+  groupLinesIn(text: string, lineStarts: readonly number[], maxLines: number): (readonly number[] | null)[] {
+    this.lastOfGroup.fill(0);
+    const lines = this.scan(text, lineStarts, maxLines, this.groupsEndingAt, this.groupsOf, this.lastOfGroup);
+    const out: (readonly number[] | null)[] = new Array<readonly number[] | null>(this.groupCount);
+    for (let g = 0; g < this.groupCount; g++) out[g] = lines[g] === undefined ? NO_LINES : lines[g]!;
     return out;
   }
 
@@ -159,12 +165,11 @@ export class TriggerIndex {
     maxLines: number,
     sinksAt: readonly (readonly number[] | undefined)[],
     sinksOf: readonly (readonly number[])[],
-    sinkCount: number,
+    last: Int32Array,
   ): (number[] | null | undefined)[] {
     // Per sink: its lines so far (null past maxLines) and the last line recorded. Arrays, not a
     // Map and no closure: this loop runs at every character of every view.
-    const lines: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(sinkCount);
-    const last = new Int32Array(sinkCount);
+    const lines: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(last.length);
     const delta = this.delta;
     const classOf = this.classOf;
     const classCount = this.classCount;
