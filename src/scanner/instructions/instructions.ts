@@ -329,6 +329,12 @@ function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): b
   return marks % 2 === 1 ? !inside : inside;
 }
 
+/** A comma in [from, to): most gaps between tokens are one space, and need no copy to be read. */
+function commaBetween(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 44) return true;
+  return false;
+}
+
 /** The text from `from` on ends with terminal punctuation (searched in place: no copy of the tail). */
 function endsWithTerminal(text: string, from: number): boolean {
   TERMINAL_TAIL.lastIndex = from;
@@ -436,7 +442,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
-      if (previousEnd >= 0 && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
+      if (previousEnd >= 0 && commaBetween(lower, previousEnd, span[0]) && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = span[1];
