@@ -131,14 +131,15 @@ export const cfgAgentConfigWriteRule: Rule = {
     // A write command in a shell block of an agent file is an action under any heading (runnable-block.ts).
     const runnable = (hit: RuleHit): RuleHit => ({
       ...hit,
-      context: runnableBlockContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile }),
+      context: runnableBlockContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile: isEducationalFile(ctx) }),
     });
     const normalized = ctx.views.normalized?.text.split('\n');
     const file = fileFacts(ctx.text);
-    const educationalFile = isEducationalFile(ctx);
     const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
     // A program that names a home config, writes files and builds server entries registers servers there.
-    const programWritesServers = ctx.executable && CODE_WRITE.test(ctx.text) && SERVER_ENTRY.test(ctx.text);
+    // Whole-file reads, made only for a line naming a home config (most files have none).
+    let writesServers: boolean | undefined;
+    const programWritesServers = (): boolean => (writesServers ??= ctx.executable && CODE_WRITE.test(ctx.text) && SERVER_ENTRY.test(ctx.text));
     for (let i = 0; i < ctx.lines.length; i++) {
       const line = normalized?.[i] || ctx.lines[i];
       if (line.length < 8 || !/claude|cursor|windsurf|codeium|gemini|codex|continue|vscode/i.test(line)) continue;
@@ -154,7 +155,7 @@ export const cfgAgentConfigWriteRule: Rule = {
         hits.push(ctx.executable ? escalated : runnable({ ...escalated, message: escalated.message?.replace('Program writes', 'Command writes') }));
         continue;
       }
-      if (targets.length > 0 && programWritesServers) {
+      if (targets.length > 0 && programWritesServers()) {
         hits.push(programHit(file, i, line));
         continue;
       }
