@@ -130,6 +130,27 @@ function groupLinesOf(view: TextView): readonly (readonly number[] | null)[] {
   return cached.lines;
 }
 
+/**
+ * 1-based lines, ascending, whose text in these views holds one of the lower-case literals, read
+ * from the views' one trigger pass; null when every line must be read (a view whose lower-cased
+ * text changed length, or literals on more than MAX_CANDIDATE_LINES lines). A rule whose per-line
+ * gate is an alternation of literals reads only these lines; register the literals at module load
+ * (registerTriggers) so the index is built once with them.
+ */
+export function linesHoldingAny(ctx: ScanContext, literals: readonly string[], names: readonly ViewName[] = ['raw']): readonly number[] | null {
+  const group = registerTriggers(literals);
+  let out: readonly number[] = [];
+  for (const name of names) {
+    const view = ctx.views[name];
+    if (!view) continue;
+    const lines = groupLinesOf(view)[group]!;
+    // A view read as written (lowerOf) may hold the literals in upper case.
+    if (lines === null || NOT_LOWERED.has(view)) return null;
+    out = out.length === 0 ? lines : lines.length === 0 ? out : [...new Set([...out, ...lines])].sort((x, y) => x - y);
+  }
+  return out;
+}
+
 /** Per pattern list: each pattern's trigger group of its required literals (required-literals.ts), or -1 when none are known. */
 const LITERAL_GROUPS = new WeakMap<readonly RegExp[], Int32Array>();
 

@@ -1,11 +1,14 @@
 import type { Rule, RuleHit } from '../rule.types';
-import { windowText } from '../regex-rule';
+import { linesHoldingAny, registerTriggers, windowText } from '../regex-rule';
 import { PASSWORD_STATED, PASSWORD_WORDS } from '../supply-chain-lexicon';
 
 /** Extracting with a password on the command line (`unzip -P`, `7z x -p…`, `Expand-7Zip -Password`). */
 const PASSWORD_EXTRACT = /\bunzip\s{1,3}(?:-\w{1,3}\s{1,3}){0,3}-P\s{0,3}\S|\b7za?\s{1,3}[xe]\b[^\n]{0,160}\s-p\S|\bunrar\s{1,3}[xe]\b[^\n]{0,160}\s-p\S|\bExpand-7Zip\b[^\n]{0,160}-Password\b/i;
 /** Any password word, to skip lines that cannot hold one. */
 const PASSWORD_WORD = new RegExp(`-p|${PASSWORD_WORDS.join('|')}`, 'i');
+/** PASSWORD_WORD's literals: only lines holding one are read (regex-rule.ts linesHoldingAny). */
+const PASSWORD_LITERALS: readonly string[] = ['-p', ...PASSWORD_WORDS];
+registerTriggers(PASSWORD_LITERALS);
 /** An archive named or handled (English, Spanish, German, French stems). */
 const ARCHIVE = /\.(?:zip|7z|rar|tar\.gz|tgz)\b|\b(?:archiv|zip|extract|unzip|unpack|decompress|fichier|descomprim|entpack|décompress)/i;
 const DOWNLOAD_SOURCE = /\/releases\/|\bdownload\b|https?:\/\//i;
@@ -28,9 +31,14 @@ export const supPasswordArchiveRule: Rule = {
     example: 'Download helper.zip from https://github.com/org/tool/releases and extract it with password: 2024',
   },
   regexes: [PASSWORD_EXTRACT, PASSWORD_WORD, ARCHIVE, DOWNLOAD_SOURCE],
+  // trigger-soundness.spec.ts checks every PASSWORD_WORD match holds one of the literals.
+  triggered: { triggers: PASSWORD_LITERALS, patterns: [PASSWORD_WORD] },
   match(ctx) {
     const hits: RuleHit[] = [];
-    for (let i = 0; i < ctx.lines.length; i++) {
+    const candidates = linesHoldingAny(ctx, PASSWORD_LITERALS);
+    const count = candidates ? candidates.length : ctx.lines.length;
+    for (let k = 0; k < count; k++) {
+      const i = candidates ? candidates[k]! - 1 : k;
       const line = ctx.lines[i];
       if (!PASSWORD_WORD.test(line)) continue;
       if (PASSWORD_EXTRACT.test(line)) {

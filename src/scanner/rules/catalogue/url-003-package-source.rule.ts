@@ -1,7 +1,7 @@
 import type { Rule, RuleHit } from '../rule.types';
 import { editDistance } from '../package-lookalike';
 import { POPULAR_PACKAGES } from '../popular-packages';
-import { windowText } from '../regex-rule';
+import { linesHoldingAny, registerTriggers, windowText } from '../regex-rule';
 import { KNOWN_NPM_SCOPES, PACKAGE_WORLD, REPLACE_WITH, SUBSTITUTION_CLAIM, USE_INSTEAD_OF } from '../supply-chain-lexicon';
 
 const INSTALL_RE = /\b(?:pip3?|uv\s{1,3}pip|poetry|pipx|npm|pnpm|yarn|bun|gem|cargo|go)\s{1,3}(?:install|add|i|get)\b([^\n;|&#]{1,300})/gi;
@@ -13,6 +13,9 @@ const NPM_UPPER_RE = /(?:^|["'\s])(@[a-z0-9-]{0,40}[A-Z][A-Za-z0-9-]{0,40}\/[\w.
 const INSTALL_ARGS_END_RE = /`|\s[-–—(]\s|\s\(/;
 /** Lines that can hold an install command, a dependency mention, an index setting or a swap of one package for another. */
 const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@|instead|rather|replace|swap|switch|migrate|move\s|place\s|statt|anstelle|lugar|vez\s|lieu/i;
+/** CHEAP_GATE_RE's literals: only lines holding one are read (regex-rule.ts linesHoldingAny). */
+const GATE_LITERALS: readonly string[] = ['install', 'add', 'index-url', 'trusted-host', 'registry', 'strict-ssl', 'dependenc', 'package', 'library', 'module', '@', 'instead', 'rather', 'replace', 'swap', 'switch', 'migrate', 'move', 'place', 'statt', 'anstelle', 'lugar', 'vez', 'lieu'];
+registerTriggers(GATE_LITERALS);
 
 function stripTrailingDigits(s: string): string {
   let end = s.length;
@@ -116,11 +119,17 @@ export const urlPackageSourceRule: Rule = {
     example: 'pip install reqeusts',
   },
   regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE, USE_INSTEAD_OF, REPLACE_WITH, PACKAGE_WORLD, SUBSTITUTION_CLAIM],
+  // trigger-soundness.spec.ts checks every CHEAP_GATE_RE match holds one of the literals.
+  triggered: { triggers: GATE_LITERALS, patterns: [CHEAP_GATE_RE] },
   match(ctx) {
     const hits: RuleHit[] = [];
     const normalized = ctx.views.normalized?.text.split('\n');
     const imitated = new Map<string, string | null>();
-    for (let i = 0; i < ctx.lines.length; i++) {
+    // A line is read as normalised where normalisation changed it, else as written: both views' lines.
+    const candidates = linesHoldingAny(ctx, GATE_LITERALS, ['raw', 'normalized']);
+    const count = candidates ? candidates.length : ctx.lines.length;
+    for (let k = 0; k < count; k++) {
+      const i = candidates ? candidates[k]! - 1 : k;
       const line = normalized?.[i] || ctx.lines[i];
       if (line.length === 0 || !CHEAP_GATE_RE.test(line)) continue;
       if (INSECURE_INDEX_RE.test(line)) hits.push({ line: i + 1, evidence: line, confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
