@@ -105,7 +105,12 @@ export const WORST_CASE_PATHS = ['SKILL.md', 'AGENTS.md', 'notes.txt', 'run.sh',
 
 /** `unit` repeated to `size` UTF-8 bytes at most, cut at a character boundary. */
 function fill(unit: string, size: number): string {
-  const bytes = Buffer.from(unit.repeat(Math.ceil(size / Buffer.byteLength(unit)) + 1));
+  return cutBytes(unit.repeat(Math.ceil(size / Buffer.byteLength(unit)) + 1), size);
+}
+
+/** The text cut to at most `size` UTF-8 bytes, never inside a character (triggers may be non-ASCII). */
+function cutBytes(text: string, size: number): string {
+  const bytes = Buffer.from(text);
   let end = Math.min(size, bytes.length);
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // not inside a multi-byte character
   return bytes.toString('utf8', 0, end);
@@ -154,7 +159,7 @@ export function worstCaseInputs(paths: readonly string[] = WORST_CASE_PATHS): Wo
   const examples = ALL_RULES.map((r) => r.meta.example.replace(/\r?\n/g, ' ')).join(' ');
   shapes.push({ name: 'examples/line', build: (n) => fill(`${examples} `, n) });
   shapes.push({ name: 'examples/lines', build: (n) => fill(`${examples}\n`, n) });
-  shapes.push({ name: 'triggers/each_repeated', build: (n) => triggers.map((t) => fill(`${t} `, Math.ceil(n / triggers.length))).join('\n').slice(0, n) });
+  shapes.push({ name: 'triggers/each_repeated', build: (n) => cutBytes(triggers.map((t) => fill(`${t} `, Math.ceil(n / triggers.length))).join('\n'), n) });
   return paths.flatMap((path) => shapes.map((s) => ({ name: `${path}:${s.name}`, path, build: s.build })));
 }
 
