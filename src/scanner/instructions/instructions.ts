@@ -402,6 +402,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const hyphenJoins = new Set<number>();
   /** Tokens inside an inline code span that is one item of a comma-separated list of names. */
   const listedNames = new Set<number>();
+  /** Tokens written with a capital, not at the start of their line: words of a proper name. */
+  const capitalized = new Set<number>();
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -465,6 +467,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
       if (previousEnd >= 0 && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && lower[previousEnd] === '-') hyphenJoins.add(tokens.length);
+      if (onLine > 0 && lowered && part.text[span[0]] !== lower[span[0]]) capitalized.add(tokens.length);
       while (listedAt < listed.length && listed[listedAt][1] <= span[0]) listedAt++;
       if (listedAt < listed.length && listed[listedAt][0] <= span[0]) listedNames.add(tokens.length);
       tokens.push(previousToken);
@@ -490,7 +493,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     .filter(
       (h) =>
         !(h.cls === 'destination-public' && (joinsIdentifier(identifierJoins, h.start, h.end) || hyphenJoins.has(h.end))) &&
-        !(neverAnIdentifierPart(h.cls) && (partOfIdentifier(identifierJoins, h.start, h.end) || listedNames.has(h.start))),
+        !(neverAnIdentifierPart(h.cls) && (partOfIdentifier(identifierJoins, h.start, h.end) || listedNames.has(h.start))) &&
+        !(PROPER_NAME_PART.has(h.cls) && h.end === h.start + 1 && PARTY_NOUN.has(tokens[h.start]) && capitalized.has(h.start) && capitalized.has(h.end)),
     );
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
@@ -634,6 +638,13 @@ function isSourcePlace(tokens: readonly string[], from: number, at: number, acti
 
 /** Classes an identifier's part never fills: an act, or an attacker as subject (`attacker.example` is a host name). */
 const neverAnIdentifierPart = (cls: LexiconClass): boolean => cls.startsWith('action-') || cls === 'echo-verb' || cls === 'threat-subject';
+
+/**
+ * Classes a word of a proper name does not fill: "Partner Center" is a vendor's portal, a partner
+ * is a third party. The word and the next are capitalized inside the line.
+ */
+const PROPER_NAME_PART: ReadonlySet<LexiconClass> = new Set<LexiconClass>(['destination-external', 'object-partner']);
+const PARTY_NOUN = lexiconWords('party-noun');
 
 /** Is the phrase [start, end) joined to the token before or after it by `_` or `.` (one identifier)? */
 function partOfIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {

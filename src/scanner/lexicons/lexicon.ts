@@ -27,6 +27,7 @@ import concealment from './concealment.json';
 import contrast from './contrast.json';
 import secretStandIn from './secret-stand-in.json';
 import responsePart from './response-part.json';
+import partyNoun from './party-noun.json';
 import conditionWord from './condition-word.json';
 import defenseVerb from './defense-verb.json';
 import consentBypass from './consent-bypass.json';
@@ -191,6 +192,7 @@ export const LEXICON_FILES = [
   pointsBack,
   personOrLink,
   responsePart,
+  partyNoun,
   sourcePreposition,
   goalPreposition,
   clauseLink,
