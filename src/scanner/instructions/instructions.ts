@@ -37,6 +37,8 @@ export interface SlotHit {
    * doesn't tell the whole story"). Only such a phrase reaches past its window.
    */
   refersBack?: boolean;
+  /** Quiet adverbs only: token index of the act right after it ("has silently truncated values"), which it describes. */
+  modifies?: number;
 }
 
 export interface Instruction {
@@ -553,6 +555,19 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
 }
 
 const CONDITION = lexiconWords('condition-word');
+
+/**
+ * "If the system can silently commit the user to costs without showing them, that's a missing
+ * safeguard": a phrase inside a leading condition about someone other than the agent states the
+ * case being looked for, not something the agent keeps from the user.
+ */
+function inOthersCondition(tokens: readonly string[], from: number, at: number, afterComma: ReadonlySet<number>): boolean {
+  if (!CONDITION.has(tokens[from])) return false;
+  for (let k = from + 1; k <= at; k++) if (afterComma.has(k)) return false;
+  let subject = from + 1;
+  while (subject < at && SUBJECT_ARTICLE.has(tokens[subject])) subject++;
+  return subject < at && !AGENT_SUBJECT.has(tokens[subject]) && !HUMAN_SUBJECT.has(tokens[subject]);
+}
 const CONSENTING_PARTY = lexiconWords('consenting-party');
 /**
  * "When a tool asks for confirmation, …" names an event, not the user keeping control: a consent
@@ -719,7 +734,12 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
-    if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end);
+    if (cls === 'stealth') {
+      let k = h.end;
+      if (k < to && MODAL_OR_AUX.has(tokens[k])) k++;
+      if (actionStarts.has(k)) slot.modifies = k;
+    }
+    if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end) && !inOthersCondition(tokens, from, h.start, afterComma);
     slots.push(slot);
     slotStart.push(h.start);
   }
