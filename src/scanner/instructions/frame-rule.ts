@@ -57,11 +57,14 @@ function take(s: SlotHit, taken: Set<number>): void {
 }
 
 /** The first un-negated slot of these classes in the window (else a negated one), skipping words another slot already took. */
-function hitIn(window: readonly Instruction[], any: readonly SlotClass[], taken: ReadonlySet<number> = NONE_TAKEN): SlotHit | null {
+function hitIn(window: readonly Instruction[], any: readonly SlotClass[], taken: ReadonlySet<number> = NONE_TAKEN, boundToActs = false): SlotHit | null {
   let negated: SlotHit | null = null;
   for (const ins of window) {
     for (const s of ins.slots) {
       if (!any.includes(s.cls) || overlaps(s, taken)) continue;
+      // "… leaks credentials. An object that has silently truncated values.": a quiet adverb in a
+      // neighbouring sentence describes the act it stands before, which must be one of the frame's.
+      if (boundToActs && s.modifies !== undefined && !taken.has(s.modifies)) continue;
       if (!s.negated) return s;
       negated ??= s;
     }
@@ -165,7 +168,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     for (const need of spec.needs.slice(1)) {
       // The anchor's own sentence binds first: "credentials never appear in commit messages" is a
       // prohibition even when a neighbour mentions commits.
-      const inWindow = hitIn([own], need.any, taken) ?? hitIn(window, need.any, taken);
+      const inWindow = hitIn([own], need.any, taken) ?? hitIn(window, need.any, taken, anchor.cls.startsWith('action-') || anchor.cls === 'echo-verb');
       if (inWindow) {
         parts.push(inWindow);
         take(inWindow, taken);

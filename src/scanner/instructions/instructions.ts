@@ -37,6 +37,8 @@ export interface SlotHit {
    * doesn't tell the whole story"). Only such a phrase reaches past its window.
    */
   refersBack?: boolean;
+  /** Quiet adverbs only: token index of the act right after it ("has silently truncated values"), which it describes. */
+  modifies?: number;
 }
 
 export interface Instruction {
@@ -191,6 +193,27 @@ function despaced(line: string): string {
       return out;
     })
     .join(' ');
+}
+
+const NO_SPANS: readonly (readonly [number, number])[] = [];
+/** What may stand between two listed code spans: a comma, with "and" or "or" after it. */
+const LIST_JOINS = new Set([',', ', or', ', and']);
+
+/**
+ * Inline code spans (content offsets) that are items of a comma-separated list of code spans
+ * ("`permissions`, `write-all`, `contents: read`"): a list of names or search terms, not a sentence.
+ */
+function listedCodeSpans(text: string): readonly (readonly [number, number])[] {
+  if (!text.includes('`')) return NO_SPANS;
+  const spans: [number, number][] = [];
+  for (let open = text.indexOf('`'); open >= 0; ) {
+    const close = text.indexOf('`', open + 1);
+    if (close < 0) break;
+    spans.push([open + 1, close]);
+    open = text.indexOf('`', close + 1);
+  }
+  const joined = (k: number): boolean => k + 1 < spans.length && LIST_JOINS.has(text.slice(spans[k][1] + 1, spans[k + 1][0] - 1).trim());
+  return spans.filter((_, k) => joined(k) || (k > 0 && joined(k - 1)));
 }
 
 /** Tokens read per line at most (a minified line must not dominate). */
@@ -383,6 +406,12 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const identifierJoins = new Set<number>();
   /** Tokens right after a comma ("Before setup, locate …"): where the main clause may begin. */
   const afterComma = new Set<number>();
+  /** Tokens joined to the one before by a hyphen ("publicly-embedded"): one compound word. */
+  const hyphenJoins = new Set<number>();
+  /** Tokens inside an inline code span that is one item of a comma-separated list of names. */
+  const listedNames = new Set<number>();
+  /** Tokens written with a capital, not at the start of their line: words of a proper name. */
+  const capitalized = new Set<number>();
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -430,6 +459,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     let previousEnd = -1;
     let previousToken: string | undefined;
     let onLine = 0;
+    const listed = listedCodeSpans(lower);
+    let listedAt = 0;
     while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
       if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
       if (startHere) {
@@ -443,6 +474,10 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
       if (previousEnd >= 0 && commaBetween(lower, previousEnd, span[0]) && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
+      if (previousEnd >= 0 && span[0] === previousEnd + 1 && lower[previousEnd] === '-') hyphenJoins.add(tokens.length);
+      if (onLine > 0 && lowered && part.text[span[0]] !== lower[span[0]]) capitalized.add(tokens.length);
+      while (listedAt < listed.length && listed[listedAt][1] <= span[0]) listedAt++;
+      if (listedAt < listed.length && listed[listedAt][0] <= span[0]) listedNames.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = span[1];
@@ -459,7 +494,16 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // name in code, not where the text publishes anything; a file name (`authorized_keys`) is a place.
   // An action or attacker word that is part of an identifier, file or host name (`before_send`,
   // `upload.py`, `attacker.example`) names it; it does nothing and describes no one.
-  const matches = matcher.match(tokens).filter((h) => !(h.cls === 'destination-public' && joinsIdentifier(identifierJoins, h.start, h.end)) && !(neverAnIdentifierPart(h.cls) && partOfIdentifier(identifierJoins, h.start, h.end)));
+  // "publicly-embedded views": the first part of a hyphenated compound describes the noun after it.
+  // An action word inside a listed code span ("`write-all`, `contents: read`") names a value.
+  const matches = matcher
+    .match(tokens)
+    .filter(
+      (h) =>
+        !(h.cls === 'destination-public' && (joinsIdentifier(identifierJoins, h.start, h.end) || hyphenJoins.has(h.end))) &&
+        !(neverAnIdentifierPart(h.cls) && (partOfIdentifier(identifierJoins, h.start, h.end) || listedNames.has(h.start))) &&
+        !(PROPER_NAME_PART.has(h.cls) && h.end === h.start + 1 && PARTY_NOUN.has(tokens[h.start]) && capitalized.has(h.start) && capitalized.has(h.end)),
+    );
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
   const blockClasses = new Map<number, Set<SlotClass>>();
@@ -517,6 +561,19 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
 }
 
 const CONDITION = lexiconWords('condition-word');
+
+/**
+ * "If the system can silently commit the user to costs without showing them, that's a missing
+ * safeguard": a phrase inside a leading condition about someone other than the agent states the
+ * case being looked for, not something the agent keeps from the user.
+ */
+function inOthersCondition(tokens: readonly string[], from: number, at: number, afterComma: ReadonlySet<number>): boolean {
+  if (!CONDITION.has(tokens[from])) return false;
+  for (let k = from + 1; k <= at; k++) if (afterComma.has(k)) return false;
+  let subject = from + 1;
+  while (subject < at && SUBJECT_ARTICLE.has(tokens[subject])) subject++;
+  return subject < at && !AGENT_SUBJECT.has(tokens[subject]) && !HUMAN_SUBJECT.has(tokens[subject]);
+}
 const CONSENTING_PARTY = lexiconWords('consenting-party');
 /**
  * "When a tool asks for confirmation, …" names an event, not the user keeping control: a consent
@@ -582,6 +639,10 @@ export function firstInstructionFrom(instructions: readonly Instruction[], line:
   return lo;
 }
 
+const RESPONSE_PART = lexiconWords('response-part');
+/** A quiet adverb at most this many tokens after "instead of" belongs to the alternative not taken. */
+const CONTRAST_REACH = 2;
+
 const SOURCE_PREPOSITION = lexiconWords('source-preposition');
 const GOAL_PREPOSITION = lexiconWords('goal-preposition');
 /** How far back from a place its governing preposition is looked for (over a coordinated list: "from A, B and C"). */
@@ -598,6 +659,13 @@ function isSourcePlace(tokens: readonly string[], from: number, at: number, acti
 
 /** Classes an identifier's part never fills: an act, or an attacker as subject (`attacker.example` is a host name). */
 const neverAnIdentifierPart = (cls: LexiconClass): boolean => cls.startsWith('action-') || cls === 'echo-verb' || cls === 'threat-subject';
+
+/**
+ * Classes a word of a proper name does not fill: "Partner Center" is a vendor's portal, a partner
+ * is a third party. The word and the next are capitalized inside the line.
+ */
+const PROPER_NAME_PART: ReadonlySet<LexiconClass> = new Set<LexiconClass>(['destination-external', 'object-partner']);
+const PARTY_NOUN = lexiconWords('party-noun');
 
 /** Is the phrase [start, end) joined to the token before or after it by `_` or `.` (one identifier)? */
 function partOfIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
@@ -635,14 +703,23 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   // "Log in", "post-processing", "out of sync", "push protection": a fixed phrase in which an
   // action word has another sense; no action slot starts inside it.
   const phrasal = new Set<number>();
+  // "… instead of silently rewriting it": the quiet way is the one not taken.
+  const contrastEnds: number[] = [];
+  // "a TODO for the credentials": the credential is named, not written.
+  const standInEnds = new Set<number>();
   for (const h of own) {
     if (h.cls === 'phrasal-sense') for (let k = h.start; k < h.end; k++) phrasal.add(k);
+    if (h.cls === 'contrast') contrastEnds.push(h.end);
+    if (h.cls === 'secret-stand-in') standInEnds.add(h.end);
     if (h.cls === 'determiner') afterDeterminer.add(h.end);
     if (h.cls === 'instrument') afterInstrument.add(h.end).add(h.end + 1);
     if (h.cls.startsWith('action-')) actionStarts.add(h.start);
   }
   for (const h of own) {
-    if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense') continue;
+    if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense' || h.cls === 'contrast' || h.cls === 'secret-stand-in') continue;
+    if (h.cls === 'object-secret' && standInEnds.has(h.start)) continue;
+    // "The response shape changed", "the response body": a program's message, not the agent's reply.
+    if (h.cls === 'destination-reply' && h.end < to && RESPONSE_PART.has(tokens[h.end])) continue;
     // "There is …", "there must be …": the existential, not a place.
     if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
     // "The contract from the current code and public documentation": where it comes from, not where it goes.
@@ -655,12 +732,20 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
-    const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
+    const negated =
+      (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) ||
+      (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to))) ||
+      (h.cls === 'stealth' && contrastEnds.some((e) => e <= h.start && h.start - e <= CONTRAST_REACH));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
     if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
-    if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end);
+    if (cls === 'stealth') {
+      let k = h.end;
+      if (k < to && MODAL_OR_AUX.has(tokens[k])) k++;
+      if (actionStarts.has(k)) slot.modifies = k;
+    }
+    if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end) && !inOthersCondition(tokens, from, h.start, afterComma);
     slots.push(slot);
     slotStart.push(h.start);
   }
@@ -702,7 +787,24 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const line = tokenLine[from];
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
   const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
-  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: moodOf(ctx, line, tokens, own, slots, from, afterComma), question, slots, classes };
+  const mood = moodOf(ctx, line, tokens, own, slots, from, afterComma);
+  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: mood === 'description' && narrates(tokens, from, own, slots, afterComma) ? 'quotation' : mood, question, slots, classes };
+}
+
+/**
+ * A sentence telling what someone else did ("the implementer changed a signature without
+ * notifying anyone"): its first act is a past form between its subject and its object's
+ * determiner, not after an auxiliary ("is changed"), an opener ("once uploaded"), a comma or the
+ * agent ("you deleted"), nor an adjective before a noun ("collected credentials"). It reports a
+ * past event, like an item under "fixed:", and orders nothing.
+ */
+function narrates(tokens: readonly string[], from: number, own: readonly LexiconMatch[], slots: readonly SlotHit[], afterComma: ReadonlySet<number>): boolean {
+  const act = slots.find((sl) => sl.cls.startsWith('action-') && !sl.negated);
+  if (act?.at === undefined || act.end !== act.at + 1 || act.at === from || afterComma.has(act.at)) return false;
+  if (!own.some((h) => h.cls === 'determiner' && h.start === act.end)) return false;
+  const verb = tokens[act.at];
+  const before = tokens[act.at - 1];
+  return verb.endsWith('ed') && !MODAL_OR_AUX.has(before) && !LEAD_CLAUSE_OPENER.has(before) && !STEP_ADVERB.has(before) && !AGENT_SUBJECT.has(before) && !HUMAN_SUBJECT.has(before);
 }
 
 /** A leading adverbial clause before the main clause's verb is short ("Before setup, …", "Once the tests pass, …"). */

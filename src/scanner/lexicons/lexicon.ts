@@ -24,6 +24,10 @@ import backReference from './back-reference.json';
 import citationMarker from './citation-marker.json';
 import clauseContinuation from './clause-continuation.json';
 import concealment from './concealment.json';
+import contrast from './contrast.json';
+import secretStandIn from './secret-stand-in.json';
+import responsePart from './response-part.json';
+import partyNoun from './party-noun.json';
 import conditionWord from './condition-word.json';
 import defenseVerb from './defense-verb.json';
 import consentBypass from './consent-bypass.json';
@@ -142,6 +146,8 @@ export const LEXICON_FILES = [
   authorityClaim,
   authPlacement,
   concealment,
+  contrast,
+  secretStandIn,
   consentBypass,
   consentGiven,
   destinationExternal,
@@ -185,6 +191,8 @@ export const LEXICON_FILES = [
   // Word lists (`"use": "words"`), read as sets.
   pointsBack,
   personOrLink,
+  responsePart,
+  partyNoun,
   sourcePreposition,
   goalPreposition,
   clauseLink,

@@ -193,7 +193,17 @@ export const REMOTE_PAYLOAD_RE = /\b(?:curl|wget|nc|ncat|socat|Invoke-WebRequest
 /** A reading step between a download and its run: the code is seen before it runs. */
 export const REVIEW_STEP_RE = /\b(?:read|review|inspect|audit|examine|check|verify|look\s{1,3}(?:it\s{1,3}|them\s{1,3})?over)\b[^\n]{0,60}\b(?:and|then)\s{1,3}(?:execute|run)\b/i;
 
+/**
+ * A URL template's slot naming which resource the route addresses ("{org}", "{projectId}",
+ * "{repo_id}"), never one naming a session, token or key: the author fills it in, it carries no data.
+ */
+export const ROUTE_ID_SLOT_RE = /\{(?![A-Za-z_]{0,30}(?:[Ss]ession|[Tt]oken|[Kk]ey|[Ss]ecret|[Aa]uth|[Cc]ookie|[Pp]ass))(?:[A-Za-z]{1,30}(?:Id|ID|Ids|IDs|_id|_ids|Number|_number)|id|org|owner|repo|project|slug|tenant|workspace|team|number)\}/g;
+/** A cancellation token (.NET CancellationToken, "cancellation token") named in the file: "pass the token down" then means that token. */
+export const CANCELLATION_TOKEN_RE = /\bcancellation[ _]?tokens?\b/i;
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  ROUTE_ID_SLOT_RE,
+  CANCELLATION_TOKEN_RE,
   INJECTION_PAYLOAD_RE,
   ON_USER_REQUEST_RE,
   NOUN_COMPOUND_PREFIX_RE,

@@ -1,4 +1,4 @@
-import { BADGE_FETCHES_ELSEWHERE_RE, BADGE_HOSTS } from '../benign-forms';
+import { BADGE_FETCHES_ELSEWHERE_RE, BADGE_HOSTS, ROUTE_ID_SLOT_RE } from '../benign-forms';
 import { realHost } from '../credential-vendors';
 import { defineRegexRule } from '../regex-rule';
 
@@ -37,6 +37,7 @@ export const exMarkdownImageBeaconRule = defineRegexRule({
     // A badge service's placeholders are filled by the author and drawn into the badge, never sent on.
     const host = realHost(url.replace(/[<>{}]/g, '_'));
     if (host !== null && BADGE_HOSTS.has(host) && !BADGE_FETCHES_ELSEWHERE_RE.test(url)) return null;
-    return SLOT_AS_WRITTEN_RE.test(m[0] + rest) ? hit : null;
+    // Slots that only say which organisation, project or item the route names ("{org}", "{prId}") carry no data.
+    return SLOT_AS_WRITTEN_RE.test((m[0] + rest).replace(ROUTE_ID_SLOT_RE, 'x')) ? hit : null;
   },
 });

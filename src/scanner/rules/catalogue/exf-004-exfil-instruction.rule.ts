@@ -1,4 +1,6 @@
-import { defineRegexRule } from '../regex-rule';
+import { CANCELLATION_TOKEN_RE } from '../benign-forms';
+import { defineRegexRule, perFile } from '../regex-rule';
+import type { ScanContext } from '../../views/scan-context';
 
 const SENSITIVE = String.raw`(?:credentials?|secrets?|api[_ -]?keys?|access keys?|tokens?|passwords?|private keys?|ssh keys?|session (?:cookies?|tokens?)|cookies|\.env\b|env(?:ironment)? (?:var(?:iable)?s?|values|settings|config(?:uration)?)|the (?:whole |full |entire )?environment|~\/\.\w{2,20}|id_rsa|kubeconfig|authorization header|conversation(?: history)?|chat history|system prompt|full transcript|(?:the )?user'?s? (?:files|data|messages|documents)|clipboard|browser (?:history|cookies)|(?:the\s)?(?:full|entire|complete|whole) (?:text|input|content|contents|document|message|prompt|request)s?|user'?s? (?:description|input|messages?|prompts?|requests?|queries|query|text|code))`;
 
@@ -6,6 +8,12 @@ const SENSITIVE = String.raw`(?:credentials?|secrets?|api[_ -]?keys?|access keys
 const CLAUSE_BREAK = /[.;!?]\s{1,3}(?=[\p{Lu}\x60*_]|[a-z]{2,12}\s)|;\s/u;
 /** The destination is a bare generic place ("to server", "in the server", "to your API"): the user's own backend as often as anyone's. */
 const BARE_DESTINATION = /\b(?:to|into|in|via|through)\s{1,3}(?:the\s{1,3}|your\s{1,3}|a\s{1,3})?(?:server|backend|api|service|endpoint)$/i;
+
+/** Every sensitive term of a match, to tell a bare "token" from the rest. */
+const SENSITIVE_RE = new RegExp(SENSITIVE, 'gi');
+const BARE_TOKEN_RE = /^tokens?$/i;
+/** The file is about cancellation tokens (.NET CancellationToken): a bare "token" there is one. */
+const namesCancellationTokens = perFile((ctx: ScanContext): boolean => CANCELLATION_TOKEN_RE.test(ctx.text));
 
 export const exfExfilInstructionRule = defineRegexRule({
   meta: {
@@ -28,11 +36,14 @@ export const exfExfilInstructionRule = defineRegexRule({
     /\b(?:transmitted|sent|uploaded|posted|forwarded|shared|reported)\s{1,3}to\s{1,3}(?:the\s{1,3})?(?:skill\s{1,3})?(?:author|vendor|developer|maintainer|publisher|third[- ]part(?:y|ies))'?s?\s{1,3}(?:own\s{1,3})?(?:analytics|servers?|service|endpoint|backend|platform)/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
-  refine(hit, m) {
+  refine(hit, m, ctx) {
     // Without a written address, a sentence that sends what another sentence names, or a bare
     // generic place ("send the payment token to your server"), states no transfer to anyone else.
     // Frames across sentences and to outside places are the frame rules' (BW-FRM-001).
     if (m[0].includes('://')) return hit;
+    // "Pass the token down to the awaited API" in a file about cancellation tokens hands on a cancellation signal.
+    const terms = m[0].match(SENSITIVE_RE) ?? [];
+    if (terms.length > 0 && terms.every((t) => BARE_TOKEN_RE.test(t)) && namesCancellationTokens(ctx)) return null;
     return CLAUSE_BREAK.test(m[0]) || BARE_DESTINATION.test(m[0]) ? null : hit;
   },
 });
