@@ -236,6 +236,8 @@ const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
 
 const TREE_DRAWING = /[\u2500-\u257f]/;
+/** The gap between two tokens holds a list or clause break. */
+const CLAUSE_BREAK = /[,;:()\u2013\u2014]|\s-\s/;
 /** Terminal punctuation, then only space, to the end of the line. */
 const TERMINAL_TAIL = /[.!?;:|]\s*$/g;
 /** A file listing line: a path, then a comment ("json.ts  # report formats"). */
@@ -243,7 +245,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -377,6 +379,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const identifierJoins = new Set<number>();
   /** Tokens right after a comma ("Before setup, locate …"): where the main clause may begin. */
   const afterComma = new Set<number>();
+  /** Tokens after a list or clause break (comma, dash, colon, semicolon, bracket): "Security — injection, authz bypass". */
+  const afterBreak = new Set<number>();
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -437,6 +441,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
       if (previousEnd >= 0 && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
+      if (previousEnd >= 0 && CLAUSE_BREAK.test(lower.slice(previousEnd, span[0]))) afterBreak.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = span[1];
@@ -473,7 +478,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (matches[m].start >= from) own.push(matches[m]);
       m++;
     }
-    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma);
+    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma, afterBreak);
     if (lead && lead.block !== instruction.block) lead = null;
     if (starts[s].list && lead) {
       instruction.leadLine = lead.line;
@@ -593,6 +598,12 @@ function isSourcePlace(tokens: readonly string[], from: number, at: number, acti
 /** Classes an identifier's part never fills: an act, or an attacker as subject (`attacker.example` is a host name). */
 const neverAnIdentifierPart = (cls: LexiconClass): boolean => cls.startsWith('action-') || cls === 'echo-verb' || cls === 'threat-subject';
 
+/** Does a list or clause break stand before any token of [from, to]? */
+function breakBetween(breaks: ReadonlySet<number>, from: number, to: number): boolean {
+  for (let k = from; k <= to; k++) if (breaks.has(k)) return true;
+  return false;
+}
+
 /** Is the phrase [start, end) joined to the token before or after it by `_` or `.` (one identifier)? */
 function partOfIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
   return joins.has(start) || joins.has(end);
@@ -604,7 +615,7 @@ function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number)
   return false;
 }
 
-function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>): Instruction {
+function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>, afterBreak: ReadonlySet<number>): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
@@ -668,7 +679,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   for (const [verbCls, objectCls, derived] of DERIVED_PAIRS) {
     for (const w of own) {
       if (w.cls !== verbCls) continue;
-      const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end : w.start - o.end) <= PAIR_GAP);
+      // An object after its verb may follow a list ("disable the firewall, antivirus"); one before
+      // it pairs only within its clause ("filtering is disabled", not "Security — injection, authz bypass").
+      const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(afterBreak, o.end, w.start)));
       if (!near) continue;
       const verb = slots.find((sl, k) => sl.cls === verbCls && slotStart[k] === w.start);
       const object = slots.find((sl, k) => sl.cls === objectCls && slotStart[k] === near.start);
