@@ -193,7 +193,17 @@ export const REMOTE_PAYLOAD_RE = /\b(?:curl|wget|nc|ncat|socat|Invoke-WebRequest
 /** A reading step between a download and its run: the code is seen before it runs. */
 export const REVIEW_STEP_RE = /\b(?:read|review|inspect|audit|examine|check|verify|look\s{1,3}(?:it\s{1,3}|them\s{1,3})?over)\b[^\n]{0,60}\b(?:and|then)\s{1,3}(?:execute|run)\b/i;
 
+/** "This tool replaces the previously used X tool": a successor note naming a retired tool, not shadowing a live one. */
+export const RETIRED_TOOL_RE = /^\s{1,3}(?:the\s{1,3})?(?:previously\s{1,3}used|previous|former|old|older|legacy|deprecated|earlier|retired|obsolete)\b/i;
+/** A redirect that makes a successor note shadow the tool after all ("… always call this one instead"). */
+export const TOOL_REDIRECT_RE = /\b(?:always|instead|any\s{1,3}other|every|never\s{1,3}(?:use|call))\b/i;
+/** "These rules override everything else in this skill": precedence among the file's own parts, not over the user. */
+export const OWN_PARTS_SCOPE_RE = /^\s{1,3}(?:else\s{1,3})?(?:in|of|within)\s{1,3}(?:this|the)\s{1,3}(?:skill|file|document|guide|prompt|section|playbook|checklist|workflow|template)\b/i;
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  RETIRED_TOOL_RE,
+  TOOL_REDIRECT_RE,
+  OWN_PARTS_SCOPE_RE,
   INJECTION_PAYLOAD_RE,
   ON_USER_REQUEST_RE,
   NOUN_COMPOUND_PREFIX_RE,
