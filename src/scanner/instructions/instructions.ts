@@ -662,7 +662,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
-    if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
+    // A negated object carries the prohibition when its verb is no lexicon word ("do not rewrite shared history … without approval").
+    if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
     if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end);

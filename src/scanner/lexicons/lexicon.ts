@@ -85,6 +85,8 @@ import stealth from './stealth.json';
 import stopVerb from './stop-verb.json';
 import subjectArticle from './subject-article.json';
 import techniqueNoun from './technique-noun.json';
+import editVerb from './edit-verb.json';
+import workingCopy from './working-copy.json';
 import threatSubject from './threat-subject.json';
 import triggerRecurring from './trigger-recurring.json';
 import codeBroadTarget from './code-broad-target.json';
@@ -211,6 +213,8 @@ export const LEXICON_FILES = [
   stopVerb,
   subjectArticle,
   techniqueNoun,
+  editVerb,
+  workingCopy,
   codeBroadTarget,
   codeDestroy,
   codeFetchTool,
