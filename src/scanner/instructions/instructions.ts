@@ -236,6 +236,9 @@ const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
 
 const TREE_DRAWING = /[\u2500-\u257f]/;
+/** A Title-Case name in double quotes and the word after it ("Information Sources" section). */
+const QUOTED_TITLE = /"([A-Z][\w'-]{0,30}(?: [A-Z][\w'-]{0,30}){0,5})" {1,3}([a-z]{2,12})/g;
+const DOCUMENT_PART = lexiconWords('document-part');
 /** The gap between two tokens holds a list or clause break. */
 const CLAUSE_BREAK = /[,;:()\u2013\u2014]|\s-\s/;
 /** Terminal punctuation, then only space, to the end of the line. */
@@ -245,7 +248,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -381,6 +384,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const afterComma = new Set<number>();
   /** Tokens after a list or clause break (comma, dash, colon, semicolon, bracket): "Security — injection, authz bypass". */
   const afterBreak = new Set<number>();
+  /** Tokens of a quoted title naming a part of a document ("the "Information Sources" section"): a name, no act. */
+  const inTitle = new Set<number>();
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -428,6 +433,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     let previousEnd = -1;
     let previousToken: string | undefined;
     let onLine = 0;
+    const titles = lowered ? titleSpans(part.text) : NO_SPANS;
     while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
       if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
       if (startHere) {
@@ -442,6 +448,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
       if (previousEnd >= 0 && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
       if (previousEnd >= 0 && CLAUSE_BREAK.test(lower.slice(previousEnd, span[0]))) afterBreak.add(tokens.length);
+      if (titles.length > 0 && titles.some(([a, b]) => span[0] >= a && span[1] <= b)) inTitle.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = span[1];
@@ -478,7 +485,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (matches[m].start >= from) own.push(matches[m]);
       m++;
     }
-    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma, afterBreak);
+    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma, afterBreak, inTitle);
     if (lead && lead.block !== instruction.block) lead = null;
     if (starts[s].list && lead) {
       instruction.leadLine = lead.line;
@@ -598,6 +605,17 @@ function isSourcePlace(tokens: readonly string[], from: number, at: number, acti
 /** Classes an identifier's part never fills: an act, or an attacker as subject (`attacker.example` is a host name). */
 const neverAnIdentifierPart = (cls: LexiconClass): boolean => cls.startsWith('action-') || cls === 'echo-verb' || cls === 'threat-subject';
 
+const NO_SPANS: readonly (readonly [number, number])[] = [];
+/** Character spans of quoted titles that name a part of a document ("Information Sources" section). */
+function titleSpans(text: string): (readonly [number, number])[] {
+  if (!text.includes('"')) return [];
+  const out: (readonly [number, number])[] = [];
+  QUOTED_TITLE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = QUOTED_TITLE.exec(text)) !== null) if (DOCUMENT_PART.has(m[2])) out.push([m.index + 1, m.index + 1 + m[1].length]);
+  return out;
+}
+
 /** Does a list or clause break stand before any token of [from, to]? */
 function breakBetween(breaks: ReadonlySet<number>, from: number, to: number): boolean {
   for (let k = from; k <= to; k++) if (breaks.has(k)) return true;
@@ -615,7 +633,7 @@ function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number)
   return false;
 }
 
-function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>, afterBreak: ReadonlySet<number>): Instruction {
+function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>, afterBreak: ReadonlySet<number>, inTitle: ReadonlySet<number>): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
@@ -652,7 +670,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
     // "The contract from the current code and public documentation": where it comes from, not where it goes.
     if (h.cls === 'destination-public' && isSourcePlace(tokens, from, h.start, actionStarts)) continue;
-    if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start))) continue;
+    if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start) || inTitle.has(h.start))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.

@@ -87,6 +87,7 @@ import subjectArticle from './subject-article.json';
 import techniqueNoun from './technique-noun.json';
 import editVerb from './edit-verb.json';
 import workingCopy from './working-copy.json';
+import documentPart from './document-part.json';
 import threatSubject from './threat-subject.json';
 import triggerRecurring from './trigger-recurring.json';
 import codeBroadTarget from './code-broad-target.json';
@@ -215,6 +216,7 @@ export const LEXICON_FILES = [
   techniqueNoun,
   editVerb,
   workingCopy,
+  documentPart,
   codeBroadTarget,
   codeDestroy,
   codeFetchTool,
