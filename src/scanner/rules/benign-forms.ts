@@ -200,7 +200,18 @@ export const TOOL_REDIRECT_RE = /\b(?:always|instead|any\s{1,3}other|every|never
 /** "These rules override everything else in this skill": precedence among the file's own parts, not over the user. */
 export const OWN_PARTS_SCOPE_RE = /^\s{1,3}(?:else\s{1,3})?(?:in|of|within)\s{1,3}(?:this|the)\s{1,3}(?:skill|file|document|guide|prompt|section|playbook|checklist|workflow|template)\b/i;
 
+/** "… in plain-language mode", "… in the summary view": where a detail is left out of a display, not an act. */
+export const DISPLAY_SCOPE_RE = /\bin\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,24}\s{1,3}){0,2}(?:mode|view)\b/gi;
+/**
+ * "If the system can silently commit the user to …": a hypothetical behaviour of the thing under
+ * review (a bug to look for), not an order, when the phrase stands inside that clause (no comma ends it
+ * first); the agent or the reader as subject ("if you can …") is excluded.
+ */
+export const HYPOTHETICAL_MODAL_RE = /\b(?:if|whether)\s{1,3}(?!(?:you|we|i|it|the\s{1,3}(?:agent|assistant|model))\s)(?:[\w'-]{1,24}\s{1,3}){1,4}(?:can|could|may|might|would)(?:\s{1,3}\w|\s{0,3}$)/i;
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  DISPLAY_SCOPE_RE,
+  HYPOTHETICAL_MODAL_RE,
   RETIRED_TOOL_RE,
   TOOL_REDIRECT_RE,
   OWN_PARTS_SCOPE_RE,
