@@ -239,6 +239,8 @@ const TREE_DRAWING = /[\u2500-\u257f]/;
 /** A Title-Case name in double quotes and the word after it ("Information Sources" section). */
 const QUOTED_TITLE = /"([A-Z][\w'-]{0,30}(?: [A-Z][\w'-]{0,30}){0,5})" {1,3}([a-z]{2,12})/g;
 const DOCUMENT_PART = lexiconWords('document-part');
+const URGING_VERB = lexiconWords('urging-verb');
+const RESTRICTOR = lexiconWords('restrictor');
 /** The gap between two tokens holds a list or clause break. */
 const CLAUSE_BREAK = /[,;:()\u2013\u2014]|\s-\s/;
 /** Terminal punctuation, then only space, to the end of the line. */
@@ -616,6 +618,28 @@ function titleSpans(text: string): (readonly [number, number])[] {
   return out;
 }
 
+/** How far before a grant its restrictor may stand ("only use the sources and tools the user …"). */
+const RESTRICTOR_REACH = 8;
+/**
+ * A grant whose subject is the consenting party, in a clause a restrictor opens ("only use sources
+ * the user has authorized"): it limits the act to what the user gave.
+ */
+function boundByGrant(tokens: readonly string[], from: number, at: number): boolean {
+  let k = at - 1;
+  // "… the user has already authorized": the overlapping reading starts after the auxiliary.
+  while (k >= from && at - k <= 2 && MODAL_OR_AUX.has(tokens[k])) k--;
+  if (k < from || !CONSENTING_PARTY.has(tokens[k])) return false;
+  // "Only the owner has authorized this" restricts who granted it, a claim all the same: the restrictor must govern the act.
+  for (k--; k >= from && at - k <= RESTRICTOR_REACH; k--) if (RESTRICTOR.has(tokens[k])) return !SUBJECT_ARTICLE.has(tokens[k + 1]) && !CONSENTING_PARTY.has(tokens[k + 1]);
+  return false;
+}
+
+/** The first token in [from, to) that follows a list or clause break, else `to`. */
+function firstBreakAfter(breaks: ReadonlySet<number>, from: number, to: number): number {
+  for (let k = from; k < to; k++) if (breaks.has(k)) return k;
+  return to;
+}
+
 /** Does a list or clause break stand before any token of [from, to]? */
 function breakBetween(breaks: ReadonlySet<number>, from: number, to: number): boolean {
   for (let k = from; k <= to; k++) if (breaks.has(k)) return true;
@@ -651,6 +675,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const slotStart: number[] = [];
   const classes = new Set<SlotClass>();
   let firstProhibitedAction = Infinity;
+  /** Consent phrases a negation withdrew ("do not ask first"): the prohibition is their own sense. */
+  const withdrawnAt = new Set<number>();
   // An action word right after a determiner is a noun ("the upload", "every change"), not an act.
   const afterDeterminer = new Set<number>();
   const afterInstrument = new Set<number>();
@@ -673,6 +699,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start) || inTitle.has(h.start))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
+    // "Only use sources the user has already authorized": the user's grant bounds the act; it claims no authority.
+    if (h.cls === 'authority-claim' && boundByGrant(tokens, from, h.start)) continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.
     if (h.cls === 'concealment' && h.end < to && tokens[h.end] === 'as') continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
@@ -683,10 +711,21 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // A negated object carries the prohibition when its verb is no lexicon word ("do not rewrite shared history … without approval").
     if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
+    if (withdrawn) withdrawnAt.add(h.start);
     const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
     if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end);
     slots.push(slot);
     slotStart.push(h.start);
+  }
+  // "Don't reach for anything new without asking": an instruction that opens with a prohibition
+  // ("don't", "never", not "don't hesitate to") carries it to a consent phrase in the same clause.
+  const opener = OCTET.test(tokens[from] ?? '') ? from + 1 : from;
+  const opensProhibited = negations.some((n) => n === opener || (n === opener + 1 && tokens[opener] === 'do')) && !URGING_VERB.has(tokens[negations.find((n) => n >= opener)! + 1] ?? '');
+  if (opensProhibited) {
+    const clauseEnd = firstBreakAfter(afterBreak, opener + 1, to);
+    slots.forEach((sl, k) => {
+      if (slotStart[k] < clauseEnd && sl.cls === 'consent-bypass' && !withdrawnAt.has(slotStart[k])) sl.negated = true;
+    });
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
   slots.forEach((sl, k) => {

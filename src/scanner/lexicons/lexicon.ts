@@ -88,6 +88,8 @@ import techniqueNoun from './technique-noun.json';
 import editVerb from './edit-verb.json';
 import workingCopy from './working-copy.json';
 import documentPart from './document-part.json';
+import restrictor from './restrictor.json';
+import urgingVerb from './urging-verb.json';
 import threatSubject from './threat-subject.json';
 import triggerRecurring from './trigger-recurring.json';
 import codeBroadTarget from './code-broad-target.json';
@@ -217,6 +219,8 @@ export const LEXICON_FILES = [
   editVerb,
   workingCopy,
   documentPart,
+  restrictor,
+  urgingVerb,
   codeBroadTarget,
   codeDestroy,
   codeFetchTool,
