@@ -209,7 +209,11 @@ export const DISPLAY_SCOPE_RE = /\bin\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,24}\s{1,3}
  */
 export const HYPOTHETICAL_MODAL_RE = /\b(?:if|whether)\s{1,3}(?!(?:you|we|i|it|the\s{1,3}(?:agent|assistant|model))\s)(?:[\w'-]{1,24}\s{1,3}){1,4}(?:can|could|may|might|would)(?:\s{1,3}\w|\s{0,3}$)/i;
 
+/** "… for any task involving personal data": the request class is narrowed by its topic, not every request. */
+export const TOPIC_SCOPE_RE = /^\s{1,3}(?:involving|concerning|touching|regarding|about|(?:that|which)\s{1,3}(?:involves?|touch(?:es)?|concerns?|handles?|uses?)|related\s{1,3}to)\s{1,3}(?!any(?:thing|\s{1,3}topic)?\b|everything\b|all\b)\w/i;
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
+  TOPIC_SCOPE_RE,
   DISPLAY_SCOPE_RE,
   HYPOTHETICAL_MODAL_RE,
   RETIRED_TOOL_RE,
