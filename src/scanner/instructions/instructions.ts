@@ -709,7 +709,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     const negated = (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) || (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to)));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
     // A negated object carries the prohibition when its verb is no lexicon word ("do not rewrite shared history … without approval").
-    if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
+    // "Don't worry about the backups, wipe …" urges the act on: such a negation forbids nothing.
+    const urged = h.cls.startsWith('object-') && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH && URGING_VERB.has(tokens[n + 1] ?? ''));
+    if (negated && !urged && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     if (withdrawn) withdrawnAt.add(h.start);
     const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
