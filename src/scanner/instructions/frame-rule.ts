@@ -41,7 +41,7 @@ export interface FrameRuleSpec {
    * whole section, the anchor and the instruction it stands in (its mood); null drops the frame.
    * Default: the rule's severity and confidence.
    */
-  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit, own: Instruction) => FrameGrade | null;
+  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit, own: Instruction, windowInstructions: readonly Instruction[], parts: readonly SlotHit[]) => FrameGrade | null;
 }
 
 const NONE_TAKEN: ReadonlySet<number> = new Set();
@@ -187,7 +187,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     for (const ins of window) for (const c of ins.classes) inWindow.add(c);
     for (const c of pointedTo) inWindow.add(c);
     if (spec.unless?.some((c) => inWindow.has(c))) return null;
-    const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor, own) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
+    const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor, own, window, parts) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
     return grade ? { parts, grade } : null;
   }
 }

@@ -259,6 +259,13 @@ const TRIPLE_QUOTE = /"""|'''/g;
 const FENCE_EDGE = /^\s{0,3}(?:```|~~~)/;
 
 const TREE_DRAWING = /[\u2500-\u257f]/;
+/** A Title-Case name in double quotes and the word after it ("Information Sources" section). */
+const QUOTED_TITLE = /"([A-Z][\w'-]{0,30}(?: [A-Z][\w'-]{0,30}){0,5})" {1,3}([a-z]{2,12})/g;
+const DOCUMENT_PART = lexiconWords('document-part');
+const URGING_VERB = lexiconWords('urging-verb');
+const RESTRICTOR = lexiconWords('restrictor');
+/** The gap between two tokens holds a list or clause break. */
+const CLAUSE_BREAK = /[,;:()\u2013\u2014]|\s-\s/;
 /** Terminal punctuation, then only space, to the end of the line. */
 const TERMINAL_TAIL = /[.!?;:|]\s*$/g;
 /** A file listing line: a path, then a comment ("json.ts  # report formats"). */
@@ -266,7 +273,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -412,6 +419,10 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const listedNames = new Set<number>();
   /** Tokens written with a capital, not at the start of their line: words of a proper name. */
   const capitalized = new Set<number>();
+  /** Tokens after a list or clause break (comma, dash, colon, semicolon, bracket): "Security — injection, authz bypass". */
+  const afterBreak = new Set<number>();
+  /** Tokens of a quoted title naming a part of a document ("the "Information Sources" section"): a name, no act. */
+  const inTitle = new Set<number>();
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -461,6 +472,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     let onLine = 0;
     const listed = listedCodeSpans(lower);
     let listedAt = 0;
+    const titles = lowered ? titleSpans(part.text) : NO_SPANS;
     while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
       if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
       if (startHere) {
@@ -478,6 +490,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (onLine > 0 && lowered && part.text[span[0]] !== lower[span[0]]) capitalized.add(tokens.length);
       while (listedAt < listed.length && listed[listedAt][1] <= span[0]) listedAt++;
       if (listedAt < listed.length && listed[listedAt][0] <= span[0]) listedNames.add(tokens.length);
+      if (previousEnd >= 0 && CLAUSE_BREAK.test(lower.slice(previousEnd, span[0]))) afterBreak.add(tokens.length);
+      if (titles.length > 0 && titles.some(([a, b]) => span[0] >= a && span[1] <= b)) inTitle.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
       previousEnd = span[1];
@@ -523,7 +537,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (matches[m].start >= from) own.push(matches[m]);
       m++;
     }
-    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma);
+    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma, afterBreak, inTitle);
     if (lead && lead.block !== instruction.block) lead = null;
     if (starts[s].list && lead) {
       instruction.leadLine = lead.line;
@@ -666,6 +680,43 @@ const neverAnIdentifierPart = (cls: LexiconClass): boolean => cls.startsWith('ac
  */
 const PROPER_NAME_PART: ReadonlySet<LexiconClass> = new Set<LexiconClass>(['destination-external', 'object-partner']);
 const PARTY_NOUN = lexiconWords('party-noun');
+/** Character spans of quoted titles that name a part of a document ("Information Sources" section). */
+function titleSpans(text: string): (readonly [number, number])[] {
+  if (!text.includes('"')) return [];
+  const out: (readonly [number, number])[] = [];
+  QUOTED_TITLE.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = QUOTED_TITLE.exec(text)) !== null) if (DOCUMENT_PART.has(m[2])) out.push([m.index + 1, m.index + 1 + m[1].length]);
+  return out;
+}
+
+/** How far before a grant its restrictor may stand ("only use the sources and tools the user …"). */
+const RESTRICTOR_REACH = 8;
+/**
+ * A grant whose subject is the consenting party, in a clause a restrictor opens ("only use sources
+ * the user has authorized"): it limits the act to what the user gave.
+ */
+function boundByGrant(tokens: readonly string[], from: number, at: number): boolean {
+  let k = at - 1;
+  // "… the user has already authorized": the overlapping reading starts after the auxiliary.
+  while (k >= from && at - k <= 2 && MODAL_OR_AUX.has(tokens[k])) k--;
+  if (k < from || !CONSENTING_PARTY.has(tokens[k])) return false;
+  // "Only the owner has authorized this" restricts who granted it, a claim all the same: the restrictor must govern the act.
+  for (k--; k >= from && at - k <= RESTRICTOR_REACH; k--) if (RESTRICTOR.has(tokens[k])) return !SUBJECT_ARTICLE.has(tokens[k + 1]) && !CONSENTING_PARTY.has(tokens[k + 1]);
+  return false;
+}
+
+/** The first token in [from, to) that follows a list or clause break, else `to`. */
+function firstBreakAfter(breaks: ReadonlySet<number>, from: number, to: number): number {
+  for (let k = from; k < to; k++) if (breaks.has(k)) return k;
+  return to;
+}
+
+/** Does a list or clause break stand before any token of [from, to]? */
+function breakBetween(breaks: ReadonlySet<number>, from: number, to: number): boolean {
+  for (let k = from; k <= to; k++) if (breaks.has(k)) return true;
+  return false;
+}
 
 /** Is the phrase [start, end) joined to the token before or after it by `_` or `.` (one identifier)? */
 function partOfIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
@@ -678,7 +729,7 @@ function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number)
   return false;
 }
 
-function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>): Instruction {
+function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>, afterBreak: ReadonlySet<number>, inTitle: ReadonlySet<number>): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
@@ -696,6 +747,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const slotStart: number[] = [];
   const classes = new Set<SlotClass>();
   let firstProhibitedAction = Infinity;
+  /** Consent phrases a negation withdrew ("do not ask first"): the prohibition is their own sense. */
+  const withdrawnAt = new Set<number>();
   // An action word right after a determiner is a noun ("the upload", "every change"), not an act.
   const afterDeterminer = new Set<number>();
   const afterInstrument = new Set<number>();
@@ -724,9 +777,11 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
     // "The contract from the current code and public documentation": where it comes from, not where it goes.
     if (h.cls === 'destination-public' && isSourcePlace(tokens, from, h.start, actionStarts)) continue;
-    if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start))) continue;
+    if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start) || inTitle.has(h.start))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
+    // "Only use sources the user has already authorized": the user's grant bounds the act; it claims no authority.
+    if (h.cls === 'authority-claim' && boundByGrant(tokens, from, h.start)) continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.
     if (h.cls === 'concealment' && h.end < to && tokens[h.end] === 'as') continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
@@ -737,8 +792,12 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to))) ||
       (h.cls === 'stealth' && contrastEnds.some((e) => e <= h.start && h.start - e <= CONTRAST_REACH));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
-    if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb')) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
+    // A negated object carries the prohibition when its verb is no lexicon word ("do not rewrite shared history … without approval").
+    // "Don't worry about the backups, wipe …" urges the act on: such a negation forbids nothing.
+    const urged = h.cls.startsWith('object-') && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH && URGING_VERB.has(tokens[n + 1] ?? ''));
+    if (negated && !urged && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
+    if (withdrawn) withdrawnAt.add(h.start);
     const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
     if (cls === 'stealth') {
       let k = h.end;
@@ -748,6 +807,16 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end) && !inOthersCondition(tokens, from, h.start, afterComma);
     slots.push(slot);
     slotStart.push(h.start);
+  }
+  // "Don't reach for anything new without asking": an instruction that opens with a prohibition
+  // ("don't", "never", not "don't hesitate to") carries it to a consent phrase in the same clause.
+  const opener = OCTET.test(tokens[from] ?? '') ? from + 1 : from;
+  const opensProhibited = negations.some((n) => n === opener || (n === opener + 1 && tokens[opener] === 'do')) && !URGING_VERB.has(tokens[negations.find((n) => n >= opener)! + 1] ?? '');
+  if (opensProhibited) {
+    const clauseEnd = firstBreakAfter(afterBreak, opener + 1, to);
+    slots.forEach((sl, k) => {
+      if (slotStart[k] < clauseEnd && sl.cls === 'consent-bypass' && !withdrawnAt.has(slotStart[k])) sl.negated = true;
+    });
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
   slots.forEach((sl, k) => {
@@ -759,7 +828,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   for (const [verbCls, objectCls, derived] of DERIVED_PAIRS) {
     for (const w of own) {
       if (w.cls !== verbCls) continue;
-      const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end : w.start - o.end) <= PAIR_GAP);
+      // An object after its verb may follow a list ("disable the firewall, antivirus"); one before
+      // it pairs only within its clause ("filtering is disabled", not "Security — injection, authz bypass").
+      const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(afterBreak, o.end, w.start)));
       if (!near) continue;
       const verb = slots.find((sl, k) => sl.cls === verbCls && slotStart[k] === w.start);
       const object = slots.find((sl, k) => sl.cls === objectCls && slotStart[k] === near.start);

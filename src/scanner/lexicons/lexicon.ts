@@ -89,6 +89,11 @@ import stealth from './stealth.json';
 import stopVerb from './stop-verb.json';
 import subjectArticle from './subject-article.json';
 import techniqueNoun from './technique-noun.json';
+import editVerb from './edit-verb.json';
+import workingCopy from './working-copy.json';
+import documentPart from './document-part.json';
+import restrictor from './restrictor.json';
+import urgingVerb from './urging-verb.json';
 import threatSubject from './threat-subject.json';
 import triggerRecurring from './trigger-recurring.json';
 import codeBroadTarget from './code-broad-target.json';
@@ -219,6 +224,11 @@ export const LEXICON_FILES = [
   stopVerb,
   subjectArticle,
   techniqueNoun,
+  editVerb,
+  workingCopy,
+  documentPart,
+  restrictor,
+  urgingVerb,
   codeBroadTarget,
   codeDestroy,
   codeFetchTool,

@@ -201,9 +201,34 @@ export const ROUTE_ID_SLOT_RE = /\{(?![A-Za-z_]{0,30}(?:[Ss]ession|[Tt]oken|[Kk]
 /** A cancellation token (.NET CancellationToken, "cancellation token") named in the file: "pass the token down" then means that token. */
 export const CANCELLATION_TOKEN_RE = /\bcancellation[ _]?tokens?\b/i;
 
+/** "This tool replaces the previously used X tool": a successor note naming a retired tool, not shadowing a live one. */
+export const RETIRED_TOOL_RE = /^\s{1,3}(?:the\s{1,3})?(?:previously\s{1,3}used|previous|former|old|older|legacy|deprecated|earlier|retired|obsolete)\b/i;
+/** A redirect that makes a successor note shadow the tool after all ("… always call this one instead"). */
+export const TOOL_REDIRECT_RE = /\b(?:always|instead|any\s{1,3}other|every|never\s{1,3}(?:use|call))\b/i;
+/** "These rules override everything else in this skill": precedence among the file's own parts, not over the user. */
+export const OWN_PARTS_SCOPE_RE = /^\s{1,3}(?:else\s{1,3})?(?:in|of|within)\s{1,3}(?:this|the)\s{1,3}(?:skill|file|document|guide|prompt|section|playbook|checklist|workflow|template)\b/i;
+
+/** "… in plain-language mode", "… in the summary view": where a detail is left out of a display, not an act. */
+export const DISPLAY_SCOPE_RE = /\bin\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,24}\s{1,3}){0,2}(?:mode|view)\b/gi;
+/**
+ * "If the system can silently commit the user to …": a hypothetical behaviour of the thing under
+ * review (a bug to look for), not an order, when the phrase stands inside that clause (no comma ends it
+ * first); the agent or the reader as subject ("if you can …") is excluded.
+ */
+export const HYPOTHETICAL_MODAL_RE = /\b(?:if|whether)\s{1,3}(?!(?:you|we|i|it|the\s{1,3}(?:agent|assistant|model))\s)(?:[\w'-]{1,24}\s{1,3}){1,4}(?:can|could|may|might|would)(?:\s{1,3}\w|\s{0,3}$)/i;
+
+/** "… for any task involving personal data": the request class is narrowed by its topic, not every request. */
+export const TOPIC_SCOPE_RE = /^\s{1,3}(?:involving|concerning|touching|regarding|about|(?:that|which)\s{1,3}(?:involves?|touch(?:es)?|concerns?|handles?|uses?)|related\s{1,3}to)\s{1,3}(?!any(?:thing|\s{1,3}topic)?\b|everything\b|all\b)\w/i;
+
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   ROUTE_ID_SLOT_RE,
   CANCELLATION_TOKEN_RE,
+  TOPIC_SCOPE_RE,
+  DISPLAY_SCOPE_RE,
+  HYPOTHETICAL_MODAL_RE,
+  RETIRED_TOOL_RE,
+  TOOL_REDIRECT_RE,
+  OWN_PARTS_SCOPE_RE,
   INJECTION_PAYLOAD_RE,
   ON_USER_REQUEST_RE,
   NOUN_COMPOUND_PREFIX_RE,

@@ -29,6 +29,14 @@ describe('bands', () => {
 });
 
 describe('scoreFile', () => {
+  it('one medium technique used four times and named twice stays medium; the mentions of a second rule still add', () => {
+    const uses = [1, 2, 3, 4].map((n) => finding({ locator: `SKILL.md:${n}` }));
+    const named = [5, 6].map((n) => finding({ locator: `SKILL.md:${n}`, context: 'documentation_example' }));
+    expect(scoreFile({ file, staticFindings: [...uses, ...named], judge: noJudge }).band).toBe('medium');
+    const other = [5, 6].map((n) => finding({ rule_id: 'BW-T-002', locator: `SKILL.md:${n}`, context: 'documentation_example' }));
+    expect(scoreFile({ file, staticFindings: [...uses, ...other], judge: noJudge }).band).toBe('high');
+  });
+
   it('gives a clean file 100, band info, allow', () => {
     const r = scoreFile({ file, staticFindings: [], judge: noJudge });
     expect(r.score).toBe(100);

@@ -109,7 +109,15 @@ export const scoreFile: ScoreFileFn = ({ file, staticFindings, judge }) => {
     weighted.push({ key: f.rule_id, weight, category: f.category });
   }
   const direct = weighted.filter((_w, i) => isConfidentDirect(deduped[i]));
-  const mentions = weighted.filter((_w, i) => !isConfidentDirect(deduped[i]));
+  // A rule's mentions in a file where it also fires directly are further repeats of that use: they
+  // decay with it, so one medium technique used and named several times stays below high.
+  const directRules = new Set(direct.map((w) => w.key));
+  const mentions: typeof weighted = [];
+  weighted.forEach((w, i) => {
+    if (isConfidentDirect(deduped[i])) return;
+    if (directRules.has(w.key)) direct.push(w);
+    else mentions.push(w);
+  });
   const mentionRisk = Math.min(NON_DIRECT_RISK_CAP, combineRisk(mentions));
   const staticRisk = 1 - (1 - combineRisk(direct)) * (1 - mentionRisk);
 

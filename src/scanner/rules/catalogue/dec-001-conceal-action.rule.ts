@@ -1,4 +1,4 @@
-import { ADVERB_CLAUSE_CONTINUATION_RE, FINDING_OUT_RE, NOUN_COMPOUND_PREFIX_RE, REPORTS_ONLY_PROBLEMS_RE, RESTATING_RE } from '../benign-forms';
+import { ADVERB_CLAUSE_CONTINUATION_RE, DISPLAY_SCOPE_RE, FINDING_OUT_RE, HYPOTHETICAL_MODAL_RE, NOUN_COMPOUND_PREFIX_RE, REPORTS_ONLY_PROBLEMS_RE, RESTATING_RE } from '../benign-forms';
 import { isNegatedAt } from '../context-layer';
 import { defineRegexRule, windowText } from '../regex-rule';
 import { CONCEAL } from '../vocabulary';
@@ -16,6 +16,8 @@ const PROHIBITION_START = /^\s{0,3}(?:[-*+]\s{1,3})?(?:\*\*)?(?:never|do not|don
 const NAMED_OBJECT = /^\s{1,3}(?:with|about)\s{1,3}([^,.;:!?—–(|]{1,80}?)(?:\s-\s|[,.;:!?—–(|]|$)/i;
 const BACK_REFERENCE_START = /^(?:this|it|that|these|those|them|any of|what|which|how|where|whatever)\b/i;
 const SENTENCE_SPLIT = /[.;!?](?:\s|$)/;
+/** Ends of a clause before a concealment phrase: sentence ends, commas, colons, dashes. */
+const CLAUSE_SPLIT = /[.;!?](?:\s|$)|[,:\u2013\u2014]/;
 
 /**
  * The window's risky words that could be the hidden action: the sentence holding the concealment,
@@ -57,10 +59,13 @@ export const dcConcealActionRule = defineRegexRule({
   refine(hit, m, ctx, view) {
     const around = view.name === 'hidden' || view.name === 'decoded' ? hit.evidence : windowText(ctx, hit.line, 1);
     const lineText = view.text.slice(view.lineStarts[hit.line - 1], view.lineStarts[hit.line] ?? view.text.length);
-    if (!riskyAround(around, m[0])) return null;
+    // "Do not show it in plain-language mode": the display the detail is left out of is no risky act.
+    if (!riskyAround(around.replace(DISPLAY_SCOPE_RE, ' '), m[0])) return null;
     if (QUIET_UX.test(lineText) && !RISKY_ACTION.test(lineText)) return null;
     const start = Math.max(0, m.index - view.lineStarts[hit.line - 1]);
     const after = lineText.slice(start + m[0].length);
+    // "If the system can silently commit the user to … without showing them": a behaviour the review looks for, not one it orders.
+    if (HYPOTHETICAL_MODAL_RE.test(lineText.slice(0, start).split(CLAUSE_SPLIT).pop() ?? '')) return null;
     // "Hide the cursor", "runtimes hide the runtime name": the form names its own object, so that
     // object (not a neighbouring sentence) must be the risky thing; "hide it" points back and reads the window.
     if (/^hide\s{1,3}(?:the|any|all)$/i.test(m[0]) && !POINTS_AT_ACT.test(after) && !RISKY_ACTION.test(after.split(/[,.;:!?(|]/)[0])) return null;

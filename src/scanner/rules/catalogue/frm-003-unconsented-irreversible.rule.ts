@@ -1,4 +1,8 @@
 import { defineFrameRule } from '../../instructions/frame-rule';
+import { lexiconWords } from '../../lexicons/lexicon';
+
+const EDIT_VERB = lexiconWords('edit-verb');
+const WORKING_COPY = lexiconWords('working-copy');
 
 export const frmUnconsentedIrreversibleRule = defineFrameRule({
   meta: {
@@ -18,9 +22,11 @@ export const frmUnconsentedIrreversibleRule = defineFrameRule({
     { any: ['consent-bypass'] },
   ],
   unless: ['consent-given'],
-  grade(window, _section, anchor) {
+  grade(window, _section, anchor, _own, _instructions, parts) {
     // Destruction over a broad scope (every database, the whole home directory, production) is immediate severe harm.
     if (anchor.cls === 'action-destroy' && window.has('scope-broad')) return { severity: 'critical', confidence: 'high' };
+    // "Change the files, no need to ask": an edit of the project's working files, undone from version control, not a loss.
+    if (anchor.cls === 'action-destroy' && EDIT_VERB.has(anchor.text) && WORKING_COPY.has(parts[1]?.text ?? '')) return { severity: 'low', confidence: 'medium' };
     return { severity: 'high', confidence: 'high' };
   },
 });

@@ -1,3 +1,4 @@
+import { OWN_PARTS_SCOPE_RE } from '../benign-forms';
 import { defineRegexRule, sentenceAround } from '../regex-rule';
 
 export const piAuthorityClaimRule = defineRegexRule({
@@ -24,6 +25,8 @@ export const piAuthorityClaimRule = defineRegexRule({
     const line = view.text.slice(view.lineStarts[hit.line - 1], view.lineStarts[hit.line] ?? view.text.length);
     // "User instructions take precedence over this file" / "treat as untrusted" are the safe polarity.
     if (/\buser(?:'s)?\s{1,3}(?:instructions?|requests?)\s{1,3}(?:take|takes|win)/i.test(line) && !/over\s{1,3}(?:the\s{1,3})?user/i.test(line)) return null;
+    // "… override everything else in this skill" ranks the file's own rules, not the file over the user.
+    if (/\b(?:anything|everything)$/i.test(m[0]) && OWN_PARTS_SCOPE_RE.test(view.text.slice(m.index + m[0].length, view.lineStarts[hit.line] ?? view.text.length))) return null;
     // The sentence classifies such text as data, read across its hard-wrapped lines.
     if (/\b(?:untrusted|never as instructions|not as instructions|as data|(?:is|are) data|not an? instructions?)\b/i.test(sentenceAround(ctx, hit.line, hit.evidence))) return null;
     return hit;

@@ -1,3 +1,4 @@
+import { TOPIC_SCOPE_RE } from '../benign-forms';
 import { defineRegexRule, perFile } from '../regex-rule';
 
 /** The file routes user messages into a script or a remote call (read in its opening part). */
@@ -24,7 +25,9 @@ export const piActivationHijackRule = defineRegexRule({
     /\bthis\s{1,3}(?:skill|tool|rule)\s{1,3}must\s{1,3}(?:run|be used|be invoked)\s{1,3}before\s{1,3}(?:you\s{1,3})?(?:answer|respond|reply)\w{0,3}\s{1,3}(?:anything|to anything|every|any)/i,
   ],
   views: ['raw', 'normalized'],
-  refine(hit, _m, ctx) {
+  refine(hit, m, ctx, view) {
+    // "Trigger this skill for any task involving personal data" routes one topic to it, not every request.
+    if (TOPIC_SCOPE_RE.test(view.text.slice(m.index + m[0].length, view.lineStarts[hit.line] ?? view.text.length))) return null;
     // Routing every user message into a bundled script or a remote call is how the hijack pays off.
     if (routesMessages(ctx)) {
       return { ...hit, confidence: 'high' };

@@ -1,6 +1,12 @@
 import { defineRegexRule } from '../regex-rule';
+import type { Rule } from '../rule.types';
 
-export const secRevealSecretsRule = defineRegexRule({
+/** "Write them to notes.md": the pronoun's object, then where it goes. */
+const PRONOUN_STORE = /^(?:store|save|keep|write|remember)\s{1,3}(?:it|them)\b/i;
+/** A secret named before the pronoun: what "them" can point back at. */
+const SECRET_ANTECEDENT = /\b(?:passwords?|passphrases?|credentials?|tokens?|secrets?|api[ _-]?keys?|private keys?|access keys?|keys|seed phrases?|mnemonics?|cookies?|2fa|mfa|otp)\b/i;
+
+const rule = defineRegexRule({
   meta: {
     id: 'BW-SEC-002',
     title: 'Instruction to print, paste or harvest credentials',
@@ -22,7 +28,13 @@ export const secRevealSecretsRule = defineRegexRule({
     /\b(?:until|loop|retry|repeat)[^\n]{0,80}\b(?:contains?|returns?|reveals?)\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,20}\s{1,3})?(?:api key|token|secret|password|credential)/i,
   ],
   views: ['raw', 'normalized', 'hidden', 'decoded'],
-  refine(hit) {
+  refine(hit, m, ctx, view) {
+    // "Write them to quality/NOTES.md" stores what the text named before; only a secret named there makes it a leak.
+    if (PRONOUN_STORE.test(m[0])) {
+      const lineStart = view.lineStarts[hit.line - 1] ?? 0;
+      const before = `${hit.line > 1 ? (ctx.lines[hit.line - 2] ?? '') : ''}\n${view.text.slice(lineStart, m.index)}`;
+      if (!SECRET_ANTECEDENT.test(before)) return null;
+    }
     // Asking for an API token is sometimes a legitimate set-up step; passwords, 2FA codes, private
     // keys and seed phrases never are.
     if (/\b(?:api (?:token|key)|access token)\b/i.test(hit.evidence) && !/password|2FA|MFA|OTP|private key|seed|mnemonic|recovery/i.test(hit.evidence)) {
@@ -31,3 +43,6 @@ export const secRevealSecretsRule = defineRegexRule({
     return hit;
   },
 });
+
+/** The rule, with its refinement's regexes listed for the ReDoS proof. */
+export const secRevealSecretsRule: Rule = { ...rule, regexes: [...rule.regexes, PRONOUN_STORE, SECRET_ANTECEDENT] };

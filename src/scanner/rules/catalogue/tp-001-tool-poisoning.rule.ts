@@ -1,5 +1,5 @@
 import { joinedSchemaStrings } from '../mcp-surface';
-import { TEMPLATE_SLOT_LINE_RE } from '../benign-forms';
+import { RETIRED_TOOL_RE, TEMPLATE_SLOT_LINE_RE, TOOL_REDIRECT_RE } from '../benign-forms';
 import { isNamedInCodeSpan } from '../context-layer';
 import { defineRegexRule, windowText } from '../regex-rule';
 import type { Rule, RuleHit } from '../rule.types';
@@ -45,6 +45,11 @@ const lineRule = defineRegexRule({
       const rest = view.text.slice(m.index + m[0].length, view.lineStarts[hit.line] ?? view.text.length).replace(/\n$/, '');
       const slot = rest.trim() === '' ? (ctx.lines[hit.line] ?? '') : rest;
       if (TEMPLATE_SLOT_LINE_RE.test(slot)) return null;
+    }
+    // "This tool replaces the previously used X tool", with no redirect on or beside its line, notes a successor: documentation.
+    if (!reachesCredentials && /(?:replaces|supersedes)$/i.test(m[0])) {
+      const rest = view.text.slice(m.index + m[0].length, view.lineStarts[hit.line] ?? view.text.length);
+      if (RETIRED_TOOL_RE.test(rest) && !TOOL_REDIRECT_RE.test(windowText(ctx, hit.line, 1))) return { ...hit, severity: 'low', context: 'documentation_example' };
     }
     // Poisoned descriptions that reach for credential files are credential theft.
     if (reachesCredentials) {
