@@ -22,6 +22,7 @@ import { INTENT_EVIDENCE_REGEXES } from './intent-evidence';
 import { PATTERN_LITERAL_REGEXES } from './pattern-literals';
 import { SUPPLY_CHAIN_REGEXES } from './supply-chain-lexicon';
 import { ALL_RULES } from './presets';
+import { STATIC_ANALYZER_REGEXES } from './static-analyzer';
 import { PRIVILEGE_KIND_REGEXES } from './catalogue/priv-003-container-host.rule';
 
 /**
@@ -45,6 +46,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...DECODER_REGEXES,
     ...NORMALIZE_REGEXES,
     ...CONTEXT_REGEXES,
+    ...STATIC_ANALYZER_REGEXES,
     ...RUNNABLE_BLOCK_REGEXES,
     ...SECRET_FORMAT_REGEXES,
     ...MARKDOWN_REGEXES,
