@@ -627,6 +627,7 @@ function pointsBack(tokens: readonly string[], from: number, to: number, start: 
 const MODAL_OR_AUX = new Set([...MODAL, ...lexiconWords('auxiliary-verb')]);
 
 const STOP_VERB = lexiconWords('stop-verb');
+const NEGATION_REVERSAL = lexiconWords('negation-reversal');
 /** "If the user asks you to stop …" is the user withdrawing consent, not giving it. */
 function asksToStop(tokens: readonly string[], after: number, to: number): boolean {
   let k = after;
@@ -740,6 +741,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const anyNegations: number[] = [];
   for (const h of own) {
     if (h.cls !== 'negation') continue;
+    // "Don't forget to run …", "never fail to send …": the negation is of the forgetting, and the act is ordered.
+    if (NEGATION_REVERSAL.has(tokens[h.end]) || (h.end + 1 < to && NEGATION_REVERSAL.has(tokens[h.end + 1]))) continue;
     anyNegations.push(h.start);
     if (covered[h.start - from] === 0) negations.push(h.start);
   }

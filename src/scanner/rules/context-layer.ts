@@ -21,7 +21,7 @@ const EDUCATION_LINE =
   /\b(?:attackers?|adversar(?:y|ies)|malicious (?:actors?|skills?|files?|instructions?|payloads?|prompts?)|(?:prompt|indirect) injection|example (?:attack|payload|of (?:an? )?(?:attack|injection|malicious))|such as|e\.g\.|for example|phishing|social engineering|threat|vulnerab|exploit|red[- ]team|jailbreak attempts?|suspicious|dangerous)\b/i;
 const DENY_KEY = /"(?:deny|denied|disallow(?:ed)?|block(?:ed)?|forbidden|blocklist|denylist|deny_list|disallowedTools|excludeTools|ask)"\s{0,3}:\s{0,3}\[/i;
 const EDUCATIONAL_FILE =
-  /\b(?:prompt injection|attack (?:examples?|phrases?)|(?:known|common) (?:attacks?|techniques)|security (?:scanner|review|audit|guidelines?|rules?|checklist|training)|threat (?:model|analysis|detection)|detection rules?|(?:prompt )?injection (?:patterns?|detection|defen[cs]e)|secure coding|vulnerability (?:patterns?|classes)|red flags|attack patterns?|codeguard|static analysis)\b/gi;
+  /\b(?:prompt injection|attack (?:examples?|phrases?)|(?:known|common) (?:attacks?|techniques)|security (?:scanner|review|audit|guidelines?|rules?|checklist|training)|threat (?:model|analysis|detection)|detection rules?|(?:prompt )?injection (?:patterns?|detection|defen[cs]e)|secure coding|vulnerability (?:patterns?|classes)|red flags|attack (?:patterns?|vectors?|surface)|attacker[- ]controlled|vulnerable (?:patterns?|code|configurations?)|codeguard|static analysis)\b/gi;
 
 /** Whole-file signal: the file is *about* attacks (guides, scanner prompts, rule catalogues). */
 export function isEducationalFile(ctx: ScanContext): boolean {
@@ -144,6 +144,41 @@ export function isCitedForDefense(ctx: ScanContext, line: number, evidence: stri
   return false;
 }
 
+/** After a list of code spans: the passive that says what is done to them ("must be rejected"). */
+const SPAN_LIST_PREDICATE_RE = /^(?:must|should|shall|will|are|is|gets?)\s{1,3}(?:be\s{1,3})?([a-z]{2,14})\b/i;
+const SPAN_LIST_JOINER_RE = /^(?:,|;|\/|or\b|and\b|\s)/i;
+
+/**
+ * The match sits in an inline code span of a list of payloads that the line says are to be
+ * rejected, blocked or flagged ("`; rm -rf /`, `$(curl …)` must be rejected"): a test payload
+ * named to be caught. The predicate must follow the list of spans directly.
+ */
+export function isPayloadNamedToBeCaught(lineText: string, evidence: string): boolean {
+  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+  if (at < 0) return false;
+  let ticks = 0;
+  for (let k = 0; k < at; k++) if (lineText.charCodeAt(k) === 96) ticks++;
+  if (ticks % 2 === 0) return false;
+  let k = lineText.indexOf('`', at);
+  if (k < 0) return false;
+  k++;
+  // Step over further spans and their joiners ("`a`, `b` or `c`"), linearly.
+  for (;;) {
+    const rest = lineText.slice(k, k + 8);
+    const joiner = SPAN_LIST_JOINER_RE.exec(rest);
+    if (joiner) {
+      k += joiner[0].length;
+      continue;
+    }
+    if (lineText[k] !== '`') break;
+    const close = lineText.indexOf('`', k + 1);
+    if (close < 0) return false;
+    k = close + 1;
+  }
+  const predicate = SPAN_LIST_PREDICATE_RE.exec(lineText.slice(k, k + 60));
+  return predicate !== null && DEFENSE_VERB.has(predicate[1].toLowerCase());
+}
+
 export interface ContextInputs {
   line: number;
   evidence: string;
@@ -193,14 +228,18 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
  * the line is marked as cited — prohibited, under an anti-pattern or attack heading, or an
  * instruction the instruction layer reads as a quotation ("The attacker can also chain commands:");
  * or, in a file about attacks (isEducationalFile), on a line naming attackers or threats or cited to be caught.
- * Such a hit is recorded with that context and never hard-blocks; null leaves the hit to
- * determineContext. Applies to every rule's hits, hard block or not.
+ * In any prose file, agent instructions included, a test payload listed to be rejected
+ * (isPayloadNamedToBeCaught) is cited too. Such a hit is recorded with that context and never
+ * hard-blocks; null leaves the hit to determineContext. Applies to every rule's hits, hard block or not.
  */
 export function citedAttackContext(ctx: ScanContext, input: ContextInputs, quotedByInstructionLayer: (line: number) => boolean): FindingContext | null {
-  if (ctx.kind !== 'document' || ctx.executable) return null;
+  if (ctx.executable) return null;
   const info = ctx.lineInfo[input.line - 1];
   if (!info || info.inFrontmatter) return null;
   const lineText = ctx.lines[input.line - 1] ?? '';
+  // In any prose file, agent instructions included: test payloads listed to be rejected.
+  if (!info.inFence && isPayloadNamedToBeCaught(lineText, input.evidence)) return 'quoted_education';
+  if (ctx.kind !== 'document') return null;
   if (!input.inherentNegation && isNegatedAt(lineText, input.evidence)) return 'negated';
   if (info.sectionKind === 'anti_pattern') return 'anti_pattern';
   if (info.sectionKind === 'education' || quotedByInstructionLayer(input.line)) return 'quoted_education';
@@ -209,4 +248,4 @@ export function citedAttackContext(ctx: ScanContext, input: ContextInputs, quote
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CONTEXT_REGEXES: readonly RegExp[] = [QUOTED_SPAN_RE, LAST_WORDS_RE, DEFENSE_WORD_RE, NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE];
+export const CONTEXT_REGEXES: readonly RegExp[] = [SPAN_LIST_PREDICATE_RE, SPAN_LIST_JOINER_RE, QUOTED_SPAN_RE, LAST_WORDS_RE, DEFENSE_WORD_RE, NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE];

@@ -9,8 +9,8 @@ import { boundEvidence, readableEvidence } from '../engine/evidence';
 import { CONFIDENCES, SEVERITIES, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
-import { firstInstructionFrom, instructionsOf } from '../instructions/instructions';
-import { citedAttackContext, determineContext, inDenyList, isEducationalFile } from './context-layer';
+import { firstInstructionFrom, instructionsOf, type Instruction } from '../instructions/instructions';
+import { citedAttackContext, determineContext, inDenyList, isEducationalFile, isNegatedAt } from './context-layer';
 import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
 import type { Rule, RuleHit } from './rule.types';
@@ -101,6 +101,60 @@ function quotedInstructionAt(ctx: ScanContext, line: number): boolean {
   return false;
 }
 
+/** How far back a list item looks for the heading or lead-in line that opens its list. */
+const LIST_OPENER_REACH = 64;
+
+const negatesAnAction = (i: Instruction): boolean => i.slots.some((sl) => sl.negated && sl.cls.startsWith('action-'));
+
+/**
+ * Is the hard-block command on this line named in a prohibition? Either an instruction on the
+ * line negates an action ("Never run …"), or the line is a list item that orders nothing itself
+ * (its only actions are negated or in relative clauses) under a heading or lead-in line that
+ * negates one ("## Commands you must never run"). A section's kind alone is not enough, and
+ * "don't forget to run" is an order (instructions.ts).
+ */
+function prohibitedAt(ctx: ScanContext, line: number, evidence: string): boolean {
+  const { instructions } = instructionsOf(ctx);
+  const first = firstInstructionFrom(instructions, line);
+  const lineText = ctx.lines[line - 1] ?? '';
+  if (isNegatedAt(lineText, evidence)) {
+    // The instruction that starts on the line, or the one begun above it that runs into it.
+    for (let k = Math.max(0, first - 1); k < instructions.length && instructions[k].line <= line; k++) {
+      const next = instructions[k + 1];
+      if (instructions[k].line < line && next !== undefined && next.line <= line) continue;
+      if (negatesAnAction(instructions[k])) return true;
+    }
+    return false;
+  }
+  const item = instructions[first];
+  if (!item || item.line !== line || !LIST_ITEM_LINE.test(lineText)) return false;
+  if (item.slots.some((sl) => !sl.negated && !sl.relative && sl.cls.startsWith('action-'))) return false;
+  if (item.leadLine !== undefined) {
+    const lead = instructions[firstInstructionFrom(instructions, item.leadLine)];
+    return lead !== undefined && lead.line === item.leadLine && negatesAnAction(lead);
+  }
+  for (let k = first - 1; k >= 0 && first - k <= LIST_OPENER_REACH && instructions[k].section === item.section; k--) {
+    if (HEADING_LINE.test(ctx.lines[instructions[k].line - 1] ?? '')) return negatesAnAction(instructions[k]);
+  }
+  return false;
+}
+
+const LIST_ITEM_LINE = /^\s{0,8}(?:[-*+]|\d{1,3}[.)])\s/;
+const HEADING_LINE = /^\s{0,3}#{1,6}\s/;
+/** Every regex of this module, for the ReDoS check in the test suite. */
+export const STATIC_ANALYZER_REGEXES: readonly RegExp[] = [LIST_ITEM_LINE, HEADING_LINE];
+
+/**
+ * A hard-block command an agent's own instruction file names in a prohibition, in prose outside
+ * code blocks: recorded as negated, it does not hard-block.
+ */
+function prohibitedInAgentProse(ctx: ScanContext, line: number, evidence: string): boolean {
+  if (ctx.kind !== 'agent_file' || ctx.executable) return false;
+  const info = ctx.lineInfo[line - 1];
+  if (!info || info.inFence || info.inFrontmatter) return false;
+  return prohibitedAt(ctx, line, evidence);
+}
+
 export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFinding[] {
   const findings: StaticFinding[] = [];
   const failed: string[] = [];
@@ -141,10 +195,13 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
         const own = resolved(rule, hit);
         // Likewise a payload a security reference document quotes as attack material (context-layer.ts).
         const cited = !denied && !hit.context ? citedAttackContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile: isEducationalFile(ctx), inherentNegation: rule.meta.inherent_negation }, (line) => quotedInstructionAt(ctx, line)) : null;
-        const hardBlock = !denied && !cited && own.hard_block;
+        const prohibited = !denied && !cited && !hit.context && own.hard_block && !rule.meta.inherent_negation && prohibitedInAgentProse(ctx, hit.line, hit.evidence);
+        const hardBlock = !denied && !cited && !prohibited && own.hard_block;
         const context: FindingContext = denied
           ? 'deny_list'
-          : (cited ?? hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile: isEducationalFile(ctx), inherentNegation: rule.meta.inherent_negation }));
+          : prohibited
+            ? 'negated'
+            : (cited ?? hit.context ?? determineContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock, educationalFile: isEducationalFile(ctx), inherentNegation: rule.meta.inherent_negation }));
         const graded = { ...own, hard_block: hardBlock, context };
         ranked.push({ hit, graded, rank: findingRank(graded) });
       } catch {

@@ -4,6 +4,7 @@ import { HOME_AGENT_CONFIG_PATHS } from '../mcp-lexicon';
 import { isEducationalFile } from '../context-layer';
 import { runnableBlockContext } from '../runnable-block';
 import { windowText } from '../regex-rule';
+import { writesOnlyRestrictions } from '../written-settings';
 import type { Rule, RuleHit } from '../rule.types';
 /**
  * A project-level agent settings file (`.claude/settings.json`, `../.claude/x.json`): the permissions,
@@ -151,7 +152,8 @@ export const cfgAgentConfigWriteRule: Rule = {
       const home = targets.find(written);
       if (home) {
         // A write command in prose escalates like a program's: several clients' configs, an unpinned server.
-        const escalated = programHit(file, i, line, 'high');
+        // Settings shown in full that grant nothing (a guard hook, deny rules) start low.
+        const escalated = programHit(file, i, line, writesOnlyRestrictions(ctx, i + 1) ? 'low' : 'high');
         hits.push(ctx.executable ? escalated : runnable({ ...escalated, message: escalated.message?.replace('Program writes', 'Command writes') }));
         continue;
       }
@@ -166,7 +168,10 @@ export const cfgAgentConfigWriteRule: Rule = {
       }
       // Rewriting the project's own agent settings changes the permissions and hooks the agent runs with.
       const project = [...line.matchAll(PROJECT_SETTINGS)].find(written);
-      if (project) hits.push(runnable({ line: i + 1, evidence: line.trim(), message: 'Writes the agent\'s own project settings' }));
+      if (project) {
+        const restricting = writesOnlyRestrictions(ctx, i + 1);
+        hits.push(runnable({ line: i + 1, evidence: line.trim(), ...(restricting ? { severity: 'low' as const } : {}), message: restricting ? 'Writes the agent\'s own project settings (hooks or deny rules only)' : 'Writes the agent\'s own project settings' }));
+      }
     }
     return hits;
   },

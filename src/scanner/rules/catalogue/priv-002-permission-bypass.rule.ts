@@ -1,4 +1,5 @@
 import { isNamedInCodeSpan } from '../context-layer';
+import { writesOnlyRestrictions } from '../written-settings';
 import { defineRegexRule } from '../regex-rule';
 import type { ScanContext } from '../../views/scan-context';
 
@@ -47,7 +48,10 @@ export const privPermissionBypassRule = defineRegexRule({
   views: ['raw', 'normalized', 'hidden', 'decoded'],
   refine(hit, m, ctx, view) {
     // An agent file that edits the agent's own permission settings is escalating itself.
-    if (/^(?:edit|modify|update|overwrite|write to|merge into)\b/i.test(hit.evidence)) return { ...hit, severity: 'high' };
+    if (/^(?:edit|modify|update|overwrite|write to|merge into)\b/i.test(hit.evidence)) {
+      // The edit shown in full grants nothing (a guard hook, deny rules): a note, not an escalation.
+      return writesOnlyRestrictions(ctx, hit.line) ? { ...hit, severity: 'low', message: 'Edits the agent\'s own settings (hooks or deny rules only)' } : { ...hit, severity: 'high' };
+    }
     if (/^["'](?:Bash|Shell|Write|Edit|WebFetch|Execute|Run)["']/.test(hit.evidence)) {
       // A tool name as the value of another key ("matcher": "Bash" of a hook, Action::"Bash" of a
       // policy) names the tool; only an entry of an allow-style list grants it.

@@ -6,6 +6,8 @@ import type { Rule } from '../rule.types';
 const RUN_DIALOG = /\b(?:Win(?:dows)?(?:\s{0,2}key)?\s{0,2}\+\s{0,2}R|Windows\s{1,3}Run\s{1,3}(?:dialog|box)|Run\s{1,3}dialog(?:\s{1,3}box)?)\b|⊞\s{0,2}\+?\s{0,2}R\b/i;
 /** mshta fetching a remote HTA or script: no file, no review. */
 const MSHTA_REMOTE = /\bmshta(?:\.exe)?\s{1,3}["']?(?:https?:|vbscript:|javascript:|\\\\)/i;
+/** An inline mshta script (`vbscript:…`, `javascript:…`) that reaches out: objects, shells, other scripts, the network. */
+const INLINE_SCRIPT_ACTS = /\b(?:CreateObject|GetObject|ActiveXObject|WScript\.Shell|Shell\.Application|\.Run|\.Exec|Execute(?:Global)?|eval|powershell|cmd(?:\.exe)?|https?:|script:|\\\\)/i;
 /** A DNS TXT record fetched and executed (`nslookup -q=txt … | iex`, `for /f … nslookup … do cmd /c`). */
 const DNS_TXT_EXEC = /\bnslookup\b[^\n]{0,120}-(?:q|querytype|type)\s{0,2}=\s{0,2}txt\b[^\n]{0,200}(?:\|\s{0,3}(?:iex|Invoke-Expression|(?:ba)?sh|cmd)\b|\bdo\s{1,3}(?:cmd|powershell|call)\b|\biex\b)|\bfor\s{1,3}\/f\b[^\n]{0,120}\bnslookup\b[^\n]{0,200}\bdo\s{1,3}(?:cmd|powershell|call|%)|\bdig\b[^\n]{0,80}\bTXT\b[^\n]{0,120}\|\s{0,3}(?:sudo\s{1,3})?(?:ba|z)?sh\b|Resolve-DnsName\b[^\n]{0,160}-Type\s{1,3}TXT\b[^\n]{0,200}\b(?:iex|Invoke-Expression)\b/i;
 /** "Copy and paste this into your terminal", "run this in PowerShell", "type it into the Run box". */
@@ -36,6 +38,12 @@ const clickfixRule = defineRegexRule({
   patterns: [RUN_DIALOG, MSHTA_REMOTE, DNS_TXT_EXEC, PASTE_INTO_SHELL],
   views: ['raw', 'normalized', 'decoded'],
   refine(hit, m, ctx) {
+    if (MSHTA_REMOTE.test(m[0]) && /(?:vb|java)script:$/i.test(m[0])) {
+      // An inline script that only shows a message box (a batch-file popup) fetches and runs nothing.
+      const lineText = ctx.lines[hit.line - 1] ?? '';
+      const at = lineText.toLowerCase().indexOf('script:');
+      if (at >= 0 && !INLINE_SCRIPT_ACTS.test(lineText.slice(at + 7, at + 407))) return { ...hit, severity: 'low', confidence: 'low', message: 'mshta with an inline script that reaches nothing outside' };
+    }
     if (MSHTA_REMOTE.test(m[0]) || DNS_TXT_EXEC.test(m[0])) return { ...hit, severity: 'critical', confidence: 'high' };
     const near = windowText(ctx, hit.line, 4);
     // A fetch from a placeholder (`iwr <url> | iex`) describes the lure's shape; it cannot run.
@@ -49,4 +57,4 @@ const clickfixRule = defineRegexRule({
 });
 
 /** The regex rule plus the regexes its refine grades with, so the ReDoS check sees them all. */
-export const supClickfixCommandRule: Rule = { ...clickfixRule, regexes: [...clickfixRule.regexes, REMOTE_RUN_NEAR, LURE_PRETEXT] };
+export const supClickfixCommandRule: Rule = { ...clickfixRule, regexes: [...clickfixRule.regexes, REMOTE_RUN_NEAR, LURE_PRETEXT, INLINE_SCRIPT_ACTS] };
