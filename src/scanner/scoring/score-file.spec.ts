@@ -32,9 +32,25 @@ describe('scoreFile', () => {
   it('one medium technique used four times and named twice stays medium; the mentions of a second rule still add', () => {
     const uses = [1, 2, 3, 4].map((n) => finding({ locator: `SKILL.md:${n}` }));
     const named = [5, 6].map((n) => finding({ locator: `SKILL.md:${n}`, context: 'documentation_example' }));
-    expect(scoreFile({ file, staticFindings: [...uses, ...named], judge: noJudge }).band).toBe('medium');
+    const alone = scoreFile({ file, staticFindings: [...uses, ...named], judge: noJudge });
+    expect(alone.band).toBe('medium');
     const other = [5, 6].map((n) => finding({ rule_id: 'BW-T-002', locator: `SKILL.md:${n}`, context: 'documentation_example' }));
-    expect(scoreFile({ file, staticFindings: [...uses, ...other], judge: noJudge }).band).toBe('high');
+    expect(scoreFile({ file, staticFindings: [...uses, ...other], judge: noJudge }).breakdown.raw_score).toBeLessThan(alone.breakdown.raw_score);
+  });
+
+  it('without a high finding, one medium technique and any number of low notes stay in the medium band; two medium techniques may reach high', () => {
+    const uses = [1, 2, 3].map((n) => finding({ locator: `SKILL.md:${n}` }));
+    const notes = ['BW-T-010', 'BW-T-011', 'BW-T-012', 'BW-T-013', 'BW-T-014'].flatMap((rule_id, k) =>
+      [1, 2].map((n) => finding({ rule_id, severity: 'low', category: k % 2 === 0 ? 'code_execution' : 'privilege_escalation', locator: `SKILL.md:${10 * k + n}` })),
+    );
+    const practice = scoreFile({ file, staticFindings: [...uses, ...notes], judge: noJudge });
+    expect(practice.breakdown.raw_score).toBeLessThan(45);
+    expect(practice.score).toBe(45);
+    expect(practice.band).toBe('medium');
+    const second = [7, 8, 9].map((n) => finding({ rule_id: 'BW-T-002', category: 'data_exfiltration', locator: `SKILL.md:${n}` }));
+    expect(scoreFile({ file, staticFindings: [...uses, ...second, ...notes], judge: noJudge }).score).toBeLessThan(45);
+    const oneHigh = finding({ rule_id: 'BW-T-003', severity: 'high', locator: 'SKILL.md:20' });
+    expect(scoreFile({ file, staticFindings: [...uses, ...notes, oneHigh], judge: noJudge }).score).toBeLessThan(45);
   });
 
   it('gives a clean file 100, band info, allow', () => {

@@ -88,6 +88,9 @@ function decide(band: Band, hardBlockIds: string[]): Decision {
   return 'allow';
 }
 
+/** The lowest score of the medium band (bands: info 90–100, low 70–89, medium 45–69, high 20–44, critical 0–19). */
+const MEDIUM_BAND_FLOOR = 45;
+
 export const scoreFile: ScoreFileFn = ({ file, staticFindings, judge }) => {
   const adjustments: ScoreAdjustment[] = [];
   const judgeOk = judge.status === 'ok';
@@ -151,7 +154,13 @@ export const scoreFile: ScoreFileFn = ({ file, staticFindings, judge }) => {
     if (c < ceiling.value) ceiling = { value: c, source: `judge:${f.category}@${f.locator}` };
   }
 
-  const score = Math.max(0, Math.min(100, Math.min(rawScore, ceiling.value)));
+  // Without a high finding (static or the judge's), low notes and one medium technique, however
+  // often repeated, describe risky practice: the file stays in the medium band at worst. Two
+  // distinct medium techniques used directly may still combine into high.
+  const anyHigh = deduped.some((f) => f.severity === 'high' || f.severity === 'critical') || judgeFindings.some((f) => f.severity === 'high' || f.severity === 'critical');
+  const mediumTechniques = new Set(deduped.filter((f) => f.severity === 'medium' && isConfidentDirect(f)).map((f) => f.rule_id)).size;
+  const floor = anyHigh || mediumTechniques >= 2 ? 0 : MEDIUM_BAND_FLOOR;
+  const score = Math.max(floor, Math.min(100, Math.min(rawScore, ceiling.value)));
   const band = bandOf(score);
 
   const perCategory: Partial<Record<RiskCategory, number>> = {};
