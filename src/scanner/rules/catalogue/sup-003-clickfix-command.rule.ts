@@ -42,7 +42,9 @@ const clickfixRule = defineRegexRule({
       // An inline script that only shows a message box (a batch-file popup) fetches and runs nothing.
       const lineText = ctx.lines[hit.line - 1] ?? '';
       const at = lineText.toLowerCase().indexOf('script:');
-      if (at >= 0 && !INLINE_SCRIPT_ACTS.test(lineText.slice(at + 7, at + 407))) return { ...hit, severity: 'low', confidence: 'low', message: 'mshta with an inline script that reaches nothing outside' };
+      // The script ends where its code span does (a reference line may name other commands after it).
+      const tick = lineText.indexOf('`', at);
+      if (at >= 0 && !INLINE_SCRIPT_ACTS.test(lineText.slice(at + 7, Math.min(at + 407, tick < 0 ? Infinity : tick)))) return { ...hit, severity: 'low', confidence: 'low', message: 'mshta with an inline script that reaches nothing outside' };
     }
     if (MSHTA_REMOTE.test(m[0]) || DNS_TXT_EXEC.test(m[0])) return { ...hit, severity: 'critical', confidence: 'high' };
     const near = windowText(ctx, hit.line, 4);
