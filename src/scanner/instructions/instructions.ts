@@ -672,6 +672,25 @@ function isSourcePlace(tokens: readonly string[], from: number, at: number, acti
   return false;
 }
 
+const LOCATIVE_PREPOSITION = lexiconWords('locative-preposition');
+
+/**
+ * "Use the credentials in the bot's PR comment": a place that a locative preposition ties to the
+ * credential right before it, with no act before that credential, is where the credential already
+ * is ("paste the keys in the PR comment" has its act, and the place stays a destination).
+ */
+function isSecretLocation(tokens: readonly string[], from: number, at: number, actStarts: ReadonlySet<number>, secretEnds: ReadonlyMap<number, number>): boolean {
+  for (let k = at - 1; k >= from && at - k <= SOURCE_REACH; k--) {
+    if (actStarts.has(k)) return false;
+    if (!LOCATIVE_PREPOSITION.has(tokens[k])) continue;
+    const secretStart = secretEnds.get(k);
+    if (secretStart === undefined) return false;
+    for (let j = from; j < secretStart; j++) if (actStarts.has(j)) return false;
+    return true;
+  }
+  return false;
+}
+
 /** Classes an identifier's part never fills: an act, or an attacker as subject (`attacker.example` is a host name). */
 const neverAnIdentifierPart = (cls: LexiconClass): boolean => cls.startsWith('action-') || cls === 'echo-verb' || cls === 'threat-subject';
 
@@ -756,6 +775,10 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const afterDeterminer = new Set<number>();
   const afterInstrument = new Set<number>();
   const actionStarts = new Set<number>();
+  /** End token of each credential phrase → its start ("the credentials in …"). */
+  const secretEnds = new Map<number, number>();
+  /** Acts, showing and repeating included ("paste the keys in …"): what makes a place a destination. */
+  const actOrEchoStarts = new Set<number>();
   // "Log in", "post-processing", "out of sync", "push protection": a fixed phrase in which an
   // action word has another sense; no action slot starts inside it.
   const phrasal = new Set<number>();
@@ -770,6 +793,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls === 'determiner') afterDeterminer.add(h.end);
     if (h.cls === 'instrument') afterInstrument.add(h.end).add(h.end + 1);
     if (h.cls.startsWith('action-')) actionStarts.add(h.start);
+    if (h.cls === 'object-secret') secretEnds.set(h.end, h.start);
+    if (h.cls.startsWith('action-') || h.cls === 'echo-verb') actOrEchoStarts.add(h.start);
   }
   for (const h of own) {
     if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense' || h.cls === 'contrast' || h.cls === 'secret-stand-in') continue;
@@ -779,7 +804,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // "There is …", "there must be …": the existential, not a place.
     if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
     // "The contract from the current code and public documentation": where it comes from, not where it goes.
-    if (h.cls === 'destination-public' && isSourcePlace(tokens, from, h.start, actionStarts)) continue;
+    if (h.cls === 'destination-public' && (isSourcePlace(tokens, from, h.start, actionStarts) || isSecretLocation(tokens, from, h.start, actOrEchoStarts, secretEnds))) continue;
     if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start) || inTitle.has(h.start))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;

@@ -50,6 +50,7 @@ import localHost from './local-host.json';
 import stepNoun from './step-noun.json';
 import stepAdverb from './step-adverb.json';
 import leadClauseOpener from './lead-clause-opener.json';
+import locativePreposition from './locative-preposition.json';
 import urlScheme from './url-scheme.json';
 import modalVerb from './modal-verb.json';
 import negation from './negation.json';
@@ -219,6 +220,7 @@ export const LEXICON_FILES = [
   stepNoun,
   stepAdverb,
   leadClauseOpener,
+  locativePreposition,
   urlScheme,
   modalVerb,
   questionStart,
