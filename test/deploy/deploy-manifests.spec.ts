@@ -160,9 +160,9 @@ describe('deploy/nginx template', () => {
 
   const nginx = nginxBinary();
   if (!nginx) {
-    it('nginx -t: skipped, nginx is not installed (apt-get install -y nginx)', () => {
-      console.warn('SKIPPED nginx -t of deploy/nginx: nginx is not installed');
-    });
+    // Reported as skipped, with its reason, never as a passing test (CI's PostgreSQL pass installs nginx and fails on a skip).
+    console.warn('SKIPPED nginx -t of deploy/nginx: nginx is not installed');
+    it.skip('renders to a configuration `nginx -t` accepts: skipped, nginx is not installed (apt-get install -y nginx)', () => undefined);
   } else {
     it('renders to a configuration `nginx -t` accepts (production allowances)', () => {
       const dir = mkdtempSync(join(tmpdir(), 'bulwark-nginx-t-'));
