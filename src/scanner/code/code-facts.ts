@@ -17,6 +17,7 @@ import type { ScanContext } from '../views/scan-context';
 import { codeChunksOf, type CodeChunk } from './code-units';
 import { asText, decodeStep, xorBytes, type DecodeStep } from './code-decode';
 import { parseCode, type SyntaxNode } from './tree-sitter';
+import { literalPattern } from '../engine/literal-pattern';
 
 export interface CodeCall {
   /** 1-based line in the upload. */
@@ -67,7 +68,7 @@ function chunkTriggers(): RegExp {
       for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : cls === 'code-covert-sink' ? 5 : 4)) words.add(w);
     }
     // Literal alternatives only: no quantifier, so the scan is linear.
-    triggers = new RegExp([...words].map((w) => w.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
+    triggers = literalPattern(words, 'i');
   }
   return triggers;
 }

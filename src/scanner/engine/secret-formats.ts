@@ -4,6 +4,7 @@
  * found and hidden everywhere. Every quantifier is bounded (src/scanner/rules/redos.spec.ts).
  */
 import { lexiconWords } from '../lexicons/lexicon';
+import { literalPattern } from './literal-pattern';
 
 export interface SecretFormat {
   /** Names the format in `[REDACTED:<kind>]`. */
@@ -66,15 +67,14 @@ export function isSecretPlaceholder(value: string): boolean {
   return SECRET_REFERENCE.test(value) || PLACEHOLDER_WORD.test(value) || REFERENCE_OR_MASK.test(value);
 }
 
-/** One pattern of lower-case literals (no quantifier: linear), tested on lower-cased text. */
-const literalsPattern = (literals: readonly string[]): RegExp => new RegExp(literals.map((l) => l.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'));
-const GLOBAL_FORMATS = SECRET_FORMATS.map((f) => ({ kind: f.kind, re: new RegExp(f.pattern.source, `${f.pattern.flags}g`), literals: literalsPattern(f.triggers) }));
+const GLOBAL_FORMATS = SECRET_FORMATS.map((f) => ({ kind: f.kind, re: new RegExp(f.pattern.source, `${f.pattern.flags}g`), literals: literalPattern(f.triggers) }));
 /** A whole private-key block on one string (evidence can span the block's lines). */
 const PRIVATE_KEY_BLOCK = new RegExp(`${PRIVATE_KEY_BEGIN.source}[\\s\\S]{0,8000}?(?:${PRIVATE_KEY_END.source}|$)`, 'g');
 /** Literals of which every ASSIGNED_SECRET key holds one (password/passwd → `pass`, the `…key` names → `key`). */
-const ASSIGNED_LITERALS = literalsPattern(['pass', 'pwd', 'secret', 'token', 'key', 'auth']);
+const ASSIGNED_KEY_LITERALS = ['pass', 'pwd', 'secret', 'token', 'key', 'auth'];
+const ASSIGNED_LITERALS = literalPattern(ASSIGNED_KEY_LITERALS);
 /** Any literal of any pass: text without one (most evidence) is returned as it is. */
-const ANY_LITERAL = literalsPattern(['private key', ...SECRET_FORMATS.flatMap((f) => f.triggers), 'pass', 'pwd', 'secret', 'token', 'key', 'auth']);
+const ANY_LITERAL = literalPattern(['private key', ...SECRET_FORMATS.flatMap((f) => f.triggers), ...ASSIGNED_KEY_LITERALS]);
 
 /**
  * Replaces every secret in `text` with `[REDACTED:<kind>]`; `onRedact` counts them. Placeholders

@@ -6,6 +6,7 @@ import { CREDENTIAL_SOURCE, NETWORK_SINK } from '../vocabulary';
 import { ENV_OBJECT_OPEN_RE, ENV_PASSTHROUGH_RE, ENV_PROPERTY_RE, ENV_SPREAD_LINE_RE, ENV_SUBCOMMAND_RE, EXCLUSION_ARG_RE, NON_READING_FILE_OP_RE, AUTH_HEADER_ENV_RE } from '../benign-forms';
 import { credentialsOnlyToTheirVendors, isCredentialName, sendsCredentialsOnlyToTheirVendor, urlsIn } from '../credential-vendors';
 import { patternMaskedLines } from '../pattern-literals';
+import { literalPattern } from '../../engine/literal-pattern';
 
 const SOURCE_RE = new RegExp(CREDENTIAL_SOURCE, 'i');
 const SINK_RE = new RegExp(NETWORK_SINK, 'i');
@@ -15,7 +16,7 @@ const SAME_LINE = [SOURCE_RE];
 /** Every credential-source match contains one of these (lower-case) substrings. */
 const SOURCE_TRIGGERS = ['.ssh', '.aws', '.gnupg', '.netrc', '.git-credentials', '.docker', '.kube', '.npmrc', '.pypirc', 'gcloud', '.azure', 'history', '.env', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', 'authorized_keys', 'known_hosts', '/etc/', 'login data', 'cookies', 'keychain', 'wallet', 'env'];
 /** Any source trigger (literals only: linear): a script line without one is not tried against SOURCE_RE. */
-const SOURCE_LITERAL_RE = new RegExp(SOURCE_TRIGGERS.map((t) => t.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|'), 'i');
+const SOURCE_LITERAL_RE = literalPattern(SOURCE_TRIGGERS, 'i');
 
 /** Import/require lines name a library; they are not a network call. */
 const IMPORT_LINE = /^\s*(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+[\w{},][\w{}\s,]*=\s*require\(|#|\/\/|\*)/;
