@@ -34,10 +34,12 @@ const FENCE_LANG: Record<string, CodeLanguage> = {
 };
 const SCRIPT_LANG: Partial<Record<ScanContext['language'], CodeLanguage>> = { shell: 'bash', python: 'python', javascript: 'typescript', powershell: 'powershell' };
 
-const FENCE_MARK = /^\s{0,3}(?:`{3}|~{3})/;
+/** A Markdown code fence's opening or closing line. */
+export const FENCE_MARK = /^\s{0,3}(?:`{3}|~{3})/;
 const INLINE_SPAN = /`([^`\n]{1,400})`/g;
 const PROMPT = /^\s{0,8}(?:\$|>|PS [^>\n]{0,80}>)\s/;
-const HEREDOC = /<<-?\s{0,3}["']?([A-Za-z_]\w{0,40})/;
+/** A shell heredoc's start; group 1 is its terminator. */
+export const HEREDOC = /<<-?\s{0,3}["']?([A-Za-z_]\w{0,40})/;
 const FIRST_WORD = /^\s{0,40}(?:sudo\s{1,5})?([\w.-]{1,40})(\s|$)/;
 const PS_VERB_NOUN = /^\s{0,8}[A-Z][a-z]{1,20}-[A-Z][A-Za-z]{1,40}\b/;
 const ARG_LIKE = /\s(?:-|\.{0,2}\/|~|\$|https?:|[\w-]{1,80}\.\w{1,8}\b)/;
