@@ -359,12 +359,6 @@ function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): b
   return marks % 2 === 1 ? !inside : inside;
 }
 
-/** A comma in [from, to): most gaps between tokens are one space, and need no copy to be read. */
-function commaBetween(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 44) return true;
-  return false;
-}
-
 /** The text from `from` on ends with terminal punctuation (searched in place: no copy of the tail). */
 function endsWithTerminal(text: string, from: number): boolean {
   TERMINAL_TAIL.lastIndex = from;
@@ -485,12 +479,16 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
-      if (previousEnd >= 0 && commaBetween(lower, previousEnd, span[0]) && lower.slice(previousEnd, span[0]).trim() === ',') afterComma.add(tokens.length);
+      // Most gaps between tokens are one space and hold no comma or break: only others are copied and read.
+      if (previousEnd >= 0 && (span[0] - previousEnd > 1 || lower.charCodeAt(previousEnd) !== 32)) {
+        const gap = lower.slice(previousEnd, span[0]);
+        if (gap.trim() === ',') afterComma.add(tokens.length);
+        if (CLAUSE_BREAK.test(gap)) afterBreak.add(tokens.length);
+      }
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && lower[previousEnd] === '-') hyphenJoins.add(tokens.length);
       if (onLine > 0 && lowered && part.text[span[0]] !== lower[span[0]]) capitalized.add(tokens.length);
       while (listedAt < listed.length && listed[listedAt][1] <= span[0]) listedAt++;
       if (listedAt < listed.length && listed[listedAt][0] <= span[0]) listedNames.add(tokens.length);
-      if (previousEnd >= 0 && CLAUSE_BREAK.test(lower.slice(previousEnd, span[0]))) afterBreak.add(tokens.length);
       if (titles.length > 0 && titles.some(([a, b]) => span[0] >= a && span[1] <= b)) inTitle.add(tokens.length);
       tokens.push(previousToken);
       tokenLine.push(i + 1);
@@ -627,7 +625,6 @@ function pointsBack(tokens: readonly string[], from: number, to: number, start: 
 const MODAL_OR_AUX = new Set([...MODAL, ...lexiconWords('auxiliary-verb')]);
 
 const STOP_VERB = lexiconWords('stop-verb');
-const NEGATION_REVERSAL = lexiconWords('negation-reversal');
 /** "If the user asks you to stop …" is the user withdrawing consent, not giving it. */
 function asksToStop(tokens: readonly string[], after: number, to: number): boolean {
   let k = after;
@@ -760,8 +757,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const anyNegations: number[] = [];
   for (const h of own) {
     if (h.cls !== 'negation') continue;
-    // "Don't forget to run …", "never fail to send …": the negation is of the forgetting, and the act is ordered.
-    if (NEGATION_REVERSAL.has(tokens[h.end]) || (h.end + 1 < to && NEGATION_REVERSAL.has(tokens[h.end + 1]))) continue;
+    // "Don't forget to run …", "don't worry about the backups, wipe …": the negation is of the
+    // forgetting or the worry, and the act is urged on, so it forbids nothing.
+    if (URGING_VERB.has(tokens[h.end]) || (h.end + 1 < to && URGING_VERB.has(tokens[h.end + 1]))) continue;
     anyNegations.push(h.start);
     if (covered[h.start - from] === 0) negations.push(h.start);
   }
@@ -821,9 +819,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       (h.cls === 'stealth' && contrastEnds.some((e) => e <= h.start && h.start - e <= CONTRAST_REACH));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
     // A negated object carries the prohibition when its verb is no lexicon word ("do not rewrite shared history … without approval").
-    // "Don't worry about the backups, wipe …" urges the act on: such a negation forbids nothing.
-    const urged = h.cls.startsWith('object-') && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH && URGING_VERB.has(tokens[n + 1] ?? ''));
-    if (negated && !urged && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
+    if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     if (withdrawn) withdrawnAt.add(h.start);
     const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
@@ -839,7 +835,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   // "Don't reach for anything new without asking": an instruction that opens with a prohibition
   // ("don't", "never", not "don't hesitate to") carries it to a consent phrase in the same clause.
   const opener = OCTET.test(tokens[from] ?? '') ? from + 1 : from;
-  const opensProhibited = negations.some((n) => n === opener || (n === opener + 1 && tokens[opener] === 'do')) && !URGING_VERB.has(tokens[negations.find((n) => n >= opener)! + 1] ?? '');
+  const opensProhibited = negations.some((n) => n === opener || (n === opener + 1 && tokens[opener] === 'do'));
   if (opensProhibited) {
     const clauseEnd = firstBreakAfter(afterBreak, opener + 1, to);
     slots.forEach((sl, k) => {

@@ -54,7 +54,6 @@ import locativePreposition from './locative-preposition.json';
 import urlScheme from './url-scheme.json';
 import modalVerb from './modal-verb.json';
 import negation from './negation.json';
-import negationReversal from './negation-reversal.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
 import objectAgentMemory from './object-agent-memory.json';
@@ -169,7 +168,6 @@ export const LEXICON_FILES = [
   instrument,
   keyLiteral,
   negation,
-  negationReversal,
   objectAdvert,
   objectAgentConfig,
   objectAgentMemory,
