@@ -245,8 +245,10 @@ function continuesBlock(text: string): boolean {
 const MODAL = lexiconWords('modal-verb');
 const ABBREVIATION = lexiconWords('abbreviation');
 
-const LIST_ITEM = /^\s{0,12}(?:[-*+]|\d{1,3}[.)])\s/;
-const HEADING = /^\s{0,3}#{1,6}\s/;
+/** A Markdown list item's line. */
+export const LIST_ITEM = /^\s{0,12}(?:[-*+]|\d{1,3}[.)])\s/;
+/** A Markdown heading's line. */
+export const HEADING = /^\s{0,3}#{1,6}\s/;
 const TABLE_SEPARATOR = /^\s{0,3}\|?[\s:|-]{3,}$/;
 const FRONTMATTER_FIELD = /^\s{0,8}(?:- )?[\w.-]{1,40}:\s?/;
 const SCRIPT_COMMENT = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|<!--)/;

@@ -22,7 +22,6 @@ import { INTENT_EVIDENCE_REGEXES } from './intent-evidence';
 import { PATTERN_LITERAL_REGEXES } from './pattern-literals';
 import { SUPPLY_CHAIN_REGEXES } from './supply-chain-lexicon';
 import { ALL_RULES } from './presets';
-import { STATIC_ANALYZER_REGEXES } from './static-analyzer';
 import { WRITTEN_SETTINGS_REGEXES } from './written-settings';
 import { PRIVILEGE_KIND_REGEXES } from './catalogue/priv-003-container-host.rule';
 
@@ -47,7 +46,6 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...DECODER_REGEXES,
     ...NORMALIZE_REGEXES,
     ...CONTEXT_REGEXES,
-    ...STATIC_ANALYZER_REGEXES,
     ...WRITTEN_SETTINGS_REGEXES,
     ...RUNNABLE_BLOCK_REGEXES,
     ...SECRET_FORMAT_REGEXES,

@@ -9,7 +9,7 @@ import { boundEvidence, readableEvidence } from '../engine/evidence';
 import { CONFIDENCES, SEVERITIES, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
-import { firstInstructionFrom, instructionsOf, type Instruction } from '../instructions/instructions';
+import { firstInstructionFrom, HEADING, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
 import { citedAttackContext, determineContext, inDenyList, isEducationalFile, isNegatedAt } from './context-layer';
 import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
@@ -127,22 +127,18 @@ function prohibitedAt(ctx: ScanContext, line: number, evidence: string): boolean
     return false;
   }
   const item = instructions[first];
-  if (!item || item.line !== line || !LIST_ITEM_LINE.test(lineText)) return false;
+  if (!item || item.line !== line || !LIST_ITEM.test(lineText)) return false;
   if (item.slots.some((sl) => !sl.negated && !sl.relative && sl.cls.startsWith('action-'))) return false;
   if (item.leadLine !== undefined) {
     const lead = instructions[firstInstructionFrom(instructions, item.leadLine)];
     return lead !== undefined && lead.line === item.leadLine && negatesAnAction(lead);
   }
   for (let k = first - 1; k >= 0 && first - k <= LIST_OPENER_REACH && instructions[k].section === item.section; k--) {
-    if (HEADING_LINE.test(ctx.lines[instructions[k].line - 1] ?? '')) return negatesAnAction(instructions[k]);
+    if (HEADING.test(ctx.lines[instructions[k].line - 1] ?? '')) return negatesAnAction(instructions[k]);
   }
   return false;
 }
 
-const LIST_ITEM_LINE = /^\s{0,8}(?:[-*+]|\d{1,3}[.)])\s/;
-const HEADING_LINE = /^\s{0,3}#{1,6}\s/;
-/** Every regex of this module, for the ReDoS check in the test suite. */
-export const STATIC_ANALYZER_REGEXES: readonly RegExp[] = [LIST_ITEM_LINE, HEADING_LINE];
 
 /**
  * A hard-block command an agent's own instruction file names in a prohibition, in prose outside
