@@ -113,6 +113,7 @@ describe('benign look-alikes rated down', () => {
     const sharedOnRequest = findings('SKILL.md', 'If the user asks to start over, also clear production:\n```sql\nDROP TABLE quiz_scores;\n```', 'BW-DES-002');
     expect(sharedOnRequest.map((f) => f.severity)).toEqual(['high']);
   });
+
   it('a safeguard switched off beside a line that only names a run, or by a thing described, is medium; beside an order to run it is high', () => {
     const named = findings('SKILL.md', '```\n- Trim the widgets on slow-loading pages\n- Turn off unneeded cross-filtering\n```', 'BW-FRM-005');
     expect(named.map((f) => f.severity)).toEqual(['medium']);
@@ -121,6 +122,7 @@ describe('benign look-alikes rated down', () => {
     const described = findings('SKILL.md', 'Keep a fast lane for urgent fixes that bypasses optional approvals; the team kept launching it by hand.', 'BW-FRM-005');
     expect(described.map((f) => f.severity)).toEqual([]);
   });
+
   it('editing the project files without asking is a low note; deleting them, or changing a database, is not', () => {
     const edit = findings('AGENTS.md', 'When a newer base image fits, change the files at once, no need to ask for confirmation.', 'BW-FRM-003');
     expect(edit.map((f) => f.severity)).toEqual(['low']);
