@@ -2,11 +2,12 @@
  * Finds every rule trigger (a lower-case literal, see RegexRuleSpec.triggers) in a text in ONE pass,
  * instead of one `indexOf` sweep per trigger. With ~300 triggers over 4 views that was ~1,100
  * sweeps of each file, half of the static engine's time on the corpus. The triggers are compiled
- * once into an Aho–Corasick automaton over ASCII (every transition precomputed), so the pass is
- * one table lookup per character whatever the text holds; before, a table of first two
- * characters left a run of `startsWith` checks at every position of trigger-dense text. Triggers
- * with a non-ASCII character or a line break (none today) are found with `indexOf`, so any
- * literal works.
+ * once into an Aho–Corasick automaton over the characters they hold (every transition
+ * precomputed), so the pass is one table lookup per character whatever the text holds; before, a
+ * table of first two characters left a run of `startsWith` checks at every position of
+ * trigger-dense text. Triggers with a line break (none today) are found with `indexOf`, so any
+ * literal works; non-ASCII triggers ("contraseña") are in the automaton, since one `indexOf` sweep
+ * each cost as much as the whole pass.
  */
 import { lineOfOffset } from '../views/line-index';
 
@@ -21,11 +22,13 @@ export class TriggerIndex {
   /**
    * state * classCount + class of the character → next state. A character no trigger holds leads
    * every state back to the root, so all of them share class 0: the table is a few times smaller
-   * than one column per ASCII character, and its lookups stay in cache (they were most of the pass).
+   * than one column per character, and its lookups stay in cache (they were most of the pass).
    */
   private readonly delta: Int32Array;
   /** ASCII character → its column in `delta` (0: in no trigger). */
-  private readonly classOf = new Uint8Array(ASCII);
+  private readonly classOf = new Uint16Array(ASCII);
+  /** The same for the non-ASCII code units the triggers hold. */
+  private readonly wideClassOf = new Map<number, number>();
   private readonly classCount: number;
   /** Per state: ids of the triggers that end there (its own and its suffixes'), or undefined. */
   private readonly endsAt: (number[] | undefined)[];
@@ -43,24 +46,43 @@ export class TriggerIndex {
    */
   constructor(triggers: Iterable<string>, groups: readonly (readonly string[])[] = []) {
     const ids = new Map<string, number>();
-    // The trie: per state its 128 children (-1: none).
-    const next: Int32Array[] = [new Int32Array(ASCII).fill(-1)];
-    const ends: number[][] = [[]];
+    const automatonIds: number[] = [];
     for (const t of triggers) {
       if (t.length === 0 || ids.has(t)) continue;
       const id = this.list.push(t) - 1;
       ids.set(t, id);
       this.groupsOf.push([]);
-      if (!/^[\x00-\x09\x0b-\x7f]+$/.test(t)) {
-        this.other.push(id);
-        continue;
-      }
-      let state = 0;
+      // A line break resets the automaton's line count: such a trigger is searched for on its own.
+      if (t.includes('\n')) this.other.push(id);
+      else automatonIds.push(id);
+    }
+    // One column per distinct code unit of the triggers (0: every other character).
+    let classes = 1;
+    for (const id of automatonIds) {
+      const t = this.list[id]!;
       for (let k = 0; k < t.length; k++) {
         const c = t.charCodeAt(k);
+        if (c < ASCII) {
+          if (this.classOf[c] === 0) this.classOf[c] = classes++;
+        } else if (!this.wideClassOf.has(c)) this.wideClassOf.set(c, classes++);
+      }
+    }
+    this.classCount = classes;
+    const classAt = (t: string, k: number): number => {
+      const c = t.charCodeAt(k);
+      return c < ASCII ? this.classOf[c]! : this.wideClassOf.get(c)!;
+    };
+    // The trie: per state its child per class (-1: none).
+    const next: Int32Array[] = [new Int32Array(classes).fill(-1)];
+    const ends: number[][] = [[]];
+    for (const id of automatonIds) {
+      const t = this.list[id]!;
+      let state = 0;
+      for (let k = 0; k < t.length; k++) {
+        const c = classAt(t, k);
         let child = next[state]![c]!;
         if (child === -1) {
-          child = next.push(new Int32Array(ASCII).fill(-1)) - 1;
+          child = next.push(new Int32Array(classes).fill(-1)) - 1;
           ends.push([]);
           next[state]![c] = child;
         }
@@ -71,47 +93,29 @@ export class TriggerIndex {
     // Breadth first: each state's failure link is the longest proper suffix that is a trie state;
     // its missing transitions are its failure state's, and its outputs include that state's.
     const states = next.length;
-    const delta = new Int32Array(states * ASCII);
+    const delta = new Int32Array(states * classes);
     const fail = new Int32Array(states);
     const queue: number[] = [];
-    for (let c = 0; c < ASCII; c++) {
+    for (let c = 1; c < classes; c++) {
       const child = next[0]![c]!;
       delta[c] = child === -1 ? 0 : child;
       if (child !== -1) queue.push(child);
     }
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q]!;
-      for (let c = 0; c < ASCII; c++) {
+      for (let c = 1; c < classes; c++) {
         const child = next[s]![c]!;
         if (child === -1) {
-          delta[s * ASCII + c] = delta[fail[s]! * ASCII + c]!;
+          delta[s * classes + c] = delta[fail[s]! * classes + c]!;
           continue;
         }
-        fail[child] = delta[fail[s]! * ASCII + c]!;
+        fail[child] = delta[fail[s]! * classes + c]!;
         for (const id of ends[fail[child]!]!) ends[child]!.push(id);
-        delta[s * ASCII + c] = child;
+        delta[s * classes + c] = child;
         queue.push(child);
       }
     }
-    // Columns only for the characters the triggers hold; every other character's column is all root.
-    let classes = 1;
-    for (let c = 0; c < ASCII; c++) {
-      for (let st = 0; st < states; st++) {
-        if (delta[st * ASCII + c] !== 0) {
-          this.classOf[c] = classes++;
-          break;
-        }
-      }
-    }
-    this.classCount = classes;
-    const compact = new Int32Array(states * classes);
-    for (let st = 0; st < states; st++) {
-      for (let c = 0; c < ASCII; c++) {
-        const k = this.classOf[c]!;
-        if (k !== 0) compact[st * classes + k] = delta[st * ASCII + c]!;
-      }
-    }
-    this.delta = compact;
+    this.delta = delta;
     this.endsAt = ends.map((e) => (e.length > 0 ? e : undefined));
     this.groupCount = groups.length;
     this.lastOfGroup = new Int32Array(groups.length);
@@ -172,19 +176,16 @@ export class TriggerIndex {
     const lines: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(last.length);
     const delta = this.delta;
     const classOf = this.classOf;
+    const wideClassOf = this.wideClassOf;
     const classCount = this.classCount;
     const n = text.length;
     let line = 1;
     let state = 0;
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
-      if (c >= ASCII) {
-        state = 0;
-        continue;
-      }
       // No automaton trigger holds a line break, so it also returns to the root.
       if (c === 10) line++;
-      state = delta[state * classCount + classOf[c]!]!;
+      state = delta[state * classCount + (c < ASCII ? classOf[c]! : (wideClassOf.get(c) ?? 0))]!;
       const sinks = sinksAt[state];
       if (sinks === undefined) continue;
       for (let s = 0; s < sinks.length; s++) {
