@@ -123,10 +123,14 @@ export function buildViews(text: string, rawLines: string[], opts: BuildViewOpti
   const decodedSources = new Map<number, SegmentSource>();
   const decodedFrom = new Map<number, string>();
   let budget = DECODED_PER_INPUT_CHAR * (text.length + hiddenChars) + 1024;
+  const decodeOptions = { rot13 };
   for (let i = 0; i < rawLines.length && budget > 0; i++) {
     const hidden = hiddenLines.get(i);
     // Nothing shorter than 4 characters decodes to text (fast path for blank-line floods).
     if (rawLines[i].length < 4 && !hidden) continue;
+    // Most lines hold nothing encoded: they are decoded once, with nothing allocated for the levels below.
+    const own = decodeLine(rawLines[i], decodeOptions);
+    if (own.length === 0 && !hidden) continue;
     const inputs = [rawLines[i]];
     if (hidden) inputs.push(hidden);
     const parts: string[] = [];
@@ -135,8 +139,8 @@ export function buildViews(text: string, rawLines: string[], opts: BuildViewOpti
     let frontier = inputs;
     for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0 && budget > 0; depth++) {
       const next: string[] = [];
-      for (const input of frontier) {
-        for (const piece of decodeLine(input, { rot13 })) {
+      for (let k = 0; k < frontier.length; k++) {
+        for (const piece of depth === 0 && k === 0 ? own : decodeLine(frontier[k], decodeOptions)) {
           if (budget <= 0) break;
           budget -= piece.text.length;
           parts.push(normalizeLine(piece.text));

@@ -120,73 +120,75 @@ export interface DecodeOptions {
   rot13: boolean;
 }
 
+/** Keeps a piece that decoded to text (a module function: a closure per call was an allocation per line of every file). */
+function addPiece(out: DecodedPiece[], source: SegmentSource, text: string | null, encoded: string): void {
+  if (text && text.trim().length > 0) out.push({ source, text: flatten(text), encoded });
+}
+
 /** Decode every encoded run on one line of text. */
 export function decodeLine(line: string, opts: DecodeOptions): DecodedPiece[] {
   const out: DecodedPiece[] = [];
-  const push = (source: SegmentSource, text: string | null, encoded: string): void => {
-    if (text && text.trim().length > 0) out.push({ source, text: flatten(text), encoded });
-  };
   // Base64, base32 and hex payloads are all runs of 20+ characters of BASE64_RE's class: one test
   // spares a line without such a run (most prose) three scans.
   if (line.length >= 20 && hasEncodedRun(line)) {
-    for (const m of line.matchAll(BASE64_RE)) push('base64', tryBase64(m[0]), m[0]);
+    for (const m of line.matchAll(BASE64_RE)) addPiece(out, 'base64', tryBase64(m[0]), m[0]);
     if (/[A-Z2-7]{24}/.test(line)) {
       for (const m of line.matchAll(BASE32_RE)) {
-        if (!/[0-9]/.test(m[0]) || /[2-7]/.test(m[0])) push('base32', tryBase32(m[0]), m[0]);
+        if (!/[0-9]/.test(m[0]) || /[2-7]/.test(m[0])) addPiece(out, 'base32', tryBase32(m[0]), m[0]);
       }
     }
-    for (const m of line.matchAll(HEX_RE)) push('hex', codesToTextFromHex(m[0]), m[0]);
+    for (const m of line.matchAll(HEX_RE)) addPiece(out, 'hex', codesToTextFromHex(m[0]), m[0]);
   }
   if (line.includes('\\')) {
-    for (const m of line.matchAll(X_ESCAPE_RE)) push('escape', codesToTextFromHex(m[0].replace(/\\x/g, '')), m[0]);
+    for (const m of line.matchAll(X_ESCAPE_RE)) addPiece(out, 'escape', codesToTextFromHex(m[0].replace(/\\x/g, '')), m[0]);
     for (const m of line.matchAll(U_ESCAPE_RE)) {
       const codes = [...m[0].matchAll(/\\u\{?([0-9a-fA-F]{1,6})\}?/g)].map((x) => parseInt(x[1], 16));
-      push('escape', codesToText(codes), m[0]);
+      addPiece(out, 'escape', codesToText(codes), m[0]);
     }
     for (const m of line.matchAll(OCTAL_ESCAPE_RE)) {
       const codes = [...m[0].matchAll(/\\([0-3][0-7]{2})/g)].map((x) => parseInt(x[1], 8));
-      push('escape', codesToText(codes), m[0]);
+      addPiece(out, 'escape', codesToText(codes), m[0]);
     }
   }
   if (line.includes('%')) {
     for (const m of line.matchAll(URL_ENC_RE)) {
       const decoded = safeDecodeUri(m[0]);
-      if (decoded !== null && decoded !== m[0] && looksLikeText(decoded)) push('url_encoding', decoded, m[0]);
+      if (decoded !== null && decoded !== m[0] && looksLikeText(decoded)) addPiece(out, 'url_encoding', decoded, m[0]);
     }
   }
   if (line.includes('&#')) {
     for (const m of line.matchAll(ENTITY_RE)) {
       const codes = [...m[0].matchAll(/&#(x?)([0-9a-fA-F]+);/g)].map((x) => parseInt(x[2], x[1] ? 16 : 10));
-      push('html_entity', codesToText(codes), m[0]);
+      addPiece(out, 'html_entity', codesToText(codes), m[0]);
     }
   }
   if (line.includes('fromCharCode')) {
     for (const m of line.matchAll(FROM_CHAR_CODE_RE)) {
       const codes = m[1].split(',').map((x) => Number(x.trim()));
-      push('char_codes', codesToText(codes), m[0]);
+      addPiece(out, 'char_codes', codesToText(codes), m[0]);
     }
   }
   if (line.includes('chr(')) {
     for (const m of line.matchAll(CHR_CHAIN_RE)) {
       const codes = [...m[0].matchAll(/\d{1,5}/g)].map((x) => Number(x[0]));
-      push('char_codes', codesToText(codes), m[0]);
+      addPiece(out, 'char_codes', codesToText(codes), m[0]);
     }
   }
   if (line.includes('[')) {
     for (const m of line.matchAll(NUM_ARRAY_RE)) {
       const codes = m[1].split(',').map((x) => Number(x.trim()));
-      if (codes.every((c) => c >= 32 && c < 127)) push('char_codes', codesToText(codes), m[0]);
+      if (codes.every((c) => c >= 32 && c < 127)) addPiece(out, 'char_codes', codesToText(codes), m[0]);
     }
   }
   if (/["'`]\s{0,3}(?:\+|\.)/.test(line)) {
     for (const m of line.matchAll(CONCAT_RE)) {
       const parts = [...m[0].matchAll(/(["'`])([^"'`\n]{0,200})\1/g)].map((x) => x[2]);
       const joined = parts.join('');
-      if (parts.length >= 3 && joined.length >= 8) push('concat', joined, m[0]);
+      if (parts.length >= 3 && joined.length >= 8) addPiece(out, 'concat', joined, m[0]);
     }
   }
   if (opts.rot13 && line.length >= 14) {
-    for (const m of line.matchAll(STRING_LITERAL_RE)) push('rot13', rot13(m[2]), m[0]);
+    for (const m of line.matchAll(STRING_LITERAL_RE)) addPiece(out, 'rot13', rot13(m[2]), m[0]);
   }
   return out;
 }
