@@ -65,10 +65,11 @@ function flatten(text: string): string {
 }
 
 function tryBase64(s: string): string | null {
+  // Plain identifiers, paths and hex are not base64 payloads: require case/digit mix. (Tested
+  // before the URL-safe alphabet is mapped, which changes no letter: most runs stop here uncopied.)
+  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s)) return null;
+  if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(s)) return null;
   const clean = s.replace(/-/g, '+').replace(/_/g, '/');
-  // Plain identifiers, paths and hex are not base64 payloads: require case/digit mix.
-  if (!/[a-z]/.test(clean) || !/[A-Z]/.test(clean)) return null;
-  if (/^[a-z]+(?:[A-Z][a-z]+)+$/.test(clean)) return null;
   const body = clean.replace(/(?<!=)=+$/, '');
   if (body.length % 4 === 1) return null;
   const out = Buffer.from(body, 'base64').toString('utf8');

@@ -10,6 +10,8 @@ export interface HiddenPiece {
   text: string;
 }
 
+/** A character outside ASCII (found at the first one). */
+const NON_ASCII_RE = /[^\x00-\x7F]/;
 const TAG_RUN_RE = /(?:\uDB40[\uDC00-\uDC7F]){2,}/g;
 const VS_RUN_RE = /(?:[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]){4,}/g;
 // eslint-disable-next-line no-misleading-character-class -- zero-width characters are matched on purpose
@@ -102,44 +104,47 @@ export interface HiddenScanState {
 
 export function extractHiddenPieces(line: string, state: HiddenScanState): HiddenPiece[] {
   const pieces: HiddenPiece[] = [];
-  // HTML comments, possibly spanning lines.
-  let rest = line;
-  let pos = 0;
-  const commentText: string[] = [];
-  while (pos <= rest.length) {
-    if (state.inComment) {
-      const end = rest.indexOf('-->', pos);
-      if (end === -1) {
-        commentText.push(rest.slice(pos));
-        break;
+  const rest = line;
+  // HTML comments, possibly spanning lines (most lines hold none: nothing is collected for them).
+  if (state.inComment || rest.includes('<!--')) {
+    let pos = 0;
+    const commentText: string[] = [];
+    while (pos <= rest.length) {
+      if (state.inComment) {
+        const end = rest.indexOf('-->', pos);
+        if (end === -1) {
+          commentText.push(rest.slice(pos));
+          break;
+        }
+        commentText.push(rest.slice(pos, end));
+        state.inComment = false;
+        pos = end + 3;
+      } else {
+        const start = rest.indexOf('<!--', pos);
+        if (start === -1) break;
+        state.inComment = true;
+        pos = start + 4;
       }
-      commentText.push(rest.slice(pos, end));
-      state.inComment = false;
-      pos = end + 3;
-    } else {
-      const start = rest.indexOf('<!--', pos);
-      if (start === -1) break;
-      state.inComment = true;
-      pos = start + 4;
     }
+    const comment = commentText.join(' ').trim();
+    if (comment.length > 0) pieces.push({ source: 'html_comment', text: comment });
   }
-  const comment = commentText.join(' ').trim();
-  if (comment.length > 0) pieces.push({ source: 'html_comment', text: comment });
-  rest = line;
 
-  if (rest.includes('\uDB40')) {
+  // Tag characters, variation selectors and zero-width characters are all outside ASCII.
+  const ascii = !NON_ASCII_RE.test(rest);
+  if (!ascii && rest.includes('\uDB40')) {
     for (const m of withoutEmojiTagSequences(rest).matchAll(TAG_RUN_RE)) {
       const decoded = decodeTagChars(m[0]);
       if (decoded.trim().length > 0) pieces.push({ source: 'tag_chars', text: decoded });
     }
   }
-  if (/[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]/.test(rest)) {
+  if (!ascii && /[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]/.test(rest)) {
     for (const m of rest.matchAll(VS_RUN_RE)) {
       const decoded = decodeVariationSelectors(m[0]);
       if (decoded.trim().length > 0) pieces.push({ source: 'variation_selectors', text: decoded });
     }
   }
-  if (/[\u200B-\u200D\u2060\uFEFF]/.test(rest)) {
+  if (!ascii && /[\u200B-\u200D\u2060\uFEFF]/.test(rest)) {
     for (const m of rest.matchAll(ZW_RUN_RE)) {
       const decoded = decodeZeroWidthBits(m[0]);
       if (decoded.trim().length > 0) pieces.push({ source: 'zero_width', text: decoded });
@@ -149,7 +154,8 @@ export function extractHiddenPieces(line: string, state: HiddenScanState): Hidde
     for (const m of rest.matchAll(ALT_RE)) pieces.push({ source: 'alt_text', text: m[1] });
   }
   if (rest.includes('"')) {
-    for (const m of rest.matchAll(TITLE_RE)) pieces.push({ source: 'link_title', text: m[1] });
+    // A link title follows its link target's `](`.
+    if (rest.includes('](')) for (const m of rest.matchAll(TITLE_RE)) pieces.push({ source: 'link_title', text: m[1] });
     if (rest.includes('<')) {
       for (const m of rest.matchAll(HTML_ATTR_TEXT_RE)) pieces.push({ source: 'link_title', text: m[1] });
     }
@@ -168,4 +174,4 @@ export function extractHiddenPieces(line: string, state: HiddenScanState): Hidde
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const HIDDEN_TEXT_REGEXES: readonly RegExp[] = [EMOJI_TAG_SEQUENCE_RE, TAG_RUN_RE, VS_RUN_RE, ZW_RUN_RE, ALT_RE, TITLE_RE, HTML_ATTR_TEXT_RE, HIDDEN_ELEMENT_RE, PADDING_RE];
+export const HIDDEN_TEXT_REGEXES: readonly RegExp[] = [NON_ASCII_RE, EMOJI_TAG_SEQUENCE_RE, TAG_RUN_RE, VS_RUN_RE, ZW_RUN_RE, ALT_RE, TITLE_RE, HTML_ATTR_TEXT_RE, HIDDEN_ELEMENT_RE, PADDING_RE];
