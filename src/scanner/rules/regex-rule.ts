@@ -4,7 +4,7 @@
  */
 import type { FileLanguage, ScanContext } from '../views/scan-context';
 import { lineOfOffset } from '../views/line-index';
-import { requiredLiterals } from './required-literals';
+import { requiredLiteralSets } from './required-literals';
 import { TriggerIndex } from './trigger-index';
 import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
@@ -151,19 +151,43 @@ export function linesHoldingAny(ctx: ScanContext, literals: readonly string[], n
   return out;
 }
 
-/** Per pattern list: each pattern's trigger group of its required literals (required-literals.ts), or -1 when none are known. */
-const LITERAL_GROUPS = new WeakMap<readonly RegExp[], Int32Array>();
+/**
+ * Per pattern list: each pattern's trigger groups, one per literal set its matches must all hold
+ * (required-literals.ts), at most MAX_LITERAL_SETS of them (each set is one more group in every
+ * view's trigger pass); empty when none are known.
+ */
+const LITERAL_GROUPS = new WeakMap<readonly RegExp[], (readonly number[])[]>();
+const MAX_LITERAL_SETS = 2;
 
-function literalGroupsOf(patterns: readonly RegExp[]): Int32Array {
+function literalGroupsOf(patterns: readonly RegExp[]): (readonly number[])[] {
   let groups = LITERAL_GROUPS.get(patterns);
   if (!groups) {
-    groups = Int32Array.from(patterns, (p) => {
-      const literals = requiredLiterals(p);
-      return literals ? registerTriggers(literals) : -1;
+    groups = patterns.map((p) => {
+      const [first, ...rest] = requiredLiteralSets(p);
+      if (!first) return [];
+      // After the first set, the most selective: the one whose shortest literal is longest.
+      const shortest = (set: readonly string[]): number => Math.min(...set.map((l) => l.length));
+      const extra = [...rest].sort((a, b) => shortest(b) - shortest(a)).slice(0, MAX_LITERAL_SETS - 1);
+      return [first, ...extra].map(registerTriggers);
     });
     LITERAL_GROUPS.set(patterns, groups);
   }
   return groups;
+}
+
+/** Lines in both ascending lists. */
+function bothLines(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out.push(a[i]!);
+      i++;
+      j++;
+    }
+  }
+  return out;
 }
 
 export function scanPatterns(
@@ -205,7 +229,16 @@ export function scanPatterns(
     const viewLines = groupLinesOf(view);
     const groupLines = NOT_LOWERED.has(view) ? null : viewLines;
     for (let p = 0; p < patterns.length; p++) {
-      const own = groupLines && literalGroups[p]! >= 0 ? groupLines[literalGroups[p]!]! : null;
+      // Lines holding a literal of every set: a match lies on one of them.
+      let own: readonly number[] | null = null;
+      if (groupLines) {
+        for (const g of literalGroups[p]!) {
+          const lines = groupLines[g]!;
+          if (lines === null) continue;
+          own = own === null ? lines : bothLines(own, lines);
+          if (own.length === 0) break;
+        }
+      }
       // Every match holds a literal of its own: no literal in the view, no match in it.
       if (own && own.length === 0) continue;
       const re = globalOf(patterns[p]!);

@@ -24,7 +24,7 @@ const LITERAL_ESCAPE = /^[\\/.^$|?*+()[\]{}\-'"`#:,;=!<>@%&~ ]$/;
  * Parses the alternatives of `src` from `at` until an unmatched `)` or the end; returns the
  * required literals of the alternation and where it stopped, or null when not understood.
  */
-function alternation(src: string, at: number): { literals: string[] | null; end: number } | null {
+function alternation(src: string, at: number): { literals: string[] | null; end: number; alternatives: Item[][] } | null {
   const alternatives: Item[][] = [[]];
   let i = at;
   while (i < src.length) {
@@ -103,7 +103,7 @@ function alternation(src: string, at: number): { literals: string[] | null; end:
     alternatives[alternatives.length - 1]!.push(item);
   }
   const sets = alternatives.map(requiredOfSequence);
-  return { literals: sets.some((s) => s === null) ? null : [...new Set(sets.flat() as string[])], end: i };
+  return { literals: sets.some((s) => s === null) ? null : [...new Set(sets.flat() as string[])], end: i, alternatives };
 }
 
 /** The best-known required literals of one sequence: its longest literal run, else its first plain group's set. */
@@ -124,16 +124,55 @@ function requiredOfSequence(items: Item[]): string[] | null {
   return group;
 }
 
-/**
- * Required lower-case literals of a pattern, or null when none are known. Case-insensitive
- * Unicode patterns fold letters such as ſ to s, which lower-casing the text does not: none.
- */
-export function requiredLiterals(pattern: RegExp): readonly string[] | null {
+/** Lower-cased literals that gate lines, or null when one would not (short, or non-ASCII: lower-casing may not map it as the regex's case folding does). */
+function gatingLiterals(literals: readonly string[] | null): readonly string[] | null {
+  if (!literals || literals.length === 0) return null;
+  const lower = literals.map((l) => l.toLowerCase());
+  return lower.some((l) => l.length < MIN_LITERAL || !/^[\x20-\x7e]+$/.test(l)) ? null : lower;
+}
+
+/** The pattern's source read, or null when it is not understood or case folding differs from lower-casing. */
+function parsed(pattern: RegExp): { literals: string[] | null; alternatives: Item[][] } | null {
+  // Case-insensitive Unicode patterns fold letters such as ſ to s, which lower-casing the text does not.
   if (pattern.flags.includes('i') && (pattern.flags.includes('u') || pattern.flags.includes('v'))) return null;
-  const parsed = alternation(pattern.source, 0);
-  if (!parsed || parsed.end !== pattern.source.length || !parsed.literals || parsed.literals.length === 0) return null;
-  const literals = parsed.literals.map((l) => l.toLowerCase());
-  // Non-ASCII literals: lower-casing may not map them as the regex's case folding does.
-  if (literals.some((l) => l.length < MIN_LITERAL || !/^[\x20-\x7e]+$/.test(l))) return null;
-  return literals;
+  const read = alternation(pattern.source, 0);
+  return read && read.end === pattern.source.length ? read : null;
+}
+
+/** Required lower-case literals of a pattern, or null when none are known. */
+export function requiredLiterals(pattern: RegExp): readonly string[] | null {
+  return gatingLiterals(parsed(pattern)?.literals ?? null);
+}
+
+/**
+ * Every literal set a match of the pattern must hold one of, all at once: requiredLiterals' set,
+ * then, for a pattern of one top-level sequence, each other literal run and required plain group
+ * of that sequence ("send … credentials … to" needs a verb and a secret's name). A line lacking
+ * one set cannot hold a match.
+ */
+export function requiredLiteralSets(pattern: RegExp): (readonly string[])[] {
+  const read = parsed(pattern);
+  const first = gatingLiterals(read?.literals ?? null);
+  if (!read || !first) return [];
+  const sets: (readonly string[])[] = [first];
+  if (read.alternatives.length !== 1) return sets;
+  const seen = new Set([first.join('\n')]);
+  const add = (literals: readonly string[] | null): void => {
+    const gating = gatingLiterals(literals);
+    if (!gating || seen.has(gating.join('\n'))) return;
+    seen.add(gating.join('\n'));
+    sets.push(gating);
+  };
+  let run = '';
+  for (const it of read.alternatives[0]!) {
+    if (it.char !== null && it.min > 0) {
+      run += it.char;
+      continue;
+    }
+    if (run.length >= MIN_LITERAL) add([run]);
+    run = '';
+    if (it.min > 0 && it.group) add(it.group);
+  }
+  if (run.length >= MIN_LITERAL) add([run]);
+  return sets;
 }

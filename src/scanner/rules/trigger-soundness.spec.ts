@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeLine } from '../views/normalize';
 import { ALL_RULES } from './presets';
-import { requiredLiterals } from './required-literals';
+import { requiredLiteralSets, requiredLiterals } from './required-literals';
 import { documentedExample, fixtureRuleIds, loadRuleFixtures } from './rule-fixtures';
 
 /**
@@ -67,15 +67,15 @@ function untriggeredMatches(withCorpora: boolean): Map<string, string[]> {
   return misses;
 }
 
-/** Per rule: matches that hold none of their own pattern's required literals (regex-rule.ts skips the pattern where they are absent). */
+/** Per rule: matches that miss one of their own pattern's required literal sets (regex-rule.ts skips the pattern on lines lacking one). */
 function matchesWithoutLiterals(withCorpora: boolean): Map<string, string[]> {
   const lines = new Set<string>();
   for (const { text } of texts(withCorpora)) for (const line of text.replace(/\r\n?/g, '\n').split('\n')) lines.add(line).add(normalizeLine(line));
   const misses = new Map<string, string[]>();
   for (const rule of ALL_RULES) {
     (rule.triggered?.patterns ?? []).forEach((pattern, k) => {
-      const literals = requiredLiterals(pattern);
-      if (!literals) return;
+      const sets = requiredLiteralSets(pattern);
+      if (sets.length === 0) return;
       const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
       for (const line of lines) {
         re.lastIndex = 0;
@@ -83,7 +83,9 @@ function matchesWithoutLiterals(withCorpora: boolean): Map<string, string[]> {
         while ((m = re.exec(line)) !== null) {
           if (m[0].length === 0) re.lastIndex++;
           const lower = m[0].toLowerCase();
-          if (!literals.some((l) => lower.includes(l))) misses.set(rule.meta.id, [...(misses.get(rule.meta.id) ?? []), `pattern ${k} ${JSON.stringify(literals)}: ${JSON.stringify(m[0].slice(0, 120))}`]);
+          for (const literals of sets) {
+            if (!literals.some((l) => lower.includes(l))) misses.set(rule.meta.id, [...(misses.get(rule.meta.id) ?? []), `pattern ${k} ${JSON.stringify(literals)}: ${JSON.stringify(m[0].slice(0, 120))}`]);
+          }
         }
       }
     });
@@ -117,7 +119,18 @@ describe('required literals of a pattern', () => {
     expect(requiredLiterals(re)).toBeNull();
   });
 
-  it('every match of a pattern on the fixtures and documented examples holds one of its required literals', () => {
+  it.each([
+    [/send\b.{0,20}\b(?:keys|tokens)\b.{0,20}\bto\s(?:https?:|webhook)/, [['send'], ['keys', 'tokens'], ['http', 'webhook']]],
+    [/(?:use|run) this (?:skill|tool) first/, [[' this '], ['use', 'run'], ['skill', 'tool'], [' first']]],
+    [/(?:abc|def)x?(?:ghi|jkl)/, [['abc', 'def'], ['ghi', 'jkl']]],
+    [/(?:abc|def)|(?:ghi|jkl)/, [['abc', 'def', 'ghi', 'jkl']]],
+    [/(?:abc|de)(?:ghi|jkl)/, [['ghi', 'jkl']]],
+    [/ab?cd/, []],
+  ])('%s needs one literal of each of %j', (re, sets) => {
+    expect(requiredLiteralSets(re)).toEqual(sets);
+  });
+
+  it('every match of a pattern on the fixtures and documented examples holds one literal of each of its required sets', () => {
     expect(Object.fromEntries(matchesWithoutLiterals(false))).toEqual({});
   });
 });
@@ -143,7 +156,7 @@ describe('regex rule triggers', () => {
   (corporaPresent ? it : it.skip)('every pattern match on the corpora is on a line holding one of its rule triggers', () => {
     expect(Object.fromEntries(untriggeredMatches(true))).toEqual({});
   });
-  (corporaPresent ? it : it.skip)('every pattern match on the corpora holds one of its required literals', () => {
+  (corporaPresent ? it : it.skip)('every pattern match on the corpora holds one literal of each of its required sets', () => {
     expect(Object.fromEntries(matchesWithoutLiterals(true))).toEqual({});
   });
 });
