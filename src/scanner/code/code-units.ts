@@ -202,4 +202,4 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_UNIT_REGEXES: readonly RegExp[] = [FENCE_MARK, INLINE_SPAN, PROMPT, HEREDOC, FIRST_WORD, ARG_LIKE, PS_VERB_NOUN];
+export const CODE_UNIT_REGEXES: readonly RegExp[] = [FENCE_MARK, INLINE_SPAN, PROMPT, HEREDOC, FIRST_WORD, ARG_LIKE, PS_VERB_NOUN, NOT_BLANK, NESTED_START];
