@@ -16,7 +16,7 @@ import { codeLexicon } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
 import { codeChunksOf, type CodeChunk } from './code-units';
 import { asText, decodeStep, xorBytes, type DecodeStep } from './code-decode';
-import { parseCode, type SyntaxNode } from './tree-sitter';
+import { parseCode, type CodeLanguage, type SyntaxNode } from './tree-sitter';
 import { literalPattern } from '../engine/literal-pattern';
 
 export interface CodeCall {
@@ -158,20 +158,22 @@ function joinCapped(nodes: readonly (SyntaxNode | null)[], state: WalkState, dep
 
 function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: number): string {
   if (!node || depth > 8) return '';
-  const t = node.type;
   const lang = state.chunk.lang;
-  if (lang === 'bash' || lang === 'powershell') {
-    if (t === 'variable' && lang === 'powershell') {
+  // A shell word is its text expanded, whatever its type (reading the type costs a call into WebAssembly).
+  if (lang === 'bash') return expandShell(node.text, state.consts);
+  const t = node.type;
+  if (lang === 'powershell') {
+    if (t === 'variable') {
       const name = node.text.replace(/^\$/, '').replace(/^env:/i, '');
       return state.consts.get(name.toLowerCase()) ?? (HOME_WORDS.test(name) ? '~' : TEMP_WORDS.test(name) ? '/tmp' : node.text);
     }
-    if (t === 'command' && lang === 'powershell') {
+    if (t === 'command') {
       // Join-Path a b
       const name = calleeName(node.childForFieldName('command_name'));
       const args = psArgs(node, state, depth + 1);
       if (name === 'join-path') return args.filter((a) => !a.startsWith('-')).join('/');
     }
-    if (lang === 'powershell' && node.namedChildCount === 1 && !/string/.test(t)) return resolve(node.namedChild(0), state, depth + 1);
+    if (node.namedChildCount === 1 && !/string/.test(t)) return resolve(node.namedChild(0), state, depth + 1);
     return expandShell(node.text, state.consts);
   }
   switch (t) {
@@ -371,8 +373,17 @@ function conditionOf(node: SyntaxNode): SyntaxNode | null {
   return node.childForFieldName('condition');
 }
 
-/** Node types the walk looks at; every other node is passed by the cursor without being materialised. */
-const INTERESTING_TYPES = ['return_statement', 'for_statement', 'for_in_statement', 'if_statement', 'elif_clause', 'while_statement', 'conditional_expression', 'ternary_expression', 'list', 'variable_assignment', 'assignment', 'variable_declarator', 'assignment_expression', 'command', 'call', 'call_expression', 'new_expression'];
+const GUARD_TYPES = ['if_statement', 'elif_clause', 'while_statement', 'conditional_expression', 'ternary_expression'];
+/**
+ * Node types the walk looks at, per language (only those the walk reads in it); every other node
+ * is passed by the cursor without being materialised.
+ */
+const INTERESTING_TYPES: Record<CodeLanguage, string[]> = {
+  bash: [...GUARD_TYPES, 'list', 'for_statement', 'variable_assignment', 'command'],
+  python: [...GUARD_TYPES, 'return_statement', 'for_statement', 'assignment', 'call'],
+  typescript: [...GUARD_TYPES, 'return_statement', 'for_statement', 'for_in_statement', 'variable_declarator', 'assignment_expression', 'call_expression', 'new_expression'],
+  powershell: [...GUARD_TYPES, 'return_statement', 'for_statement', 'assignment_expression', 'command'],
+};
 
 const FUNCTION_TYPES = new Set(['function_definition', 'function_declaration', 'method_definition', 'function_expression', 'arrow_function']);
 
@@ -393,7 +404,7 @@ function walk(root: SyntaxNode, state: WalkState): void {
   // Guards in force: the condition applies from its end to the end of its statement.
   const guards: { from: number; to: number; text: string }[] = [];
   // Only the nodes the walk reads cross from WebAssembly, in source order, in one call.
-  for (const node of root.descendantsOfType(INTERESTING_TYPES)) {
+  for (const node of root.descendantsOfType(INTERESTING_TYPES[lang])) {
     if (!node) continue;
     const t = node.type;
     const at = node.startIndex;

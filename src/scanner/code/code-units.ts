@@ -43,6 +43,9 @@ export const HEREDOC = /<<-?\s{0,3}["']?([A-Za-z_]\w{0,40})/;
 const FIRST_WORD = /^\s{0,40}(?:sudo\s{1,5})?([\w.-]{1,40})(\s|$)/;
 const PS_VERB_NOUN = /^\s{0,8}[A-Z][a-z]{1,20}-[A-Z][A-Za-z]{1,40}\b/;
 const ARG_LIKE = /\s(?:-|\.{0,2}\/|~|\$|https?:|[\w-]{1,80}\.\w{1,8}\b)/;
+/** A line with something besides white space (what `trim()` removes), tested without building the trimmed copy. */
+const NOT_BLANK = /\S/;
+const NESTED_START = /^[\s)\]}]/;
 
 let shellWords: ReadonlySet<string> | null = null;
 /** Command words that make a span or a bare line read as a shell command. */
@@ -90,10 +93,9 @@ function chunkRows(lang: CodeLanguage, rows: readonly { line: number; text: stri
     const row = rows[k];
     // A script's lines are read in place (no object per line); blank lines carry nothing to parse.
     const raw = typeof row === 'string' ? row : row.text;
-    if (raw.length === 0 || raw.length > LINE_MAX || raw.trim() === '') continue;
+    if (raw.length === 0 || raw.length > LINE_MAX || !NOT_BLANK.test(raw)) continue;
     const t = raw;
-    const topLevel = heredoc === null && !inString && t.length > 0 && !/^[\s)\]}]/.test(t);
-    if (size >= CHUNK_MAX && topLevel) flush();
+    if (size >= CHUNK_MAX && heredoc === null && !inString && !NESTED_START.test(t)) flush();
     text.push(t);
     lines.push(typeof row === 'string' ? k + 1 : row.line);
     size += t.length + 1;
@@ -103,7 +105,7 @@ function chunkRows(lang: CodeLanguage, rows: readonly { line: number; text: stri
     }
     if (heredoc !== null) {
       if (t.trim() === heredoc) heredoc = null;
-    } else if (lang === 'bash') {
+    } else if (lang === 'bash' && t.includes('<<')) {
       const h = HEREDOC.exec(t);
       if (h) heredoc = h[1];
     }
@@ -149,18 +151,22 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
       // A fence: from its opener to its closer.
       const rows: { line: number; text: string }[] = [];
       const label = (info.fenceLang ?? '').toLowerCase();
-      let j = FENCE_MARK.test(line) ? i + 1 : i;
-      for (; j < ctx.lines.length && ctx.lineInfo[j]?.inFence && !FENCE_MARK.test(ctx.lines[j]); j++) rows.push({ line: j + 1, text: label === '' || FENCE_LANG[label] === 'bash' ? unprompted(ctx.lines[j]) : ctx.lines[j] });
-      i = j;
       let lang: CodeLanguage | undefined = FENCE_LANG[label];
+      // A fence labelled with another language (JSON, YAML …) is passed over without copying its rows.
+      const read = lang !== undefined || label === '';
+      const strip = label === '' || lang === 'bash';
+      let j = FENCE_MARK.test(line) ? i + 1 : i;
+      for (; j < ctx.lines.length && ctx.lineInfo[j]?.inFence && !FENCE_MARK.test(ctx.lines[j]); j++) if (read) rows.push({ line: j + 1, text: strip ? unprompted(ctx.lines[j]) : ctx.lines[j] });
+      i = j;
       if (!lang && label === '' && rows.some((r) => shellLike(r.text))) lang = 'bash';
       if (lang) chunkRows(lang, rows, ++unit, 'fence', out);
       continue;
     }
-    if (info?.inFrontmatter || line.trim() === '') {
+    const blank = !NOT_BLANK.test(line);
+    if (info?.inFrontmatter || blank) {
       carry = null;
       // A blank line ends a paragraph or list: commands flow within one.
-      if (line.trim() === '') flushProse();
+      if (blank) flushProse();
       continue;
     }
     // Prose: inline code spans that read as commands, or a bare command line. A span left open at
@@ -177,20 +183,23 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
       }
       carry = null;
     }
-    INLINE_SPAN.lastIndex = 0;
-    for (let m = INLINE_SPAN.exec(rest); m; m = INLINE_SPAN.exec(rest)) {
-      spans++;
-      if (shellLike(m[1], true)) proseRow({ line: i + 1, text: m[1] });
+    if (rest.includes('`')) {
+      INLINE_SPAN.lastIndex = 0;
+      for (let m = INLINE_SPAN.exec(rest); m; m = INLINE_SPAN.exec(rest)) {
+        spans++;
+        if (shellLike(m[1], true)) proseRow({ line: i + 1, text: m[1] });
+      }
+      if (countOf(rest, '`') % 2 === 1) {
+        const open = rest.slice(rest.lastIndexOf('`') + 1);
+        if (open.length > 0 && open.length <= 400) carry = { line: i + 1, text: open.trim() };
+      }
     }
-    if (countOf(rest, '`') % 2 === 1) {
-      const open = rest.slice(rest.lastIndexOf('`') + 1);
-      if (open.length > 0 && open.length <= 400) carry = { line: i + 1, text: open.trim() };
-    }
-    if (spans === 0 && !carry && !line.trimStart().startsWith('#') && shellLike(line) && !line.includes('. ')) proseRow({ line: i + 1, text: line.trim() });
+    // A heading (`# …`) never reads as a command: FIRST_WORD does not start at `#`.
+    if (spans === 0 && !carry && !line.includes('. ') && shellLike(line)) proseRow({ line: i + 1, text: line.trim() });
   }
   flushProse();
   return out;
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_UNIT_REGEXES: readonly RegExp[] = [FENCE_MARK, INLINE_SPAN, PROMPT, HEREDOC, FIRST_WORD, ARG_LIKE, PS_VERB_NOUN];
+export const CODE_UNIT_REGEXES: readonly RegExp[] = [FENCE_MARK, INLINE_SPAN, PROMPT, HEREDOC, FIRST_WORD, ARG_LIKE, PS_VERB_NOUN, NOT_BLANK, NESTED_START];
