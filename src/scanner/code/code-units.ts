@@ -26,12 +26,13 @@ export const CHUNK_MAX = 2000;
 /** A single line longer than this is not parsed (minified or padded); the regex rules still read it. */
 const LINE_MAX = 2000;
 
-const FENCE_LANG: Record<string, CodeLanguage> = {
+/** A Map, not an object: a fence label is the file's text, and `constructor` must not read as a language. */
+const FENCE_LANG = new Map<string, CodeLanguage>(Object.entries({
   bash: 'bash', sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash', terminal: 'bash', shellsession: 'bash',
   python: 'python', py: 'python', python3: 'python',
   js: 'typescript', javascript: 'typescript', ts: 'typescript', typescript: 'typescript', node: 'typescript', mjs: 'typescript', cjs: 'typescript',
   powershell: 'powershell', pwsh: 'powershell', ps1: 'powershell', ps: 'powershell',
-};
+} satisfies Record<string, CodeLanguage>));
 const SCRIPT_LANG: Partial<Record<ScanContext['language'], CodeLanguage>> = { shell: 'bash', python: 'python', javascript: 'typescript', powershell: 'powershell' };
 
 /** A Markdown code fence's opening or closing line. */
@@ -151,7 +152,7 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
       // A fence: from its opener to its closer.
       const rows: { line: number; text: string }[] = [];
       const label = (info.fenceLang ?? '').toLowerCase();
-      let lang: CodeLanguage | undefined = FENCE_LANG[label];
+      let lang: CodeLanguage | undefined = FENCE_LANG.get(label);
       // A fence labelled with another language (JSON, YAML …) is passed over without copying its rows.
       const read = lang !== undefined || label === '';
       const strip = label === '' || lang === 'bash';
