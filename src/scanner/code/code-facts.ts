@@ -237,13 +237,17 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
 
 /** Literals that make a chunk worth parsing for its decoding calls (the callees below). */
 export const DECODER_TRIGGERS: readonly string[] = ['b64decode', 'b32decode', 'b85decode', 'decodebytes', 'a2b_base64', 'fromhex', 'unhexlify', 'a2b_hex', 'frombase64string', 'atob(', 'decompress', 'inflatesync', 'gunzipsync', 'codecs.decode', "'base64'", '"base64"'];
-/** Callees that decode their first argument, by the last part of their name. */
-const DECODER_CALLEES: Record<string, DecodeStep> = {
+/**
+ * Callees that decode their first argument, by the last part of their name. Maps, not objects,
+ * here and below: the keys come from the scanned code, and `x.constructor(…)` must not find
+ * Object's constructor (it threw, and the file's code went unanalysed).
+ */
+const DECODER_CALLEES = new Map<string, DecodeStep>(Object.entries({
   b64decode: 'base64', urlsafe_b64decode: 'base64', standard_b64decode: 'base64', decodebytes: 'base64', a2b_base64: 'base64', atob: 'base64', frombase64string: 'base64',
   b32decode: 'base32', b85decode: 'base85', fromhex: 'hex', unhexlify: 'hex', a2b_hex: 'hex',
-};
+} satisfies Record<string, DecodeStep>));
 /** A second argument naming the encoding: `codecs.decode(x, "rot13")`, `Buffer.from(x, "base64")`. */
-const ENCODING_ARG: Record<string, DecodeStep> = { rot13: 'rot13', rot_13: 'rot13', hex: 'hex', base64: 'base64', base64url: 'base64', zlib: 'zlib', 'utf-16': 'utf16le', 'utf-16le': 'utf16le', utf16le: 'utf16le', ucs2: 'utf16le' };
+const ENCODING_ARG = new Map<string, DecodeStep>(Object.entries({ rot13: 'rot13', rot_13: 'rot13', hex: 'hex', base64: 'base64', base64url: 'base64', zlib: 'zlib', 'utf-16': 'utf16le', 'utf-16le': 'utf16le', utf16le: 'utf16le', ucs2: 'utf16le' } satisfies Record<string, DecodeStep>));
 /** zlib, raw deflate and gzip decompressors: the zlib step tries all three containers. */
 const DECOMPRESS_CALLEE = /(?:^|\.)(?:decompress|inflatesync|inflaterawsync|unzipsync|gunzipsync)$/;
 const NUMBER_WORD = /^(?:\d|0x)/i;
@@ -284,11 +288,11 @@ function resolveDecoding(node: SyntaxNode, fn: string, args: (SyntaxNode | null)
     const obj = fnNode.childForFieldName('object');
     if (obj && (obj.type === 'call' || obj.type === 'call_expression' || obj.type === 'identifier')) {
       const value = resolve(obj, state, depth + 1);
-      return last !== 'encode' && ENCODING_ARG[stringArg(args[0], state, depth)] === 'utf16le' ? decodedValue(decodeStep('utf16le', value), state) : value;
+      return last !== 'encode' && ENCODING_ARG.get(stringArg(args[0], state, depth)) === 'utf16le' ? decodedValue(decodeStep('utf16le', value), state) : value;
     }
   }
-  let step: DecodeStep | undefined = DECODER_CALLEES[last];
-  if (!step && (fn === 'codecs.decode' || fn === 'buffer.from')) step = ENCODING_ARG[stringArg(args[1], state, depth)];
+  let step: DecodeStep | undefined = DECODER_CALLEES.get(last);
+  if (!step && (fn === 'codecs.decode' || fn === 'buffer.from')) step = ENCODING_ARG.get(stringArg(args[1], state, depth));
   if (!step && DECOMPRESS_CALLEE.test(fn)) step = 'zlib';
   if (step && args[0]) return decodedValue(decodeStep(step, resolve(args[0], state, depth + 1)), state);
   // `"".join(chr(b ^ KEY) for b in bytes.fromhex(BLOB))`: XOR over what the loop reads.

@@ -130,6 +130,13 @@ describe('code facts', () => {
     }
   });
 
+  it('reads a call or encoding named like an inherited property (constructor) as no decoder, and still analyses the code', () => {
+    const js = codeFactsOf(ctxOf('a.js', 'const a = b.constructor("aGVsbG8gd29ybGQ=");\nconst c = Buffer.from(a, "constructor");\nfetch("https://h.example/" + c);\n').ctx);
+    expect(js.calls.map((c) => c.name)).toContain('fetch');
+    const py = codeFactsOf(ctxOf('a.py', 'import codecs, os\nx = codecs.decode("abc", "constructor")\nos.system("curl https://h.example/" + x)\n').ctx);
+    expect(py.calls.map((c) => c.name)).toContain('curl');
+  });
+
   it('does not parse code that mentions nothing the code rules read', () => {
     const facts = codeFactsOf(ctxOf('pad.sh', '${'.repeat(20000)).ctx);
     expect(facts.calls).toEqual([]);

@@ -126,6 +126,12 @@ describe('extractJsonSurface', () => {
       ['description', 'Runs a read query.', 6], ['description', 'The SQL', 7], ['default', 'select 1', 7],
     ]);
   });
+
+  it('reads a key an object inherits (constructor, toString) as no schema role', () => {
+    const text = '{"tools": [{"name": "q", "description": "Runs a query.", "constructor": "x", "toString": "y", "__proto__": "z"}]}';
+    const s = extractJsonSurface(parseJsonLoose(text), [text]);
+    expect(s.tools[0].strings.map((x) => [x.role, x.text])).toEqual([['description', 'Runs a query.']]);
+  });
 });
 
 describe('extractMarkdownSurface', () => {

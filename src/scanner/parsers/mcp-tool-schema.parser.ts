@@ -246,7 +246,8 @@ class JsonValueLines {
   }
 }
 
-const SCHEMA_KEYS: Record<string, SchemaRole> = { description: 'description', title: 'title', default: 'default', enum: 'enum', examples: 'enum' };
+/** A Map: the keys are the manifest's own, and `constructor` must not find Object's. */
+const SCHEMA_KEYS = new Map<string, SchemaRole>([['description', 'description'], ['title', 'title'], ['default', 'default'], ['enum', 'enum'], ['examples', 'enum']]);
 const MAX_JSON_DEPTH = 12;
 
 function isToolObject(v: Record<string, unknown>): boolean {
@@ -260,7 +261,7 @@ export function extractJsonSurface(json: unknown, lines: readonly string[]): Mcp
   const collect = (v: unknown, tool: McpToolDecl, depth: number, key: string | null): void => {
     if (depth > MAX_JSON_DEPTH) return;
     if (typeof v === 'string') {
-      const role = key ? SCHEMA_KEYS[key] : undefined;
+      const role = key ? SCHEMA_KEYS.get(key) : undefined;
       if (role && v.length > 0) tool.strings.push({ role, text: v.slice(0, MAX_STRING), line: locate.find(v, tool.line) });
       return;
     }
