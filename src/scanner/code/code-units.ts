@@ -60,7 +60,7 @@ function shellLike(text: string, span = false): boolean {
   const m = FIRST_WORD.exec(text);
   if (!m) return false;
   const word = m[1].toLowerCase();
-  if (!commandWords().has(word) && !word.startsWith('./')) return false;
+  if (!commandWords().has(word)) return false;
   const rest = text.slice(m[0].length - 1);
   return span ? rest.trim().length > 0 : ARG_LIKE.test(rest);
 }
