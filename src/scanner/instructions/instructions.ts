@@ -148,9 +148,9 @@ const URL_SCHEMES = lexiconWords('url-scheme');
  * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
  * data can leave to. Whose host it is stays open, so frames use it only with stronger intent.
  */
-function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
+function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], facts: TokenFacts, from: number, to: number): number {
   for (let k = from; k + 2 < to; k++) {
-    if (!URL_SCHEMES.has(tokens[k])) continue;
+    if (!has(facts, k, ON_URL_LINE) || !URL_SCHEMES.has(tokens[k])) continue;
     const host = tokens[k + 1];
     // "the HTTP layer" names a protocol and `aws s3 cp` a command; only a written URL names a host.
     if (!(ctx.lines[tokenLine[k] - 1] ?? '').toLowerCase().includes(`${tokens[k]}://${host}`)) continue;
@@ -268,6 +268,9 @@ const URGING_VERB = lexiconWords('urging-verb');
 const RESTRICTOR = lexiconWords('restrictor');
 /** The gap between two tokens holds a list or clause break. */
 const CLAUSE_BREAK = /[,;:()\u2013\u2014]|\s-\s/;
+/** Any character that trimming keeps (`\s` is the set `trim` removes). */
+const NOT_SPACE = /\S/;
+const SPACE = /\s/;
 /** Terminal punctuation, then only space, to the end of the line. */
 const TERMINAL_TAIL = /[.!?;:|]\s*$/g;
 /** A file listing line: a path, then a comment ("json.ts  # report formats"). */
@@ -275,7 +278,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, NOT_SPACE, SPACE, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -325,6 +328,13 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
   return { text: line, breakBefore: LIST_ITEM.test(line), newBlock: false, heading: false };
 }
 
+/** At least three spaces, so at least four words split on a space (counted in place: no array of pieces). */
+function hasFourWords(text: string): boolean {
+  let at = -1;
+  for (let spaces = 0; spaces < 3; spaces++) if ((at = text.indexOf(' ', at + 1)) < 0) return false;
+  return true;
+}
+
 function jsonProse(line: string): string | null {
   let out = '';
   JSON_STRING.lastIndex = 0;
@@ -338,7 +348,7 @@ function jsonProse(line: string): string | null {
         // An invalid escape: read the value as written.
       }
     }
-    if (body.split(' ').length >= 4) out += `${body}. `;
+    if (hasFourWords(body)) out += `${body}. `;
   }
   return out.length > 0 ? out : null;
 }
@@ -349,7 +359,7 @@ function proseStrings(line: string): string | null {
   let m: RegExpExecArray | null;
   while ((m = STRING_LITERAL.exec(line)) !== null) {
     const body = m[1] ?? m[2] ?? '';
-    if (body.split(' ').length >= 4) out += `${body}. `;
+    if (hasFourWords(body)) out += `${body}. `;
   }
   return out.length > 0 ? out : null;
 }
@@ -359,6 +369,13 @@ function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): b
   if (ctx.language !== 'python' || (!line.includes('"""') && !line.includes("'''"))) return inside;
   const marks = line.match(TRIPLE_QUOTE)?.length ?? 0;
   return marks % 2 === 1 ? !inside : inside;
+}
+
+/** The text's last character before trailing space is a colon (read in place: no trimmed copy). */
+function endsWithColon(text: string): boolean {
+  let k = text.length - 1;
+  while (k >= 0 && SPACE.test(text[k])) k--;
+  return text.charCodeAt(k) === 58;
 }
 
 /** The text from `from` on ends with terminal punctuation (searched in place: no copy of the tail). */
@@ -391,6 +408,33 @@ function addresseeOf(ctx: ScanContext, tokens: readonly string[], from: number, 
   return 'agent';
 }
 
+/**
+ * What the text around a token shows, one bit each, per token of the file's stream: a number per
+ * token instead of a set of token indices per fact (sets were much of this layer's allocation).
+ */
+type TokenFacts = readonly number[];
+/** The token continues the one before inside an identifier (joined by `_` or `.`). */
+const IDENTIFIER_JOIN = 1;
+/** Right after a comma ("Before setup, locate …"): where the main clause may begin. */
+const AFTER_COMMA = 2;
+/** Joined to the one before by a hyphen ("publicly-embedded"): one compound word. */
+const HYPHEN_JOIN = 4;
+/** Inside an inline code span that is one item of a comma-separated list of names. */
+const LISTED_NAME = 8;
+/** Written with a capital, not at the start of its line: a word of a proper name. */
+const CAPITALIZED = 16;
+/** After a list or clause break (comma, dash, colon, semicolon, bracket): "Security — injection, authz bypass". */
+const AFTER_BREAK = 32;
+/** In a quoted title naming a part of a document ("the "Information Sources" section"): a name, no act. */
+const IN_TITLE = 64;
+/** On a line that writes "://": only there may a token be a URL's scheme (hostUrlAt). */
+const ON_URL_LINE = 128;
+
+/** Does token `k` (past the stream's end: none) have this fact? */
+function has(facts: TokenFacts, k: number, fact: number): boolean {
+  return ((facts[k] ?? 0) & fact) !== 0;
+}
+
 const CACHE = new WeakMap<ScanContext, InstructionSet>();
 
 /** The instructions of a file, computed once per ScanContext. */
@@ -405,20 +449,8 @@ export function instructionsOf(ctx: ScanContext): InstructionSet {
 function buildInstructions(ctx: ScanContext): InstructionSet {
   const matcher = lexiconMatcher();
   const tokens: string[] = [];
-  /** Tokens that continue the one before inside an identifier (joined by `_` or `.`). */
-  const identifierJoins = new Set<number>();
-  /** Tokens right after a comma ("Before setup, locate …"): where the main clause may begin. */
-  const afterComma = new Set<number>();
-  /** Tokens joined to the one before by a hyphen ("publicly-embedded"): one compound word. */
-  const hyphenJoins = new Set<number>();
-  /** Tokens inside an inline code span that is one item of a comma-separated list of names. */
-  const listedNames = new Set<number>();
-  /** Tokens written with a capital, not at the start of their line: words of a proper name. */
-  const capitalized = new Set<number>();
-  /** Tokens after a list or clause break (comma, dash, colon, semicolon, bracket): "Security — injection, authz bypass". */
-  const afterBreak = new Set<number>();
-  /** Tokens of a quoted title naming a part of a document ("the "Information Sources" section"): a name, no act. */
-  const inTitle = new Set<number>();
+  /** Per token, its TokenFact bits. */
+  const facts: number[] = [];
   const tokenLine: number[] = [];
   // Instruction boundaries as token indices, with the block and section each one belongs to.
   const starts: { token: number; block: number; section: number; list: boolean }[] = [];
@@ -433,7 +465,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const span: [number, number] = [0, 0];
   for (let i = 0; i < ctx.lines.length; i++) {
     const raw = despaced(normalized?.[i] || ctx.lines[i]);
-    if (raw.trim().length === 0) {
+    if (!NOT_SPACE.test(raw)) {
       blankBefore = true;
       continue;
     }
@@ -469,37 +501,40 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     const listed = listedCodeSpans(lower);
     let listedAt = 0;
     const titles = lowered ? titleSpans(part.text) : NO_SPANS;
+    const onUrlLine = ctx.lines[i].includes('://') ? ON_URL_LINE : 0;
     while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
       if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
       if (startHere) {
         starts.push({ token: tokens.length, block, section, list: onLine === 0 && isList });
         startHere = false;
       }
+      let fact = onUrlLine;
       const word = lower.slice(span[0], span[1]);
       previousToken = lowered ? word : word.toLowerCase();
       // A dotfile name (".env", "~/.npmrc") is a thing of its own, unlike the word ("env" of a conda env).
       if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
-      if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) identifierJoins.add(tokens.length);
+      if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) fact |= IDENTIFIER_JOIN;
       // Most gaps between tokens are one space and hold no comma or break: only others are copied and read.
       if (previousEnd >= 0 && (span[0] - previousEnd > 1 || lower.charCodeAt(previousEnd) !== 32)) {
         const gap = lower.slice(previousEnd, span[0]);
-        if (gap.trim() === ',') afterComma.add(tokens.length);
-        if (CLAUSE_BREAK.test(gap)) afterBreak.add(tokens.length);
+        if (gap.trim() === ',') fact |= AFTER_COMMA;
+        if (CLAUSE_BREAK.test(gap)) fact |= AFTER_BREAK;
       }
-      if (previousEnd >= 0 && span[0] === previousEnd + 1 && lower[previousEnd] === '-') hyphenJoins.add(tokens.length);
-      if (onLine > 0 && lowered && part.text[span[0]] !== lower[span[0]]) capitalized.add(tokens.length);
+      if (previousEnd >= 0 && span[0] === previousEnd + 1 && lower[previousEnd] === '-') fact |= HYPHEN_JOIN;
+      if (onLine > 0 && lowered && part.text[span[0]] !== lower[span[0]]) fact |= CAPITALIZED;
       while (listedAt < listed.length && listed[listedAt][1] <= span[0]) listedAt++;
-      if (listedAt < listed.length && listed[listedAt][0] <= span[0]) listedNames.add(tokens.length);
-      if (titles.length > 0 && titles.some(([a, b]) => span[0] >= a && span[1] <= b)) inTitle.add(tokens.length);
+      if (listedAt < listed.length && listed[listedAt][0] <= span[0]) fact |= LISTED_NAME;
+      if (titles.length > 0 && titles.some(([a, b]) => span[0] >= a && span[1] <= b)) fact |= IN_TITLE;
       tokens.push(previousToken);
+      facts.push(fact);
       tokenLine.push(i + 1);
       previousEnd = span[1];
       onLine++;
     }
     // A heading is an instruction of its own; the body starts a new one.
     if (onLine > 0 && (part.heading || endsWithTerminal(lower, previousEnd))) starts.push({ token: tokens.length, block, section, list: false });
-    previousWasListOrLead = isList || part.text.trimEnd().endsWith(':');
+    previousWasListOrLead = isList || endsWithColon(part.text);
     blankBefore = false;
   }
   starts.push({ token: tokens.length, block, section, list: false });
@@ -514,9 +549,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     .match(tokens)
     .filter(
       (h) =>
-        !(h.cls === 'destination-public' && (joinsIdentifier(identifierJoins, h.start, h.end) || hyphenJoins.has(h.end))) &&
-        !(neverAnIdentifierPart(h.cls) && (partOfIdentifier(identifierJoins, h.start, h.end) || listedNames.has(h.start))) &&
-        !(PROPER_NAME_PART.has(h.cls) && h.end === h.start + 1 && PARTY_NOUN.has(tokens[h.start]) && capitalized.has(h.start) && capitalized.has(h.end)),
+        !(h.cls === 'destination-public' && (joinsIdentifier(facts, h.start, h.end) || has(facts, h.end, HYPHEN_JOIN))) &&
+        !(neverAnIdentifierPart(h.cls) && (partOfIdentifier(facts, h.start, h.end) || has(facts, h.start, LISTED_NAME))) &&
+        !(PROPER_NAME_PART.has(h.cls) && h.end === h.start + 1 && PARTY_NOUN.has(tokens[h.start]) && has(facts, h.start, CAPITALIZED) && has(facts, h.end, CAPITALIZED)),
     );
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
@@ -537,14 +572,14 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       if (matches[m].start >= from) own.push(matches[m]);
       m++;
     }
-    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, afterComma, afterBreak, inTitle);
+    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, facts);
     if (lead && lead.block !== instruction.block) lead = null;
     if (starts[s].list && lead) {
       instruction.leadLine = lead.line;
       // An item under "Attackers can:" describes the attack like its lead-in does; one under
       // "mention these fixes:" reports a fixed bug ("the uploader silently dropped files").
       if ((lead.mood === 'quotation' || lead.classes.has('report-subject')) && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
-    } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
+    } else if (!starts[s].list && endsWithColon(ctx.lines[tokenLine[to - 1] - 1] ?? '')) {
       lead = instruction;
     }
     if (instruction.section !== stepSection) {
@@ -581,9 +616,9 @@ const CONDITION = lexiconWords('condition-word');
  * safeguard": a phrase inside a leading condition about someone other than the agent states the
  * case being looked for, not something the agent keeps from the user.
  */
-function inOthersCondition(tokens: readonly string[], from: number, at: number, afterComma: ReadonlySet<number>): boolean {
+function inOthersCondition(tokens: readonly string[], from: number, at: number, facts: TokenFacts): boolean {
   if (!CONDITION.has(tokens[from])) return false;
-  for (let k = from + 1; k <= at; k++) if (afterComma.has(k)) return false;
+  for (let k = from + 1; k <= at; k++) if (has(facts, k, AFTER_COMMA)) return false;
   let subject = from + 1;
   while (subject < at && SUBJECT_ARTICLE.has(tokens[subject])) subject++;
   return subject < at && !AGENT_SUBJECT.has(tokens[subject]) && !HUMAN_SUBJECT.has(tokens[subject]);
@@ -663,9 +698,9 @@ const GOAL_PREPOSITION = lexiconWords('goal-preposition');
 const SOURCE_REACH = 10;
 
 /** The nearest preposition before the place, with no action or goal preposition in between, is "from". */
-function isSourcePlace(tokens: readonly string[], from: number, at: number, actionStarts: ReadonlySet<number>): boolean {
+function isSourcePlace(tokens: readonly string[], from: number, at: number, marks: Uint8Array): boolean {
   for (let k = at - 1; k >= from && at - k <= SOURCE_REACH; k--) {
-    if (actionStarts.has(k) || GOAL_PREPOSITION.has(tokens[k])) return false;
+    if ((marks[k - from] & ACTION_START) !== 0 || GOAL_PREPOSITION.has(tokens[k])) return false;
     if (SOURCE_PREPOSITION.has(tokens[k])) return true;
   }
   return false;
@@ -678,13 +713,13 @@ const LOCATIVE_PREPOSITION = lexiconWords('locative-preposition');
  * credential right before it, with no act before that credential, is where the credential already
  * is ("paste the keys in the PR comment" has its act, and the place stays a destination).
  */
-function isSecretLocation(tokens: readonly string[], from: number, at: number, actStarts: ReadonlySet<number>, secretEnds: ReadonlyMap<number, number>): boolean {
+function isSecretLocation(tokens: readonly string[], from: number, at: number, marks: Uint8Array, secretEnds: ReadonlyMap<number, number>): boolean {
   for (let k = at - 1; k >= from && at - k <= SOURCE_REACH; k--) {
-    if (actStarts.has(k)) return false;
+    if ((marks[k - from] & ACT_OR_ECHO_START) !== 0) return false;
     if (!LOCATIVE_PREPOSITION.has(tokens[k])) continue;
     const secretStart = secretEnds.get(k);
     if (secretStart === undefined) return false;
-    for (let j = from; j < secretStart; j++) if (actStarts.has(j)) return false;
+    for (let j = from; j < secretStart; j++) if ((marks[j - from] & ACT_OR_ECHO_START) !== 0) return false;
     return true;
   }
   return false;
@@ -726,35 +761,58 @@ function boundByGrant(tokens: readonly string[], from: number, at: number): bool
 }
 
 /** The first token in [from, to) that follows a list or clause break, else `to`. */
-function firstBreakAfter(breaks: ReadonlySet<number>, from: number, to: number): number {
-  for (let k = from; k < to; k++) if (breaks.has(k)) return k;
+function firstBreakAfter(facts: TokenFacts, from: number, to: number): number {
+  for (let k = from; k < to; k++) if (has(facts, k, AFTER_BREAK)) return k;
   return to;
 }
 
 /** Does a list or clause break stand before any token of [from, to]? */
-function breakBetween(breaks: ReadonlySet<number>, from: number, to: number): boolean {
-  for (let k = from; k <= to; k++) if (breaks.has(k)) return true;
+function breakBetween(facts: TokenFacts, from: number, to: number): boolean {
+  for (let k = from; k <= to; k++) if (has(facts, k, AFTER_BREAK)) return true;
   return false;
 }
 
 /** Is the phrase [start, end) joined to the token before or after it by `_` or `.` (one identifier)? */
-function partOfIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
-  return joins.has(start) || joins.has(end);
+function partOfIdentifier(facts: TokenFacts, start: number, end: number): boolean {
+  return has(facts, start, IDENTIFIER_JOIN) || has(facts, end, IDENTIFIER_JOIN);
 }
 
 /** Does the phrase [start, end) run across an identifier's join? */
-function joinsIdentifier(joins: ReadonlySet<number>, start: number, end: number): boolean {
-  for (let k = start + 1; k < end; k++) if (joins.has(k)) return true;
+function joinsIdentifier(facts: TokenFacts, start: number, end: number): boolean {
+  for (let k = start + 1; k < end; k++) if (has(facts, k, IDENTIFIER_JOIN)) return true;
   return false;
 }
 
-function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, afterComma: ReadonlySet<number>, afterBreak: ReadonlySet<number>, inTitle: ReadonlySet<number>): Instruction {
+/**
+ * What an instruction's own phrases mark on its tokens, one bit each (frameOf's `marks`, indexed
+ * from the instruction's first token): one small array per instruction instead of a set per mark.
+ */
+/** Inside a phrase of several tokens that is no negation ("do not mention"): a negation there belongs to that phrase. */
+const COVERED = 1;
+/** A consent phrase a negation withdrew ("do not ask first"): the prohibition is its own sense. */
+const WITHDRAWN = 2;
+/** Right after a determiner: an action word there is a noun ("the upload", "every change"), not an act. */
+const AFTER_DETERMINER = 4;
+/** One of the two tokens after an instrument phrase ("using the deploy token"). */
+const AFTER_INSTRUMENT = 8;
+const ACTION_START = 16;
+/** An act, showing and repeating included ("paste the keys in …"): what makes a place a destination. */
+const ACT_OR_ECHO_START = 32;
+/** Inside a fixed phrase in which an action word has another sense ("log in", "out of sync", "push protection"): no action slot starts there. */
+const PHRASAL = 64;
+/** Right after a stand-in ("a TODO for the credentials"): the credential is named, not written. */
+const STAND_IN_END = 128;
+
+function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, facts: TokenFacts): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
   // that phrase and negates nothing else.
-  const covered = new Uint8Array(to - from);
-  for (const h of own) if (h.cls !== 'negation' && h.end - h.start > 1) for (let k = h.start; k < h.end; k++) covered[k - from] = 1;
+  // Marks by token index from `from`, up to the end of the last phrase and the token after it.
+  let last = to;
+  for (const h of own) last = Math.max(last, h.end);
+  const marks = new Uint8Array(last - from + 2);
+  for (const h of own) if (h.cls !== 'negation' && h.end - h.start > 1) for (let k = h.start; k < h.end; k++) marks[k - from] |= COVERED;
   const negations: number[] = [];
   const anyNegations: number[] = [];
   for (const h of own) {
@@ -763,51 +821,41 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // forgetting or the worry, and the act is urged on, so it forbids nothing.
     if (URGING_VERB.has(tokens[h.end]) || (h.end + 1 < to && URGING_VERB.has(tokens[h.end + 1]))) continue;
     anyNegations.push(h.start);
-    if (covered[h.start - from] === 0) negations.push(h.start);
+    if ((marks[h.start - from] & COVERED) === 0) negations.push(h.start);
   }
   const slots: SlotHit[] = [];
   const slotStart: number[] = [];
   const classes = new Set<SlotClass>();
   let firstProhibitedAction = Infinity;
-  /** Consent phrases a negation withdrew ("do not ask first"): the prohibition is their own sense. */
-  const withdrawnAt = new Set<number>();
-  // An action word right after a determiner is a noun ("the upload", "every change"), not an act.
-  const afterDeterminer = new Set<number>();
-  const afterInstrument = new Set<number>();
-  const actionStarts = new Set<number>();
   /** End token of each credential phrase → its start ("the credentials in …"). */
   const secretEnds = new Map<number, number>();
-  /** Acts, showing and repeating included ("paste the keys in …"): what makes a place a destination. */
-  const actOrEchoStarts = new Set<number>();
-  // "Log in", "post-processing", "out of sync", "push protection": a fixed phrase in which an
-  // action word has another sense; no action slot starts inside it.
-  const phrasal = new Set<number>();
   // "… instead of silently rewriting it": the quiet way is the one not taken.
   const contrastEnds: number[] = [];
-  // "a TODO for the credentials": the credential is named, not written.
-  const standInEnds = new Set<number>();
   for (const h of own) {
-    if (h.cls === 'phrasal-sense') for (let k = h.start; k < h.end; k++) phrasal.add(k);
+    if (h.cls === 'phrasal-sense') for (let k = h.start; k < h.end; k++) marks[k - from] |= PHRASAL;
     if (h.cls === 'contrast') contrastEnds.push(h.end);
-    if (h.cls === 'secret-stand-in') standInEnds.add(h.end);
-    if (h.cls === 'determiner') afterDeterminer.add(h.end);
-    if (h.cls === 'instrument') afterInstrument.add(h.end).add(h.end + 1);
-    if (h.cls.startsWith('action-')) actionStarts.add(h.start);
+    if (h.cls === 'secret-stand-in') marks[h.end - from] |= STAND_IN_END;
+    if (h.cls === 'determiner') marks[h.end - from] |= AFTER_DETERMINER;
+    if (h.cls === 'instrument') {
+      marks[h.end - from] |= AFTER_INSTRUMENT;
+      marks[h.end + 1 - from] |= AFTER_INSTRUMENT;
+    }
+    if (h.cls.startsWith('action-')) marks[h.start - from] |= ACTION_START;
     if (h.cls === 'object-secret') secretEnds.set(h.end, h.start);
-    if (h.cls.startsWith('action-') || h.cls === 'echo-verb') actOrEchoStarts.add(h.start);
+    if (h.cls.startsWith('action-') || h.cls === 'echo-verb') marks[h.start - from] |= ACT_OR_ECHO_START;
   }
   for (const h of own) {
     if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense' || h.cls === 'contrast' || h.cls === 'secret-stand-in') continue;
-    if (h.cls === 'object-secret' && standInEnds.has(h.start)) continue;
+    if (h.cls === 'object-secret' && (marks[h.start - from] & STAND_IN_END) !== 0) continue;
     // "The response shape changed", "the response body": a program's message, not the agent's reply.
     if (h.cls === 'destination-reply' && h.end < to && RESPONSE_PART.has(tokens[h.end])) continue;
     // "There is …", "there must be …": the existential, not a place.
     if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
     // "The contract from the current code and public documentation": where it comes from, not where it goes.
-    if (h.cls === 'destination-public' && (isSourcePlace(tokens, from, h.start, actionStarts) || isSecretLocation(tokens, from, h.start, actOrEchoStarts, secretEnds))) continue;
-    if (h.cls.startsWith('action-') && (afterDeterminer.has(h.start) || phrasal.has(h.start) || inTitle.has(h.start))) continue;
+    if (h.cls === 'destination-public' && (isSourcePlace(tokens, from, h.start, marks) || isSecretLocation(tokens, from, h.start, marks, secretEnds))) continue;
+    if (h.cls.startsWith('action-') && ((marks[h.start - from] & (AFTER_DETERMINER | PHRASAL)) !== 0 || has(facts, h.start, IN_TITLE))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
-    if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && !actionStarts.has(h.end)) continue;
+    if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && (marks[h.end - from] & ACTION_START) === 0) continue;
     // "Only use sources the user has already authorized": the user's grant bounds the act; it claims no authority.
     if (h.cls === 'authority-claim' && boundByGrant(tokens, from, h.start)) continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.
@@ -823,14 +871,14 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // A negated object carries the prohibition when its verb is no lexicon word ("do not rewrite shared history … without approval").
     if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
-    if (withdrawn) withdrawnAt.add(h.start);
-    const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: afterInstrument.has(h.start) || undefined };
+    if (withdrawn) marks[h.start - from] |= WITHDRAWN;
+    const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: (marks[h.start - from] & AFTER_INSTRUMENT) !== 0 || undefined };
     if (cls === 'stealth') {
       let k = h.end;
       if (k < to && MODAL_OR_AUX.has(tokens[k])) k++;
-      if (actionStarts.has(k)) slot.modifies = k;
+      if ((marks[k - from] & ACTION_START) !== 0) slot.modifies = k;
     }
-    if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end) && !inOthersCondition(tokens, from, h.start, afterComma);
+    if (cls === 'concealment') slot.refersBack = pointsBack(tokens, from, to, h.start, h.end) && !inOthersCondition(tokens, from, h.start, facts);
     slots.push(slot);
     slotStart.push(h.start);
   }
@@ -839,9 +887,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const opener = OCTET.test(tokens[from] ?? '') ? from + 1 : from;
   const opensProhibited = negations.some((n) => n === opener || (n === opener + 1 && tokens[opener] === 'do'));
   if (opensProhibited) {
-    const clauseEnd = firstBreakAfter(afterBreak, opener + 1, to);
+    const clauseEnd = firstBreakAfter(facts, opener + 1, to);
     slots.forEach((sl, k) => {
-      if (slotStart[k] < clauseEnd && sl.cls === 'consent-bypass' && !withdrawnAt.has(slotStart[k])) sl.negated = true;
+      if (slotStart[k] < clauseEnd && sl.cls === 'consent-bypass' && (marks[slotStart[k] - from] & WITHDRAWN) === 0) sl.negated = true;
     });
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
@@ -856,7 +904,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       if (w.cls !== verbCls) continue;
       // An object after its verb may follow a list ("disable the firewall, antivirus"); one before
       // it pairs only within its clause ("filtering is disabled", not "Security — injection, authz bypass").
-      const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(afterBreak, o.end, w.start)));
+      const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(facts, o.end, w.start)));
       if (!near) continue;
       const verb = slots.find((sl, k) => sl.cls === verbCls && slotStart[k] === w.start);
       const object = slots.find((sl, k) => sl.cls === objectCls && slotStart[k] === near.start);
@@ -871,7 +919,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     slots.push({ cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false });
     classes.add('destination-external');
   }
-  let address = literal >= 0 ? -1 : hostUrlAt(ctx, tokens, tokenLine, from, to);
+  let address = literal >= 0 ? -1 : hostUrlAt(ctx, tokens, tokenLine, facts, from, to);
   let addressLength = 3;
   if (literal < 0 && address < 0) {
     address = hostOnPortAt(ctx, tokens, tokenLine, from, to);
@@ -884,8 +932,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const line = tokenLine[from];
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
   const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
-  const mood = moodOf(ctx, line, tokens, own, slots, from, afterComma);
-  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: mood === 'description' && narrates(tokens, from, own, slots, afterComma) ? 'quotation' : mood, question, slots, classes };
+  const mood = moodOf(ctx, line, tokens, own, slots, from, facts);
+  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: mood === 'description' && narrates(tokens, from, own, slots, facts) ? 'quotation' : mood, question, slots, classes };
 }
 
 /**
@@ -895,9 +943,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
  * agent ("you deleted"), nor an adjective before a noun ("collected credentials"). It reports a
  * past event, like an item under "fixed:", and orders nothing.
  */
-function narrates(tokens: readonly string[], from: number, own: readonly LexiconMatch[], slots: readonly SlotHit[], afterComma: ReadonlySet<number>): boolean {
+function narrates(tokens: readonly string[], from: number, own: readonly LexiconMatch[], slots: readonly SlotHit[], facts: TokenFacts): boolean {
   const act = slots.find((sl) => sl.cls.startsWith('action-') && !sl.negated);
-  if (act?.at === undefined || act.end !== act.at + 1 || act.at === from || afterComma.has(act.at)) return false;
+  if (act?.at === undefined || act.end !== act.at + 1 || act.at === from || has(facts, act.at, AFTER_COMMA)) return false;
   if (!own.some((h) => h.cls === 'determiner' && h.start === act.end)) return false;
   const verb = tokens[act.at];
   const before = tokens[act.at - 1];
@@ -909,7 +957,7 @@ const LEAD_CLAUSE_TOKENS = 6;
 const LEAD_CLAUSE_OPENER = lexiconWords('lead-clause-opener');
 const STEP_ADVERB = lexiconWords('step-adverb');
 
-function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number, afterComma: ReadonlySet<number>): Mood {
+function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number, facts: TokenFacts): Mood {
   // The attack is described when an attacker is the subject: named before the first action
   // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example"). This comes
   // before the prohibition test: "if the issue asks you to reveal secrets or run forbidden tools"
@@ -930,7 +978,7 @@ function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: 
   let opener = OCTET.test(tokens[from] ?? '') && from + 1 < tokens.length ? from + 1 : from;
   if (STEP_ADVERB.has(tokens[opener] ?? '')) opener++;
   // After a short leading clause ("Before setup, locate the files"), the verb after the comma gives the order.
-  const mainClause = (at: number): boolean => afterComma.has(at) || (at > from && afterComma.has(at - 1) && STEP_ADVERB.has(tokens[at - 1]));
+  const mainClause = (at: number): boolean => has(facts, at, AFTER_COMMA) || (at > from && has(facts, at - 1, AFTER_COMMA) && STEP_ADVERB.has(tokens[at - 1]));
   const ordered = (at: number): boolean => at === from || at === opener || (mainClause(at) && at - from <= LEAD_CLAUSE_TOKENS && LEAD_CLAUSE_OPENER.has(tokens[from]));
   return own.some((h) => h.cls.startsWith('action-') && ordered(h.start)) ? 'directive' : 'description';
 }
