@@ -462,9 +462,12 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // The normalized view (homoglyphs folded, invisible characters dropped) holds only the lines
   // normalisation changed; every other line reads as written.
   const normalized = ctx.views.normalized?.text.split('\n');
+  // No match in the whole text (LETTER_SPACED never spans a line break) is no match on any line: most files skip the per-line test.
+  const letterSpaced = LETTER_SPACED.test(ctx.text) || (ctx.views.normalized != null && LETTER_SPACED.test(ctx.views.normalized.text));
   const span: [number, number] = [0, 0];
   for (let i = 0; i < ctx.lines.length; i++) {
-    const raw = despaced(normalized?.[i] || ctx.lines[i]);
+    const line = normalized?.[i] || ctx.lines[i];
+    const raw = letterSpaced ? despaced(line) : line;
     if (!NOT_SPACE.test(raw)) {
       blankBefore = true;
       continue;
@@ -713,11 +716,11 @@ const LOCATIVE_PREPOSITION = lexiconWords('locative-preposition');
  * credential right before it, with no act before that credential, is where the credential already
  * is ("paste the keys in the PR comment" has its act, and the place stays a destination).
  */
-function isSecretLocation(tokens: readonly string[], from: number, at: number, marks: Uint8Array, secretEnds: ReadonlyMap<number, number>): boolean {
+function isSecretLocation(tokens: readonly string[], from: number, at: number, marks: Uint8Array, secretEnds: ReadonlyMap<number, number> | undefined): boolean {
   for (let k = at - 1; k >= from && at - k <= SOURCE_REACH; k--) {
     if ((marks[k - from] & ACT_OR_ECHO_START) !== 0) return false;
     if (!LOCATIVE_PREPOSITION.has(tokens[k])) continue;
-    const secretStart = secretEnds.get(k);
+    const secretStart = secretEnds?.get(k);
     if (secretStart === undefined) return false;
     for (let j = from; j < secretStart; j++) if ((marks[j - from] & ACT_OR_ECHO_START) !== 0) return false;
     return true;
@@ -783,6 +786,12 @@ function joinsIdentifier(facts: TokenFacts, start: number, end: number): boolean
   return false;
 }
 
+/** A negation at most NEGATION_REACH tokens before `at`. */
+function negatedAt(negations: readonly number[], at: number): boolean {
+  for (const n of negations) if (n < at && at - n <= NEGATION_REACH) return true;
+  return false;
+}
+
 /**
  * What an instruction's own phrases mark on its tokens, one bit each (frameOf's `marks`, indexed
  * from the instruction's first token): one small array per instruction instead of a set per mark.
@@ -806,12 +815,12 @@ const STAND_IN_END = 128;
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, facts: TokenFacts): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
   if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
-  // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
-  // that phrase and negates nothing else.
   // Marks by token index from `from`, up to the end of the last phrase and the token after it.
   let last = to;
   for (const h of own) last = Math.max(last, h.end);
   const marks = new Uint8Array(last - from + 2);
+  // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
+  // that phrase and negates nothing else.
   for (const h of own) if (h.cls !== 'negation' && h.end - h.start > 1) for (let k = h.start; k < h.end; k++) marks[k - from] |= COVERED;
   const negations: number[] = [];
   const anyNegations: number[] = [];
@@ -827,8 +836,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const slotStart: number[] = [];
   const classes = new Set<SlotClass>();
   let firstProhibitedAction = Infinity;
-  /** End token of each credential phrase → its start ("the credentials in …"). */
-  const secretEnds = new Map<number, number>();
+  /** End token of each credential phrase → its start ("the credentials in …"); made for the few instructions that name one. */
+  let secretEnds: Map<number, number> | undefined;
   // "… instead of silently rewriting it": the quiet way is the one not taken.
   const contrastEnds: number[] = [];
   for (const h of own) {
@@ -841,7 +850,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       marks[h.end + 1 - from] |= AFTER_INSTRUMENT;
     }
     if (h.cls.startsWith('action-')) marks[h.start - from] |= ACTION_START;
-    if (h.cls === 'object-secret') secretEnds.set(h.end, h.start);
+    if (h.cls === 'object-secret') (secretEnds ??= new Map()).set(h.end, h.start);
     if (h.cls.startsWith('action-') || h.cls === 'echo-verb') marks[h.start - from] |= ACT_OR_ECHO_START;
   }
   for (const h of own) {
@@ -862,9 +871,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls === 'concealment' && h.end < to && tokens[h.end] === 'as') continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
-    const withdrawn = h.cls === 'consent-given' && anyNegations.some((n) => n < h.start && h.start - n <= NEGATION_REACH);
+    const withdrawn = h.cls === 'consent-given' && negatedAt(anyNegations, h.start);
     const negated =
-      (!withdrawn && !SELF_NEGATING.has(h.cls) && negations.some((n) => n < h.start && h.start - n <= NEGATION_REACH)) ||
+      (!withdrawn && !SELF_NEGATING.has(h.cls) && negatedAt(negations, h.start)) ||
       (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to))) ||
       (h.cls === 'stealth' && contrastEnds.some((e) => e <= h.start && h.start - e <= CONTRAST_REACH));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
@@ -888,14 +897,13 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const opensProhibited = negations.some((n) => n === opener || (n === opener + 1 && tokens[opener] === 'do'));
   if (opensProhibited) {
     const clauseEnd = firstBreakAfter(facts, opener + 1, to);
-    slots.forEach((sl, k) => {
-      if (slotStart[k] < clauseEnd && sl.cls === 'consent-bypass' && (marks[slotStart[k] - from] & WITHDRAWN) === 0) sl.negated = true;
-    });
+    for (let k = 0; k < slots.length; k++) if (slotStart[k] < clauseEnd && slots[k].cls === 'consent-bypass' && (marks[slotStart[k] - from] & WITHDRAWN) === 0) slots[k].negated = true;
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
-  slots.forEach((sl, k) => {
-    if (slotStart[k] > firstProhibitedAction && (sl.cls === 'consent-bypass' || sl.cls === 'concealment' || sl.cls === 'stealth')) sl.negated = true;
-  });
+  for (let k = 0; k < slots.length; k++) {
+    const cls = slots[k].cls;
+    if (slotStart[k] > firstProhibitedAction && (cls === 'consent-bypass' || cls === 'concealment' || cls === 'stealth')) slots[k].negated = true;
+  }
   for (const sl of slots) if (!sl.negated) classes.add(sl.cls);
   // Derived slots: a verb next to its object ("disable security controls", "filtering is
   // disabled", "ignore the previous instructions").
@@ -957,14 +965,16 @@ const LEAD_CLAUSE_TOKENS = 6;
 const LEAD_CLAUSE_OPENER = lexiconWords('lead-clause-opener');
 const STEP_ADVERB = lexiconWords('step-adverb');
 
+const isAction = (h: LexiconMatch): boolean => h.cls.startsWith('action-');
+
 function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number, facts: TokenFacts): Mood {
   // The attack is described when an attacker is the subject: named before the first action
   // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example"). This comes
   // before the prohibition test: "if the issue asks you to reveal secrets or run forbidden tools"
   // quotes the attack even when one of its words reads as a negation.
-  const firstAction = own.find((h) => h.cls.startsWith('action-'))?.start ?? Infinity;
-  if (own.some((h) => h.cls === 'threat-subject' && h.start < firstAction)) return 'quotation';
-  if (slots.some((sl) => sl.negated && sl.cls.startsWith('action-'))) return 'prohibition';
+  const firstAction = own.find(isAction)?.start ?? Infinity;
+  for (const h of own) if (h.cls === 'threat-subject' && h.start < firstAction) return 'quotation';
+  for (const sl of slots) if (sl.negated && sl.cls.startsWith('action-')) return 'prohibition';
   // A list item naming a technique ("Instructions to modify settings.json") mentions it.
   if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';
   const info = ctx.lineInfo[line - 1];
