@@ -97,14 +97,16 @@ function anchorCandidates(set: InstructionSet, any: readonly SlotClass[]): reado
   let byClass = BY_CLASS.get(set);
   if (!byClass) {
     byClass = new Map();
+    const index = byClass;
+    // Instructions come in order, so a class already listed for this one ends its list.
+    const add = (c: SlotClass, i: number): void => {
+      const list = index.get(c);
+      if (!list) index.set(c, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
+    };
     set.instructions.forEach((ins, i) => {
-      const own = new Set<SlotClass>(ins.classes);
-      for (const s of ins.slots) own.add(s.cls);
-      for (const c of own) {
-        const list = byClass!.get(c);
-        if (list) list.push(i);
-        else byClass!.set(c, [i]);
-      }
+      for (const c of ins.classes) add(c, i);
+      for (const s of ins.slots) add(s.cls, i);
     });
     BY_CLASS.set(set, byClass);
   }
