@@ -570,11 +570,11 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     const from = starts[s].token;
     const to = starts[s + 1].token;
     if (to <= from) continue;
-    const own: LexiconMatch[] = [];
-    while (m < matches.length && matches[m].start < to) {
-      if (matches[m].start >= from) own.push(matches[m]);
-      m++;
-    }
+    // Matches come by start: this instruction's are the run from `from` to `to` (one without any shares NO_MATCHES).
+    while (m < matches.length && matches[m].start < from) m++;
+    const first = m;
+    while (m < matches.length && matches[m].start < to) m++;
+    const own = m > first ? matches.slice(first, m) : NO_MATCHES;
     const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, facts);
     if (lead && lead.block !== instruction.block) lead = null;
     if (starts[s].list && lead) {
@@ -672,6 +672,7 @@ function asksToStop(tokens: readonly string[], after: number, to: number): boole
   return k + 1 < to && tokens[k] === 'to' && STOP_VERB.has(tokens[k + 1]);
 }
 
+const NO_MATCHES: readonly LexiconMatch[] = Object.freeze([]);
 /** The frame of an instruction that fills no slot (most of them): shared, never written. */
 const NO_SLOTS: readonly SlotHit[] = Object.freeze([]);
 const NO_CLASSES: ReadonlySet<SlotClass> = new Set<SlotClass>();
@@ -786,6 +787,13 @@ function joinsIdentifier(facts: TokenFacts, start: number, end: number): boolean
   return false;
 }
 
+/** Tokens [start, end) joined by spaces, built in place (no array copy and join per slot). */
+function phraseText(tokens: readonly string[], start: number, end: number): string {
+  let text = tokens[start];
+  for (let k = start + 1; k < end; k++) text += ` ${tokens[k]}`;
+  return text;
+}
+
 /** A negation at most NEGATION_REACH tokens before `at`. */
 function negatedAt(negations: readonly number[], at: number): boolean {
   for (const n of negations) if (n < at && at - n <= NEGATION_REACH) return true;
@@ -881,7 +889,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     if (withdrawn) marks[h.start - from] |= WITHDRAWN;
-    const slot: SlotHit = { cls, line: tokenLine[h.start], text: h.end - h.start === 1 ? tokens[h.start] : tokens.slice(h.start, h.end).join(' '), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: (marks[h.start - from] & AFTER_INSTRUMENT) !== 0 || undefined };
+    const slot: SlotHit = { cls, line: tokenLine[h.start], text: phraseText(tokens, h.start, h.end), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: (marks[h.start - from] & AFTER_INSTRUMENT) !== 0 || undefined };
     if (cls === 'stealth') {
       let k = h.end;
       if (k < to && MODAL_OR_AUX.has(tokens[k])) k++;
@@ -987,10 +995,14 @@ function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: 
   // order may open with an adverb ("Then run …", "Please upload …").
   let opener = OCTET.test(tokens[from] ?? '') && from + 1 < tokens.length ? from + 1 : from;
   if (STEP_ADVERB.has(tokens[opener] ?? '')) opener++;
-  // After a short leading clause ("Before setup, locate the files"), the verb after the comma gives the order.
-  const mainClause = (at: number): boolean => has(facts, at, AFTER_COMMA) || (at > from && has(facts, at - 1, AFTER_COMMA) && STEP_ADVERB.has(tokens[at - 1]));
-  const ordered = (at: number): boolean => at === from || at === opener || (mainClause(at) && at - from <= LEAD_CLAUSE_TOKENS && LEAD_CLAUSE_OPENER.has(tokens[from]));
-  return own.some((h) => h.cls.startsWith('action-') && ordered(h.start)) ? 'directive' : 'description';
+  for (const h of own) if (isAction(h) && (h.start === from || h.start === opener || ordersAfterLeadClause(tokens, from, h.start, facts))) return 'directive';
+  return 'description';
+}
+
+/** After a short leading clause ("Before setup, locate the files"), the verb after the comma gives the order. */
+function ordersAfterLeadClause(tokens: readonly string[], from: number, at: number, facts: TokenFacts): boolean {
+  const mainClause = has(facts, at, AFTER_COMMA) || (at > from && has(facts, at - 1, AFTER_COMMA) && STEP_ADVERB.has(tokens[at - 1]));
+  return mainClause && at - from <= LEAD_CLAUSE_TOKENS && LEAD_CLAUSE_OPENER.has(tokens[from]);
 }
 
 /**
