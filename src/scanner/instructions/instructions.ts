@@ -268,9 +268,9 @@ const URGING_VERB = lexiconWords('urging-verb');
 const RESTRICTOR = lexiconWords('restrictor');
 /** The gap between two tokens holds a list or clause break. */
 const CLAUSE_BREAK = /[,;:()\u2013\u2014]|\s-\s/;
-/** Any character that trimming keeps (`\s` is the set `trim` removes). */
-const NOT_SPACE = /\S/;
+/** A character trimming removes, and any other: `\s` is exactly the set `trim` removes, so a test reads in place what a trimmed copy would show. */
 const SPACE = /\s/;
+const NOT_SPACE = /\S/;
 /** Terminal punctuation, then only space, to the end of the line. */
 const TERMINAL_TAIL = /[.!?;:|]\s*$/g;
 /** A file listing line: a path, then a comment ("json.ts  # report formats"). */
@@ -672,6 +672,7 @@ function asksToStop(tokens: readonly string[], after: number, to: number): boole
   return k + 1 < to && tokens[k] === 'to' && STOP_VERB.has(tokens[k + 1]);
 }
 
+/** The matches of an instruction that holds no lexicon phrase: shared, never written. */
 const NO_MATCHES: readonly LexiconMatch[] = Object.freeze([]);
 /** The frame of an instruction that fills no slot (most of them): shared, never written. */
 const NO_SLOTS: readonly SlotHit[] = Object.freeze([]);
@@ -800,10 +801,8 @@ function negatedAt(negations: readonly number[], at: number): boolean {
   return false;
 }
 
-/**
- * What an instruction's own phrases mark on its tokens, one bit each (frameOf's `marks`, indexed
- * from the instruction's first token): one small array per instruction instead of a set per mark.
- */
+// What an instruction's own phrases mark on its tokens, one bit each (frameOf's `marks`, indexed
+// from the instruction's first token): one small array per instruction instead of a set per mark.
 /** Inside a phrase of several tokens that is no negation ("do not mention"): a negation there belongs to that phrase. */
 const COVERED = 1;
 /** A consent phrase a negation withdrew ("do not ask first"): the prohibition is its own sense. */
@@ -812,6 +811,7 @@ const WITHDRAWN = 2;
 const AFTER_DETERMINER = 4;
 /** One of the two tokens after an instrument phrase ("using the deploy token"). */
 const AFTER_INSTRUMENT = 8;
+/** The first token of an action phrase. */
 const ACTION_START = 16;
 /** An act, showing and repeating included ("paste the keys in …"): what makes a place a destination. */
 const ACT_OR_ECHO_START = 32;
