@@ -268,9 +268,6 @@ const URGING_VERB = lexiconWords('urging-verb');
 const RESTRICTOR = lexiconWords('restrictor');
 /** The gap between two tokens holds a list or clause break. */
 const CLAUSE_BREAK = /[,;:()\u2013\u2014]|\s-\s/;
-/** A character trimming removes, and any other: `\s` is exactly the set `trim` removes, so a test reads in place what a trimmed copy would show. */
-const SPACE = /\s/;
-const NOT_SPACE = /\S/;
 /** Terminal punctuation, then only space, to the end of the line. */
 const TERMINAL_TAIL = /[.!?;:|]\s*$/g;
 /** A file listing line: a path, then a comment ("json.ts  # report formats"). */
@@ -278,7 +275,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, NOT_SPACE, SPACE, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -371,13 +368,6 @@ function docstringStateAfter(ctx: ScanContext, line: string, inside: boolean): b
   return marks % 2 === 1 ? !inside : inside;
 }
 
-/** The text's last character before trailing space is a colon (read in place: no trimmed copy). */
-function endsWithColon(text: string): boolean {
-  let k = text.length - 1;
-  while (k >= 0 && SPACE.test(text[k])) k--;
-  return text.charCodeAt(k) === 58;
-}
-
 /** The text from `from` on ends with terminal punctuation (searched in place: no copy of the tail). */
 function endsWithTerminal(text: string, from: number): boolean {
   TERMINAL_TAIL.lastIndex = from;
@@ -462,13 +452,10 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // The normalized view (homoglyphs folded, invisible characters dropped) holds only the lines
   // normalisation changed; every other line reads as written.
   const normalized = ctx.views.normalized?.text.split('\n');
-  // No match in the whole text (LETTER_SPACED never spans a line break) is no match on any line: most files skip the per-line test.
-  const letterSpaced = LETTER_SPACED.test(ctx.text) || (ctx.views.normalized != null && LETTER_SPACED.test(ctx.views.normalized.text));
   const span: [number, number] = [0, 0];
   for (let i = 0; i < ctx.lines.length; i++) {
-    const line = normalized?.[i] || ctx.lines[i];
-    const raw = letterSpaced ? despaced(line) : line;
-    if (!NOT_SPACE.test(raw)) {
+    const raw = despaced(normalized?.[i] || ctx.lines[i]);
+    if (raw.trim().length === 0) {
       blankBefore = true;
       continue;
     }
@@ -537,7 +524,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     }
     // A heading is an instruction of its own; the body starts a new one.
     if (onLine > 0 && (part.heading || endsWithTerminal(lower, previousEnd))) starts.push({ token: tokens.length, block, section, list: false });
-    previousWasListOrLead = isList || endsWithColon(part.text);
+    previousWasListOrLead = isList || part.text.trimEnd().endsWith(':');
     blankBefore = false;
   }
   starts.push({ token: tokens.length, block, section, list: false });
@@ -582,7 +569,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       // An item under "Attackers can:" describes the attack like its lead-in does; one under
       // "mention these fixes:" reports a fixed bug ("the uploader silently dropped files").
       if ((lead.mood === 'quotation' || lead.classes.has('report-subject')) && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
-    } else if (!starts[s].list && endsWithColon(ctx.lines[tokenLine[to - 1] - 1] ?? '')) {
+    } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
       lead = instruction;
     }
     if (instruction.section !== stepSection) {
