@@ -104,23 +104,22 @@ export interface HiddenScanState {
 
 export function extractHiddenPieces(line: string, state: HiddenScanState): HiddenPiece[] {
   const pieces: HiddenPiece[] = [];
-  const rest = line;
   // HTML comments, possibly spanning lines (most lines hold none: nothing is collected for them).
-  if (state.inComment || rest.includes('<!--')) {
+  if (state.inComment || line.includes('<!--')) {
     let pos = 0;
     const commentText: string[] = [];
-    while (pos <= rest.length) {
+    while (pos <= line.length) {
       if (state.inComment) {
-        const end = rest.indexOf('-->', pos);
+        const end = line.indexOf('-->', pos);
         if (end === -1) {
-          commentText.push(rest.slice(pos));
+          commentText.push(line.slice(pos));
           break;
         }
-        commentText.push(rest.slice(pos, end));
+        commentText.push(line.slice(pos, end));
         state.inComment = false;
         pos = end + 3;
       } else {
-        const start = rest.indexOf('<!--', pos);
+        const start = line.indexOf('<!--', pos);
         if (start === -1) break;
         state.inComment = true;
         pos = start + 4;
@@ -131,42 +130,42 @@ export function extractHiddenPieces(line: string, state: HiddenScanState): Hidde
   }
 
   // Tag characters, variation selectors and zero-width characters are all outside ASCII.
-  const ascii = !NON_ASCII_RE.test(rest);
-  if (!ascii && rest.includes('\uDB40')) {
-    for (const m of withoutEmojiTagSequences(rest).matchAll(TAG_RUN_RE)) {
+  const ascii = !NON_ASCII_RE.test(line);
+  if (!ascii && line.includes('\uDB40')) {
+    for (const m of withoutEmojiTagSequences(line).matchAll(TAG_RUN_RE)) {
       const decoded = decodeTagChars(m[0]);
       if (decoded.trim().length > 0) pieces.push({ source: 'tag_chars', text: decoded });
     }
   }
-  if (!ascii && /[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]/.test(rest)) {
-    for (const m of rest.matchAll(VS_RUN_RE)) {
+  if (!ascii && /[\uFE00-\uFE0F]|\uDB40[\uDD00-\uDDEF]/.test(line)) {
+    for (const m of line.matchAll(VS_RUN_RE)) {
       const decoded = decodeVariationSelectors(m[0]);
       if (decoded.trim().length > 0) pieces.push({ source: 'variation_selectors', text: decoded });
     }
   }
-  if (!ascii && /[\u200B-\u200D\u2060\uFEFF]/.test(rest)) {
-    for (const m of rest.matchAll(ZW_RUN_RE)) {
+  if (!ascii && /[\u200B-\u200D\u2060\uFEFF]/.test(line)) {
+    for (const m of line.matchAll(ZW_RUN_RE)) {
       const decoded = decodeZeroWidthBits(m[0]);
       if (decoded.trim().length > 0) pieces.push({ source: 'zero_width', text: decoded });
     }
   }
-  if (rest.includes('![')) {
-    for (const m of rest.matchAll(ALT_RE)) pieces.push({ source: 'alt_text', text: m[1] });
+  if (line.includes('![')) {
+    for (const m of line.matchAll(ALT_RE)) pieces.push({ source: 'alt_text', text: m[1] });
   }
-  if (rest.includes('"')) {
+  if (line.includes('"')) {
     // A link title follows its link target's `](`.
-    if (rest.includes('](')) for (const m of rest.matchAll(TITLE_RE)) pieces.push({ source: 'link_title', text: m[1] });
-    if (rest.includes('<')) {
-      for (const m of rest.matchAll(HTML_ATTR_TEXT_RE)) pieces.push({ source: 'link_title', text: m[1] });
+    if (line.includes('](')) for (const m of line.matchAll(TITLE_RE)) pieces.push({ source: 'link_title', text: m[1] });
+    if (line.includes('<')) {
+      for (const m of line.matchAll(HTML_ATTR_TEXT_RE)) pieces.push({ source: 'link_title', text: m[1] });
     }
   }
-  if (rest.includes('<')) {
-    for (const m of rest.matchAll(HIDDEN_ELEMENT_RE)) pieces.push({ source: 'hidden_html', text: m[2] });
+  if (line.includes('<')) {
+    for (const m of line.matchAll(HIDDEN_ELEMENT_RE)) pieces.push({ source: 'hidden_html', text: m[2] });
   }
-  if (rest.length > 60) {
-    const pad = PADDING_RE.exec(rest);
+  if (line.length > 60) {
+    const pad = PADDING_RE.exec(line);
     // Padding only hides text when something visible precedes it (otherwise it is indentation).
-    if (pad && pad.index > 0 && rest.slice(0, pad.index).trim().length > 0) {
+    if (pad && pad.index > 0 && line.slice(0, pad.index).trim().length > 0) {
       pieces.push({ source: 'padding', text: pad[1] });
     }
   }
