@@ -19,7 +19,7 @@ import { buildUpload, loadManifest } from '../src/scanner/eval/corpus-loader';
 import { scoreFile } from '../src/scanner/scoring/score-file';
 import { atLeast, figure, runPart } from './support/bench-result';
 import { peakRssMb, percentile, round } from './support/stats';
-import { guessKind } from '../src/scanner/eval/guess-kind';
+import { detectTextKind } from '../src/scanner/engine/kind-detector';
 import { createStaticAnalyzer } from '../src/scanner/rules/static-analyzer';
 
 const analyzer = createStaticAnalyzer();
@@ -36,7 +36,7 @@ runPart('scanner-static', async (report) => {
     for (const s of samples) {
       for (const f of s.files) {
         const text = readFileSync(join(corpusDir, 'samples', s.id, f), 'utf8');
-        files.push({ relativePath: f, kind: guessKind(f, text), text, byteLength: Buffer.byteLength(text) });
+        files.push({ relativePath: f, kind: detectTextKind(f, text), text, byteLength: Buffer.byteLength(text) });
       }
     }
     const bytes = files.reduce((n, f) => n + f.byteLength, 0);

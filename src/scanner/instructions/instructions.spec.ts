@@ -1,5 +1,5 @@
 import type { AnalysisFile } from '../engine/scan-report.types';
-import { guessKind } from '../eval/guess-kind';
+import { detectTextKind } from '../engine/kind-detector';
 import { buildScanContext } from '../views/scan-context';
 import { frmAuthorityBypassRule } from '../rules/catalogue/frm-004-authority-bypass.rule';
 import { frmEchoSecretsRule } from '../rules/catalogue/frm-009-echo-secrets.rule';
@@ -9,7 +9,7 @@ import { frmUnconsentedIrreversibleRule } from '../rules/catalogue/frm-003-uncon
 import { contextOf, instructionsOf, type Instruction, type SlotClass } from './instructions';
 
 function analyse(text: string, path = 'SKILL.md') {
-  const file: AnalysisFile = { relativePath: path, kind: guessKind(path, text), text, byteLength: text.length };
+  const file: AnalysisFile = { relativePath: path, kind: detectTextKind(path, text), text, byteLength: text.length };
   const ctx = buildScanContext(file, { files: [file], skipped: [], primaryPath: path }, Infinity);
   return { ctx, set: instructionsOf(ctx) };
 }

@@ -1,5 +1,5 @@
 import type { AnalysisFile, StaticFinding } from '../engine/scan-report.types';
-import { guessKind } from '../eval/guess-kind';
+import { detectTextKind } from '../engine/kind-detector';
 import { ALL_RULES } from './presets';
 import { createStaticAnalyzer } from './static-analyzer';
 
@@ -10,12 +10,12 @@ import { createStaticAnalyzer } from './static-analyzer';
 const analyzer = createStaticAnalyzer({ rules: ALL_RULES, budgetMs: 5000 });
 
 function findings(path: string, text: string, ruleId: string): StaticFinding[] {
-  const file: AnalysisFile = { relativePath: path, kind: guessKind(path, text), text, byteLength: text.length };
+  const file: AnalysisFile = { relativePath: path, kind: detectTextKind(path, text), text, byteLength: text.length };
   return analyzer.analyze(file, { files: [file], skipped: [], primaryPath: path }).filter((f) => f.rule_id === ruleId);
 }
 
 function bundleFindings(files: Record<string, string>, path: string, ruleId: string): StaticFinding[] {
-  const all: AnalysisFile[] = Object.entries(files).map(([p, text]) => ({ relativePath: p, kind: guessKind(p, text), text, byteLength: text.length }));
+  const all: AnalysisFile[] = Object.entries(files).map(([p, text]) => ({ relativePath: p, kind: detectTextKind(p, text), text, byteLength: text.length }));
   const file = all.find((f) => f.relativePath === path)!;
   return analyzer.analyze(file, { files: all, skipped: [], primaryPath: 'SKILL.md' }).filter((f) => f.rule_id === ruleId);
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalysisFile, StaticFinding } from '../engine/scan-report.types';
-import { guessKind } from '../eval/guess-kind';
+import { detectTextKind } from '../engine/kind-detector';
 import { ALL_RULES } from './presets';
 import { createStaticAnalyzer } from './static-analyzer';
 import { documentedExample, expectedOutcomesPath, fixtureRuleIds, loadRuleFixtures, type FixtureOutcome, type RuleFixtureFile } from './rule-fixtures';
@@ -11,7 +11,7 @@ function analyseWith(ruleIndex: number, path: string, text: string) {
   // Compound rules read the other rules' findings, so they run with the whole catalogue.
   const rule = ALL_RULES[ruleIndex];
   const analyzer = createStaticAnalyzer({ rules: rule.compound ? ALL_RULES : [rule], budgetMs: 5000 });
-  const file: AnalysisFile = { relativePath: path, kind: guessKind(path, text), text, byteLength: Buffer.byteLength(text) };
+  const file: AnalysisFile = { relativePath: path, kind: detectTextKind(path, text), text, byteLength: Buffer.byteLength(text) };
   return analyzer.analyze(file, { files: [file], skipped: [], primaryPath: path });
 }
 

@@ -1,5 +1,5 @@
 import { SEVERITIES, type AnalysisFile, type Severity, type StaticFinding } from '../engine/scan-report.types';
-import { guessKind } from '../eval/guess-kind';
+import { detectTextKind } from '../engine/kind-detector';
 import { createStaticAnalyzer } from './static-analyzer';
 
 /**
@@ -9,7 +9,7 @@ import { createStaticAnalyzer } from './static-analyzer';
 const analyzer = createStaticAnalyzer({ budgetMs: 5000 });
 
 function findings(path: string, text: string, rule: string): StaticFinding[] {
-  const file: AnalysisFile = { relativePath: path, kind: guessKind(path, text), text, byteLength: Buffer.byteLength(text) };
+  const file: AnalysisFile = { relativePath: path, kind: detectTextKind(path, text), text, byteLength: Buffer.byteLength(text) };
   return analyzer.analyze(file, { files: [file], skipped: [], primaryPath: path }).filter((f) => f.rule_id === rule && (f.context ?? 'direct') === 'direct');
 }
 
