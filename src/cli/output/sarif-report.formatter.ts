@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RiskCategory, Severity } from '../../scanner/engine/scan-report.types';
+import { SEVERITIES, type RiskCategory, type Severity } from '../../scanner/engine/scan-report.types';
 import { docsLink, guidanceFor, ruleMeta } from '../../scanner/rules/rule-guidance';
 import { parseLocator } from '../scan/triage';
 import { coverageOf } from '../scan/coverage';
@@ -17,7 +17,6 @@ type Level = 'error' | 'warning' | 'note';
 const LEVEL: Record<Severity, Level> = { critical: 'error', high: 'error', medium: 'warning', low: 'note', info: 'note' };
 /** GitHub maps > 9.0 critical, 7.0–8.9 high, 4.0–6.9 medium, 0.1–3.9 low. */
 const SECURITY_SEVERITY: Record<Severity, number> = { critical: 9.5, high: 8.0, medium: 5.5, low: 3.0, info: 1.0 };
-const SEVERITY_RANK: Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
 
 interface SarifRule {
   id: string;
@@ -89,8 +88,8 @@ export function formatSarif(run: ScanRun, version: string, env: Env = {}): strin
     } else if (!ruleMeta(id)) {
       // For judge and engine-level ids the severity varies per finding; the rule carries the worst seen.
       const cur = rules[i];
-      const prev = SEVERITY_RANK.find((s) => SECURITY_SEVERITY[s].toFixed(1) === cur.properties['security-severity']) ?? 'info';
-      if (SEVERITY_RANK.indexOf(f.severity) > SEVERITY_RANK.indexOf(prev)) {
+      const prev = SEVERITIES.find((s) => SECURITY_SEVERITY[s].toFixed(1) === cur.properties['security-severity']) ?? 'info';
+      if (SEVERITIES.indexOf(f.severity) > SEVERITIES.indexOf(prev)) {
         cur.properties['security-severity'] = SECURITY_SEVERITY[f.severity].toFixed(1);
         cur.defaultConfiguration.level = LEVEL[f.severity];
       }
