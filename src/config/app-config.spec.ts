@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from './app-config';
+import { AnthropicJudge, createJudge, OpenAiJudge } from '../scanner/judge';
+import { ConfigError, judgeSettingsFrom, loadConfig } from './app-config';
 
 describe('loadConfig', () => {
   it('defaults to file-backed PGlite, in-memory counters and port 3000', () => {
@@ -36,6 +37,24 @@ describe('loadConfig', () => {
   ])('rejects %s=%s naming the variable and what it accepts', (name, value, message) => {
     expect(() => loadConfig({ [name]: value }, [])).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, [])).toThrow(message);
+  });
+
+  it('reads JUDGE_* the same for every entry point (server, `scan --local`, eval) into options that build the judge they name', () => {
+    const openai = judgeSettingsFrom({ JUDGE_PROVIDER: 'openai', JUDGE_BASE_URL: 'http://127.0.0.1:11434/v1', JUDGE_MODEL: 'llama3.1', JUDGE_TIMEOUT_MS: '5000' });
+    expect(openai).toEqual({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1', apiKey: null, timeoutMs: 5000, maxConcurrency: 4 });
+    expect(createJudge(openai)).toBeInstanceOf(OpenAiJudge);
+    expect(createJudge(judgeSettingsFrom({ JUDGE_PROVIDER: 'Anthropic', JUDGE_MODEL: 'claude-x', JUDGE_API_KEY: 'k' }))).toBeInstanceOf(AnthropicJudge);
+    expect(loadConfig({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_MAX_CONCURRENCY: '8' }, []).judge).toEqual(judgeSettingsFrom({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_MAX_CONCURRENCY: '8' }));
+  });
+
+  it.each([
+    ['JUDGE_TIMEOUT_MS', 'soon', /JUDGE_TIMEOUT_MS="soon".*integer from 100 to 600000/],
+    ['JUDGE_TIMEOUT_MS', '50', /JUDGE_TIMEOUT_MS/],
+    ['JUDGE_MAX_CONCURRENCY', '0', /JUDGE_MAX_CONCURRENCY.*1 to 256/],
+    ['JUDGE_BASE_URL', 'not a url', /JUDGE_BASE_URL.*a URL \(http:, https:\)/],
+  ])('judgeSettingsFrom rejects %s=%s with the config error every entry point shows', (name, value, message) => {
+    expect(() => judgeSettingsFrom({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', [name]: value })).toThrow(ConfigError);
+    expect(() => judgeSettingsFrom({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', [name]: value })).toThrow(message);
   });
 
   it('accepts IPv4 and IPv6 CIDRs for TRUSTED_PROXIES', () => {

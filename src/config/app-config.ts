@@ -26,14 +26,7 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** `auto` (default): human-readable lines on a terminal, JSON otherwise (src/logging/pretty-log.ts). */
   logFormat: LogFormat;
-  judge: {
-    provider: JudgeProvider;
-    baseUrl: string | null;
-    model: string | null;
-    apiKey: string | null;
-    timeoutMs: number;
-    maxConcurrency: number;
-  };
+  judge: JudgeSettings;
   edgeLimits: EdgeLimitsMode;
   /** CIDRs whose X-Forwarded-For is believed. */
   trustedProxies: string[];
@@ -177,14 +170,7 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', ['auto', 'json', 'pretty'] as const, 'auto'),
-    judge: {
-      provider: oneOf(env, 'JUDGE_PROVIDER', ['none', 'openai', 'anthropic'] as const, 'none'),
-      baseUrl: url(env, 'JUDGE_BASE_URL', ['http:', 'https:']),
-      model: str(env, 'JUDGE_MODEL'),
-      apiKey: str(env, 'JUDGE_API_KEY'),
-      timeoutMs: int(env, 'JUDGE_TIMEOUT_MS', 20000, 100, 600000),
-      maxConcurrency: int(env, 'JUDGE_MAX_CONCURRENCY', 4, 1, 256),
-    },
+    judge: judgeSettingsFrom(env),
     edgeLimits: oneOf(env, 'EDGE_LIMITS', ['on', 'shadow', 'off'] as const, 'on'),
     trustedProxies: cidrs(env, 'TRUSTED_PROXIES'),
     demo: argv.includes('--demo') || bool(env, 'BULWARK_DEMO', false) || demoTenant !== null,
@@ -207,6 +193,31 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
       defaultTenant: str(env, 'OAUTH_DEFAULT_TENANT') ?? 'default',
     },
     replicaId: replicaId(env),
+  };
+}
+
+export interface JudgeSettings {
+  provider: JudgeProvider;
+  baseUrl: string | null;
+  model: string | null;
+  apiKey: string | null;
+  timeoutMs: number;
+  maxConcurrency: number;
+}
+
+/**
+ * The JUDGE_* variables, read the one way every entry point reads them: this config, `bulwark scan
+ * --local` and the evaluation CLI (a bad value throws ConfigError). Whether they make a working
+ * judge (a model named, a key where one is needed) is the judge's own check (createJudge).
+ */
+export function judgeSettingsFrom(env: Env): JudgeSettings {
+  return {
+    provider: oneOf(env, 'JUDGE_PROVIDER', ['none', 'openai', 'anthropic'] as const, 'none'),
+    baseUrl: url(env, 'JUDGE_BASE_URL', ['http:', 'https:']),
+    model: str(env, 'JUDGE_MODEL'),
+    apiKey: str(env, 'JUDGE_API_KEY'),
+    timeoutMs: int(env, 'JUDGE_TIMEOUT_MS', 20000, 100, 600000),
+    maxConcurrency: int(env, 'JUDGE_MAX_CONCURRENCY', 4, 1, 256),
   };
 }
 

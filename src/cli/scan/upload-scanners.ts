@@ -2,7 +2,8 @@ import { DomainError } from '../../common/errors';
 import { DEFAULT_SCAN_LIMITS, LOCAL_SCAN_LIMITS, type ScanLimits } from '../../scanner/archive/scan-limits';
 import { scanUpload } from '../../scanner/engine/scan-engine';
 import type { ScanReport } from '../../scanner/engine/scan-report.types';
-import { createJudge, judgeOptionsFromSettings } from '../../scanner/judge';
+import { judgeSettingsFrom, type JudgeSettings } from '../../config/app-config';
+import { createJudge } from '../../scanner/judge';
 import { createStaticAnalyzer, DEFAULT_FILE_BUDGET_MS } from '../../scanner/rules/static-analyzer';
 import { scoreFile } from '../../scanner/scoring/score-file';
 import { CliError } from '../cli-io';
@@ -48,15 +49,11 @@ export function localFileBudgetMs(): number {
  * off unless JUDGE_PROVIDER (and its JUDGE_* settings) are set in the environment.
  */
 export function createLocalScanner(env: Readonly<Record<string, string | undefined>>): UploadScanner {
-  const judgeOptions = judgeOptionsFromSettings({
-    JUDGE_PROVIDER: env.JUDGE_PROVIDER,
-    JUDGE_BASE_URL: env.JUDGE_BASE_URL,
-    JUDGE_MODEL: env.JUDGE_MODEL,
-    JUDGE_API_KEY: env.JUDGE_API_KEY,
-    JUDGE_TIMEOUT_MS: env.JUDGE_TIMEOUT_MS,
-  });
+  let judgeOptions: JudgeSettings;
   let judge;
   try {
+    // The same JUDGE_* reading, bounds and messages as the server's (src/config/app-config.ts).
+    judgeOptions = judgeSettingsFrom(env);
     judge = createJudge(judgeOptions);
   } catch (err) {
     throw new CliError(`Judge configuration: ${(err as Error).message}`);

@@ -3,12 +3,13 @@
  * Prints each corpus's table, then (for several corpora) one summary line per corpus and a combined
  * line. Without a corpus it measures DEFAULT_CORPORA and skips, with a line saying why, any that is
  * absent; a corpus named on the command line must exist. Judge settings other than the provider
- * come from JUDGE_BASE_URL / JUDGE_MODEL / JUDGE_API_KEY / JUDGE_TIMEOUT_MS (DESIGN.md §11). With
+ * come from the JUDGE_* variables, read as the server reads them (src/config/app-config.ts). With
  * --json the last stdout line is one JSON object: the EvalResult when one corpus was named,
  * otherwise `{ corpora: [{ name, dir, result }], skipped: [{ name, dir, reason }], combined }`.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { judgeSettingsFrom } from '../../config/app-config';
 import type { Judge } from '../engine/scan-report.types';
 import { createJudge } from '../judge/create-judge';
 import type { JudgeProviderName } from '../judge/judge-options';
@@ -70,15 +71,8 @@ export function selectCorpora(args: Pick<CliArgs, 'corpora' | 'named'>, hasManif
 
 function judgeFromEnv(provider: JudgeProviderName): Judge | undefined {
   if (provider === 'none') return undefined;
-  // The CLI is an entry point like main.ts: it reads its own environment, nothing else does.
-  const env = process.env;
-  return createJudge({
-    provider,
-    baseUrl: env.JUDGE_BASE_URL,
-    model: env.JUDGE_MODEL,
-    apiKey: env.JUDGE_API_KEY,
-    timeoutMs: env.JUDGE_TIMEOUT_MS ? Number(env.JUDGE_TIMEOUT_MS) : undefined,
-  });
+  // The CLI is an entry point like main.ts: it reads its own environment, with the server's reading of JUDGE_*.
+  return createJudge({ ...judgeSettingsFrom(process.env), provider });
 }
 
 async function main(): Promise<void> {

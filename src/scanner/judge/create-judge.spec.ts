@@ -1,6 +1,6 @@
 import { AnthropicJudge, messagesUrl } from './anthropic-judge';
 import { createJudge } from './create-judge';
-import { judgeOptionsFromSettings } from './judge-options';
+import type { JudgeOptions } from './judge-options';
 import { NoneJudge } from './none-judge';
 import { chatCompletionsUrl, OpenAiJudge } from './openai-judge';
 import { loadPromptAssets, fillTemplate, PROMPT_VERSION } from './prompt-assets';
@@ -9,7 +9,7 @@ import { analysisFile, judgeInput } from '../../../test/fakes/judge-fixtures';
 describe('createJudge', () => {
   it('defaults to none, which judges nothing and sends nothing', async () => {
     const fetchSpy = jest.fn();
-    const judge = createJudge(judgeOptionsFromSettings({}, { fetch: fetchSpy as unknown as typeof fetch }));
+    const judge = createJudge({ provider: 'none', fetch: fetchSpy as unknown as typeof fetch });
     expect(judge).toBeInstanceOf(NoneJudge);
     await expect(judge.judge(judgeInput(analysisFile('rm -rf /')))).resolves.toEqual({
       status: 'disabled',
@@ -21,25 +21,22 @@ describe('createJudge', () => {
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
-  it('maps the JUDGE_* settings of DESIGN.md §11 to a provider', () => {
-    const openai = createJudge(
-      judgeOptionsFromSettings({ JUDGE_PROVIDER: 'openai', JUDGE_BASE_URL: 'http://127.0.0.1:11434/v1', JUDGE_MODEL: 'llama3.1', JUDGE_TIMEOUT_MS: '5000' }),
-    );
+  it('builds the provider its options name', () => {
+    const openai = createJudge({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1', timeoutMs: 5000 });
     expect(openai).toBeInstanceOf(OpenAiJudge);
     expect(openai.provider).toBe('openai');
-    const anthropic = createJudge(judgeOptionsFromSettings({ JUDGE_PROVIDER: 'Anthropic', JUDGE_MODEL: 'claude-x', JUDGE_API_KEY: 'k' }));
-    expect(anthropic).toBeInstanceOf(AnthropicJudge);
+    expect(createJudge({ provider: 'anthropic', model: 'claude-x', apiKey: 'k' })).toBeInstanceOf(AnthropicJudge);
   });
 
   it.each([
-    [{ JUDGE_PROVIDER: 'gemini' }, /JUDGE_PROVIDER must be one of none, openai, anthropic/],
-    [{ JUDGE_PROVIDER: 'openai' }, /JUDGE_MODEL is required/],
-    [{ JUDGE_PROVIDER: 'anthropic', JUDGE_MODEL: 'm' }, /JUDGE_API_KEY is required/],
-    [{ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_BASE_URL: 'not a url' }, /not a valid URL/],
-    [{ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_BASE_URL: 'http://u:p@h/v1' }, /must not carry credentials/],
-    [{ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_TIMEOUT_MS: 'soon' }, /JUDGE_TIMEOUT_MS must be an integer/],
-  ])('rejects invalid settings %j at construction', (settings, message) => {
-    expect(() => createJudge(judgeOptionsFromSettings(settings))).toThrow(message);
+    [{ provider: 'gemini' }, /Unknown judge provider/],
+    [{ provider: 'openai' }, /JUDGE_MODEL is required/],
+    [{ provider: 'anthropic', model: 'm' }, /JUDGE_API_KEY is required/],
+    [{ provider: 'openai', model: 'm', baseUrl: 'not a url' }, /not a valid URL/],
+    [{ provider: 'openai', model: 'm', baseUrl: 'http://u:p@h/v1' }, /must not carry credentials/],
+    [{ provider: 'openai', model: 'm', timeoutMs: 1.5 }, /JUDGE_TIMEOUT_MS must be an integer/],
+  ])('rejects options that cannot work (%j) at construction', (options, message) => {
+    expect(() => createJudge(options as JudgeOptions)).toThrow(message);
   });
 
   it('builds endpoint URLs the way OpenAI-compatible servers and Anthropic expect', () => {

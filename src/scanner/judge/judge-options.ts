@@ -1,6 +1,7 @@
 /**
- * Options for `createJudge`. `AppConfig.judge` (src/config, the JUDGE_* settings of DESIGN.md §11)
- * is assignable to this type as is; null and undefined both mean "not set".
+ * Options for `createJudge`. The JUDGE_* settings as every entry point reads them
+ * (`judgeSettingsFrom`, src/config/app-config.ts) are assignable to this type as is; null and
+ * undefined both mean "not set".
  */
 export type JudgeProviderName = 'none' | 'openai' | 'anthropic';
 
@@ -40,38 +41,6 @@ export const JUDGE_DEFAULTS = {
   openaiBaseUrl: 'https://api.openai.com/v1',
   anthropicBaseUrl: 'https://api.anthropic.com',
 } as const;
-
-/** The JUDGE_* settings by their DESIGN.md §11 names, as strings (e.g. from the validated config). */
-export interface JudgeSettings {
-  JUDGE_PROVIDER?: string;
-  JUDGE_BASE_URL?: string;
-  JUDGE_MODEL?: string;
-  JUDGE_API_KEY?: string;
-  JUDGE_TIMEOUT_MS?: string | number;
-}
-
-/**
- * Maps JUDGE_* values to options, with clear errors. It reads nothing itself: callers (the config
- * module, the CLI, the eval harness) pass the values they already hold.
- */
-export function judgeOptionsFromSettings(settings: JudgeSettings, overrides: Partial<JudgeOptions> = {}): JudgeOptions {
-  const provider = (settings.JUDGE_PROVIDER?.trim().toLowerCase() || 'none') as JudgeProviderName;
-  if (!JUDGE_PROVIDERS.includes(provider)) {
-    throw new Error(`JUDGE_PROVIDER must be one of ${JUDGE_PROVIDERS.join(', ')}; got "${settings.JUDGE_PROVIDER}"`);
-  }
-  let timeoutMs: number | undefined;
-  if (settings.JUDGE_TIMEOUT_MS !== undefined && settings.JUDGE_TIMEOUT_MS !== '') {
-    timeoutMs = Number(settings.JUDGE_TIMEOUT_MS);
-  }
-  return {
-    provider,
-    baseUrl: settings.JUDGE_BASE_URL || undefined,
-    model: settings.JUDGE_MODEL || undefined,
-    apiKey: settings.JUDGE_API_KEY || undefined,
-    timeoutMs,
-    ...overrides,
-  };
-}
 
 /** Throws on options that cannot work, so a misconfigured judge fails at start-up. */
 export function validateJudgeOptions(o: JudgeOptions): void {
