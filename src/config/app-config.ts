@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import type { LogFormat } from '../logging/pretty-log';
+import type { JudgeProviderName } from '../scanner/judge/judge-options';
 
 /**
  * The one place that reads process.env (DESIGN.md §2). Every variable is parsed and validated once;
@@ -10,7 +11,6 @@ export type DatabaseTarget =
   | { kind: 'pglite'; dataDir: string | 'memory' }
   | { kind: 'postgres'; url: string };
 
-export type JudgeProvider = 'none' | 'openai' | 'anthropic';
 export type EdgeLimitsMode = 'on' | 'shadow' | 'off';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -197,7 +197,7 @@ export function loadConfig(env: Env = process.env, argv: string[] = process.argv
 }
 
 export interface JudgeSettings {
-  provider: JudgeProvider;
+  provider: JudgeProviderName;
   baseUrl: string | null;
   model: string | null;
   apiKey: string | null;
@@ -212,7 +212,7 @@ export interface JudgeSettings {
  */
 export function judgeSettingsFrom(env: Env): JudgeSettings {
   return {
-    provider: oneOf(env, 'JUDGE_PROVIDER', ['none', 'openai', 'anthropic'] as const, 'none'),
+    provider: oneOf<JudgeProviderName>(env, 'JUDGE_PROVIDER', ['none', 'openai', 'anthropic'], 'none'),
     baseUrl: url(env, 'JUDGE_BASE_URL', ['http:', 'https:']),
     model: str(env, 'JUDGE_MODEL'),
     apiKey: str(env, 'JUDGE_API_KEY'),
