@@ -27,8 +27,10 @@ export class TriggerIndex {
   private readonly delta: Int32Array;
   /** ASCII character → its column in `delta` (0: in no trigger). */
   private readonly classOf = new Uint16Array(ASCII);
-  /** The same for the non-ASCII code units the triggers hold. */
+  /** The same for the non-ASCII code units the triggers hold, and their range (outside it, no lookup: CJK text stays one comparison per character). */
   private readonly wideClassOf = new Map<number, number>();
+  private wideMin = 0xffff;
+  private wideMax = 0;
   private readonly classCount: number;
   /** Per state: ids of the triggers that end there (its own and its suffixes'), or undefined. */
   private readonly endsAt: (number[] | undefined)[];
@@ -64,7 +66,11 @@ export class TriggerIndex {
         const c = t.charCodeAt(k);
         if (c < ASCII) {
           if (this.classOf[c] === 0) this.classOf[c] = classes++;
-        } else if (!this.wideClassOf.has(c)) this.wideClassOf.set(c, classes++);
+        } else if (!this.wideClassOf.has(c)) {
+          this.wideClassOf.set(c, classes++);
+          this.wideMin = Math.min(this.wideMin, c);
+          this.wideMax = Math.max(this.wideMax, c);
+        }
       }
     }
     this.classCount = classes;
@@ -174,10 +180,7 @@ export class TriggerIndex {
     // Per sink: its lines so far (null past maxLines) and the last line recorded. Arrays, not a
     // Map and no closure: this loop runs at every character of every view.
     const lines: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(last.length);
-    const delta = this.delta;
-    const classOf = this.classOf;
-    const wideClassOf = this.wideClassOf;
-    const classCount = this.classCount;
+    const { delta, classOf, wideClassOf, wideMin, wideMax, classCount } = this;
     const n = text.length;
     let line = 1;
     let state = 0;
@@ -185,7 +188,13 @@ export class TriggerIndex {
       const c = text.charCodeAt(i);
       // No automaton trigger holds a line break, so it also returns to the root.
       if (c === 10) line++;
-      state = delta[state * classCount + (c < ASCII ? classOf[c]! : (wideClassOf.get(c) ?? 0))]!;
+      const k = c < ASCII ? classOf[c]! : c < wideMin || c > wideMax ? 0 : (wideClassOf.get(c) ?? 0);
+      // A character no trigger holds leads back to the root, where no trigger ends.
+      if (k === 0) {
+        state = 0;
+        continue;
+      }
+      state = delta[state * classCount + k]!;
       const sinks = sinksAt[state];
       if (sinks === undefined) continue;
       for (let s = 0; s < sinks.length; s++) {
