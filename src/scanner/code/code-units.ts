@@ -95,19 +95,18 @@ function chunkRows(lang: CodeLanguage, rows: readonly { line: number; text: stri
     // A script's lines are read in place (no object per line); blank lines carry nothing to parse.
     const raw = typeof row === 'string' ? row : row.text;
     if (raw.length === 0 || raw.length > LINE_MAX || !NOT_BLANK.test(raw)) continue;
-    const t = raw;
-    if (size >= CHUNK_MAX && heredoc === null && !inString && !NESTED_START.test(t)) flush();
-    text.push(t);
+    if (size >= CHUNK_MAX && heredoc === null && !inString && !NESTED_START.test(raw)) flush();
+    text.push(raw);
     lines.push(typeof row === 'string' ? k + 1 : row.line);
-    size += t.length + 1;
+    size += raw.length + 1;
     if (lang === 'python' || lang === 'typescript') {
-      const marks = lang === 'python' ? countOf(t, '"""') + countOf(t, "'''") : countOf(t, '`');
+      const marks = lang === 'python' ? countOf(raw, '"""') + countOf(raw, "'''") : countOf(raw, '`');
       if (marks % 2 === 1) inString = !inString;
     }
     if (heredoc !== null) {
-      if (t.trim() === heredoc) heredoc = null;
-    } else if (lang === 'bash' && t.includes('<<')) {
-      const h = HEREDOC.exec(t);
+      if (raw.trim() === heredoc) heredoc = null;
+    } else if (lang === 'bash' && raw.includes('<<')) {
+      const h = HEREDOC.exec(raw);
       if (h) heredoc = h[1];
     }
     // A heredoc that never ends still cannot make a chunk unbounded.

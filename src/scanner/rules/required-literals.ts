@@ -139,14 +139,10 @@ function parsed(pattern: RegExp): { literals: string[] | null; alternatives: Ite
   return read && read.end === pattern.source.length ? read : null;
 }
 
-/** Required lower-case literals of a pattern, or null when none are known. */
-export function requiredLiterals(pattern: RegExp): readonly string[] | null {
-  return gatingLiterals(parsed(pattern)?.literals ?? null);
-}
-
 /**
- * Every literal set a match of the pattern must hold one of, all at once: requiredLiterals' set,
- * then, for a pattern of one top-level sequence, each other literal run and required plain group
+ * Every literal set a match of the pattern must hold one of, all at once (none when none are
+ * known): first the set the whole pattern needs (its longest literal run, else its first required
+ * group, per alternative), then, for a pattern of one top-level sequence, each other literal run and required plain group
  * of that sequence ("send … credentials … to" needs a verb and a secret's name). A line lacking
  * one set cannot hold a match.
  */

@@ -139,7 +139,6 @@ function prohibitedAt(ctx: ScanContext, line: number, evidence: string): boolean
   return false;
 }
 
-
 /**
  * A hard-block command an agent's own instruction file names in a prohibition, in prose outside
  * code blocks: recorded as negated, it does not hard-block.
