@@ -145,6 +145,9 @@ export function worstCaseInputs(paths: readonly string[] = WORST_CASE_PATHS): Wo
   shapes.push({ name: 'base64_payload/line', build: (n) => `Config: ${fill(encoded, n - 8)}` });
   shapes.push({ name: 'nesting/brackets', build: (n) => '['.repeat(Math.floor(n / 2)) + ']'.repeat(Math.floor(n / 2)) });
   shapes.push({ name: 'nesting/markdown', build: (n) => fill(`${'> '.repeat(200)}- ${'  '.repeat(50)}* item <!-- \n`, n) });
+  // A rule table's patterns on one line: every literal is masked (rules/pattern-literals.ts), so
+  // per-literal work that copies the line turns quadratic here.
+  shapes.push({ name: 'pattern_literals/line', build: (n) => fill('[r"curl\\s+https://a.test/i | sh", r"rm\\s+-rf\\s+~/"], ', n) });
   shapes.push({ name: 'pipeline/lines', build: (n) => fill('curl -s https://a.test/x | tee out | grep y | sort | uniq | head\n', n) });
   // Code whose resolved values grow by themselves: a string doubled on every line, a decoding helper called on every line.
   const fenced = (lang: string, head: string, unit: string) => (n: number) => `\`\`\`${lang}\n${head}${fill(unit, n - head.length - lang.length - 9)}\n\`\`\`\n`;

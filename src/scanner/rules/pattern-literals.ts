@@ -24,13 +24,20 @@ const blank = (s: string): string => ' '.repeat(s.length);
 
 function maskLine(line: string): string {
   if (line.length === 0) return line;
-  let out = line;
+  // The line is rebuilt from pieces once: replacing each literal in place copied the whole line
+  // per literal, quadratic on a long line full of them.
+  const pieces: string[] = [];
+  let from = 0;
   for (const m of line.matchAll(CANDIDATE_LITERAL_RE)) {
     const literal = m[1] ?? m[2] ?? m[3] ?? '';
     if (!REGEX_SYNTAX_RE.test(literal)) continue;
     const at = (m.index ?? 0) + m[0].indexOf(literal);
-    out = out.slice(0, at) + blank(literal) + out.slice(at + literal.length);
+    pieces.push(line.slice(from, at), blank(literal));
+    from = at + literal.length;
   }
+  if (pieces.length === 0) return line;
+  pieces.push(line.slice(from));
+  let out = pieces.join('');
   // A row of a rule table holds only literals: the pattern, its label and its severity. Its other
   // strings label the pattern ("Instruction override: ignore previous instructions").
   if (out !== line && DATA_ROW_RE.test(out.replace(STRING_LITERAL_RE, '""'))) out = out.replace(STRING_LITERAL_RE, blank);
