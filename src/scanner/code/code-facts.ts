@@ -51,7 +51,12 @@ const FILE_PARSE_BUDGET_MS = 150;
 /** A tree whose error nodes cover more than this share of the chunk is not walked. */
 const MAX_ERROR_SHARE = 0.5;
 const TEXT_MAX = 300;
-const MAX_CALLS = 4000;
+/**
+ * Calls recorded per file: bounds memory on a 4 MB local file. Real code stays far below it (a
+ * 250 KB script of one command per 12 bytes); a file past it is reported as not fully analysed,
+ * never cut short silently.
+ */
+export const MAX_CALLS = 20_000;
 /** Longest value a resolved constant may have (a chunk is at most 8 KB, so no real constant is longer). */
 const MAX_RESOLVED = 8 * 1024;
 /** Elements kept of a list literal assigned to a variable. */
@@ -545,8 +550,10 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
   let state: WalkState | null = null;
   let notParsed = 0;
   let why = '';
+  let capped = false;
   for (const chunk of chunks) {
     if (!worthParsing(chunk.text)) continue;
+    if (capped) break;
     if (errorMs > FILE_PARSE_BUDGET_MS || performance.now() > ctx.deadline) {
       notParsed++;
       why = errorMs > FILE_PARSE_BUDGET_MS ? 'the file\u2019s budget for code with syntax errors ran out' : 'the file\u2019s analysis time budget ran out';
@@ -570,8 +577,11 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
     } finally {
       parsed.tree.delete();
     }
+    // The calls past the cap were not recorded: what follows them is not analysed.
+    capped = facts.calls.length >= MAX_CALLS;
   }
-  if (notParsed > 0) facts.incomplete = `code analysis incomplete: ${notParsed} code block(s) not parsed (${why})`;
+  if (capped) facts.incomplete = `code analysis incomplete: more than ${MAX_CALLS} commands and calls; the code after line ${facts.calls[facts.calls.length - 1]!.line} was not analysed`;
+  else if (notParsed > 0) facts.incomplete = `code analysis incomplete: ${notParsed} code block(s) not parsed (${why})`;
   return facts;
 }
 

