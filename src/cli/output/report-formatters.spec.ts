@@ -200,7 +200,13 @@ describe('text report', () => {
   });
 
   it('never passes escape sequences or bidi overrides from scanned content to the terminal', () => {
-    const hostile = run({ outcomes: [{ filename: 'a', files: ['a'], report: report(entry('a\u001b[2Jb.md', 10, 'critical', [finding({ locator: 'a.md:1', evidence: 'ok\u001b]8;;http://evil\u0007x\u202e', message: 'm\u009b31m' })])) }] });
+    const hostile = run({
+      outcomes: [
+        { filename: 'a', files: ['a'], report: report(entry('a\u001b[2Jb.md', 10, 'critical', [finding({ locator: 'a.md:1', evidence: 'ok\u001b]8;;http://evil\u0007x\u202e', message: 'm\u009b31m' })])) },
+        // A server's (or a proxy's) error text is not ours either.
+        { filename: 'b', files: ['b.md'], error: { status: 502, message: 'bad gateway\u001b[2J\u202e' } },
+      ],
+    });
     const text = formatText(hostile, choosePalette(false, {}));
     expect(text).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
     expect(text).toContain('a\\u001b[2Jb.md');

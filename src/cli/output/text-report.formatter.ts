@@ -76,7 +76,7 @@ export function formatText(run: ScanRun, p: Palette, env: Readonly<Record<string
   const failed = run.outcomes.filter((o) => o.error);
   if (failed.length) {
     out.push('', p.bad(p.bold(`Errors (${failed.length}):`)));
-    for (const o of failed) out.push(`    ${safeText(o.files.join(', '), 160)}: ${o.error!.message}`);
+    for (const o of failed) out.push(`    ${safeText(o.files.join(', '), 160)}: ${safeText(o.error!.message, 400)}`);
   }
 
   const counts = SEVERITY_ORDER.filter((s) => summary.findings[s]).map((s) => `${summary.findings[s]} ${s}`);
