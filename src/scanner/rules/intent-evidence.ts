@@ -40,6 +40,14 @@ const HOME_PREFIX = String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|%APPDATA%|\$
 
 /** A home-directory agent config path (`~/.cursor/mcp.json`, `$HOME/.claude.json`, `home / ".gemini/settings.json"`). */
 export const HOME_CONFIG = new RegExp(String.raw`${HOME_PREFIX}[/\\"', ]{1,4}(?:${HOME_AGENT_CONFIG_PATHS.map(escapePath).join('|')})`, 'gi');
+/**
+ * A home-directory agent config path as a string of its own (`".cursor/mcp.json"` in a list), which
+ * a program joins to the home folder elsewhere (HOME_FOLDER_READ).
+ */
+export const BARE_HOME_CONFIG = new RegExp(String.raw`["'\x60](?:\.?[/\\])?(?:${HOME_AGENT_CONFIG_PATHS.map(escapePath).join('|')})["'\x60]`, 'gi');
+/** A program reading where the user's home folder is (`os.homedir()`, `Path.home()`, `$HOME`, `os.environ["HOME"]`). */
+export const HOME_FOLDER_READ =
+  /\bhomedir\s{0,2}\(|\bPath\.home\s{0,2}\(|\bexpanduser\s{0,2}\(|\$HOME\b|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE|\bprocess\.env\.(?:HOME|USERPROFILE)\b|\benviron(?:\.get\s{0,2}\(|\[)\s{0,2}["'](?:HOME|USERPROFILE)["']|\bgetenv\s{0,2}\(\s{0,2}["'](?:HOME|USERPROFILE)["']/;
 /** The user's shell profile or persistent environment (`~/.zshrc`, `setx`, `[Environment]::SetEnvironmentVariable(…, 'User')`). */
 const SHELL_PROFILE = new RegExp(
   String.raw`${HOME_PREFIX}[/\\]{1,2}(?:${SHELL_PROFILE_TARGETS.map(escapePath).join('|')})\b|\bsetx\s|SetEnvironmentVariable\s{0,2}\([^\n]{0,120}["'](?:User|Machine)["']|\blaunchctl\s{1,3}setenv\b|/etc/(?:environment|profile)\b|\$PROFILE\b`,

@@ -1,5 +1,5 @@
 import type { Severity } from '../../engine/scan-report.types';
-import { concealedNear, HOME_CONFIG, raiseSeverity } from '../intent-evidence';
+import { BARE_HOME_CONFIG, concealedNear, HOME_CONFIG, HOME_FOLDER_READ, raiseSeverity } from '../intent-evidence';
 import { HOME_AGENT_CONFIG_PATHS } from '../mcp-lexicon';
 import { isEducationalFile } from '../context-layer';
 import { runnableBlockContext } from '../runnable-block';
@@ -62,14 +62,18 @@ function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: R
   };
 }
 
-/** Several agents' configs named in the text (`~/.cursor/mcp.json` and `~/.gemini/settings.json`). */
-function clientCount(text: string): number {
+/**
+ * Several agents' configs named in the text (`~/.cursor/mcp.json` and `~/.gemini/settings.json`);
+ * with `bare`, also as strings of their own (a program's list of targets joined to its home folder).
+ */
+function clientCount(text: string, bare = false): number {
   // The config path names the client whatever home prefix precedes it (`~/`, `$HOME/`, `home / "`).
   const client = (m: RegExpMatchArray): string => {
-    const path = m[0].toLowerCase().replaceAll('\\', '/');
+    const path = m[0].toLowerCase().replaceAll('\\', '/').replace(/["'`]$/, '');
     return HOME_AGENT_CONFIG_PATHS.find((p) => path.endsWith(p.toLowerCase())) ?? path;
   };
-  return new Set([...text.matchAll(HOME_CONFIG)].map(client)).size;
+  const named = [...text.matchAll(HOME_CONFIG), ...(bare ? text.matchAll(BARE_HOME_CONFIG) : [])];
+  return new Set(named.map(client)).size;
 }
 
 /**
@@ -97,16 +101,21 @@ function programHit(file: FileFacts, i: number, line: string, base: Severity = '
   };
 }
 
+function bareTarget(line: string): boolean {
+  BARE_HOME_CONFIG.lastIndex = 0;
+  return BARE_HOME_CONFIG.test(line);
+}
+
 /** Whole-file facts a program hit reads, computed once per file (per hit they would make the rule quadratic). */
 interface FileFacts {
   clients(): number;
   unpinned(): boolean;
 }
 
-function fileFacts(text: string): FileFacts {
+function fileFacts(text: string, program: boolean): FileFacts {
   let clients: number | undefined;
   let unpinned: boolean | undefined;
-  return { clients: () => (clients ??= clientCount(text)), unpinned: () => (unpinned ??= unpinnedServer(text)) };
+  return { clients: () => (clients ??= clientCount(text, program && HOME_FOLDER_READ.test(text))), unpinned: () => (unpinned ??= unpinnedServer(text)) };
 }
 
 /**
@@ -126,7 +135,7 @@ export const cfgAgentConfigWriteRule: Rule = {
       'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond. A write command (in a program or in prose) escalates the same way. A write command in a shell block of an agent\'s own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.',
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
-  regexes: [HOME_CONFIG, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION],
+  regexes: [HOME_CONFIG, BARE_HOME_CONFIG, HOME_FOLDER_READ, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION],
   match(ctx) {
     const hits: RuleHit[] = [];
     // A write command in a shell block of an agent file is an action under any heading (runnable-block.ts).
@@ -135,7 +144,7 @@ export const cfgAgentConfigWriteRule: Rule = {
       context: runnableBlockContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile: isEducationalFile(ctx) }),
     });
     const normalized = ctx.views.normalized?.text.split('\n');
-    const file = fileFacts(ctx.text);
+    const file = fileFacts(ctx.text, ctx.executable);
     const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
     // A program that names a home config, writes files and builds server entries registers servers there.
     // Whole-file reads, made only for a line naming a home config (most files have none).
@@ -158,6 +167,11 @@ export const cfgAgentConfigWriteRule: Rule = {
         continue;
       }
       if (targets.length > 0 && programWritesServers()) {
+        hits.push(programHit(file, i, line));
+        continue;
+      }
+      // A program's list of config paths, joined to the home folder where it writes them.
+      if (ctx.executable && bareTarget(line) && programWritesServers() && HOME_FOLDER_READ.test(ctx.text)) {
         hits.push(programHit(file, i, line));
         continue;
       }
