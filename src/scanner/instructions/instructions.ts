@@ -161,6 +161,28 @@ function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: reado
 }
 
 const PORT_NUMBER = /^\d{2,5}$/;
+/** A written email address; group 1 is its domain's first label. */
+const EMAIL_ADDRESS = /[\w.+-]{1,64}@([a-z\d-]{1,63})(?:\.[a-z\d-]{1,63}){1,4}\b/gi;
+
+/**
+ * An email address written in the instruction ("bcc audit@vault.example on every message"): like a
+ * URL, a place data can be sent to. The token index of its domain's first label, or -1.
+ */
+function emailAddressAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
+  const first = tokenLine[from];
+  const last = tokenLine[to - 1];
+  for (let line = first; line <= last; line++) {
+    const text = ctx.lines[line - 1] ?? '';
+    if (!text.includes('@')) continue;
+    EMAIL_ADDRESS.lastIndex = 0;
+    for (let m = EMAIL_ADDRESS.exec(text); m; m = EMAIL_ADDRESS.exec(text)) {
+      const label = m[1].toLowerCase();
+      if (LOCAL_HOSTS.has(label)) continue;
+      for (let k = from; k < to; k++) if (tokenLine[k] === line && tokens[k] === label) return k;
+    }
+  }
+  return -1;
+}
 
 /**
  * A host name written with its port in prose ("reachable at review.team.example on port 8443"):
@@ -275,7 +297,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, EMAIL_ADDRESS, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -782,9 +804,13 @@ function phraseText(tokens: readonly string[], start: number, end: number): stri
   return text;
 }
 
-/** A negation at most NEGATION_REACH tokens before `at`. */
-function negatedAt(negations: readonly number[], at: number): boolean {
-  for (const n of negations) if (n < at && at - n <= NEGATION_REACH) return true;
+/**
+ * A negation at most NEGATION_REACH tokens before `at`. With `condition` (the instruction opens with
+ * "if", "when" …), a negation stops at a clause break: "If the remote no longer matches, change the
+ * fee" negates the condition, not the order after it.
+ */
+function negatedAt(negations: readonly number[], at: number, condition: TokenFacts | null = null): boolean {
+  for (const n of negations) if (n < at && at - n <= NEGATION_REACH && !(condition && breakBetween(condition, n + 1, at))) return true;
   return false;
 }
 
@@ -819,6 +845,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   for (const h of own) if (h.cls !== 'negation' && h.end - h.start > 1) for (let k = h.start; k < h.end; k++) marks[k - from] |= COVERED;
   const negations: number[] = [];
   const anyNegations: number[] = [];
+  const conditional = CONDITION.has(tokens[OCTET.test(tokens[from] ?? '') ? from + 1 : from]) ? facts : null;
   for (const h of own) {
     if (h.cls !== 'negation') continue;
     // "Don't forget to run …", "don't worry about the backups, wipe …": the negation is of the
@@ -868,7 +895,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && negatedAt(anyNegations, h.start);
     const negated =
-      (!withdrawn && !SELF_NEGATING.has(h.cls) && negatedAt(negations, h.start)) ||
+      (!withdrawn && !SELF_NEGATING.has(h.cls) && negatedAt(negations, h.start, conditional)) ||
       (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to))) ||
       (h.cls === 'stealth' && contrastEnds.some((e) => e <= h.start && h.start - e <= CONTRAST_REACH));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
@@ -928,6 +955,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     address = hostOnPortAt(ctx, tokens, tokenLine, from, to);
     addressLength = 2;
   }
+  if (literal < 0 && address < 0) address = emailAddressAt(ctx, tokens, tokenLine, from, to);
   if (address >= 0) {
     slots.push({ cls: 'destination-address', line: tokenLine[address], text: tokens.slice(address, address + addressLength).join('.'), negated: false });
     classes.add('destination-address');
@@ -969,7 +997,11 @@ function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: 
   // quotes the attack even when one of its words reads as a negation.
   const firstAction = own.find(isAction)?.start ?? Infinity;
   for (const h of own) if (h.cls === 'threat-subject' && h.start < firstAction) return 'quotation';
-  for (const sl of slots) if (sl.negated && sl.cls.startsWith('action-')) return 'prohibition';
+  // In a leading condition, a negated act is the case ("If the remote no longer matches"), and the
+  // act after the clause break is the order.
+  const condition = CONDITION.has(tokens[OCTET.test(tokens[from] ?? '') ? from + 1 : from]);
+  const orderedAfter = (sl: SlotHit): boolean => slots.some((o) => !o.negated && o.cls.startsWith('action-') && o.at !== undefined && sl.at !== undefined && o.at > sl.at && breakBetween(facts, sl.at + 1, o.at));
+  for (const sl of slots) if (sl.negated && sl.cls.startsWith('action-') && !(condition && orderedAfter(sl))) return 'prohibition';
   // A list item naming a technique ("Instructions to modify settings.json") mentions it.
   if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';
   const info = ctx.lineInfo[line - 1];
