@@ -1,5 +1,5 @@
 /**
- * Counter store behind every rate-limit layer (DESIGN.md §10). Pluggable provider: this interface
+ * Counter store behind every rate-limit layer (docs/decisions/0023-rate-limiting-model.md). Pluggable provider: this interface
  * plus the same-named injection token; memory (default) and Redis implementations.
  *
  * Semantics shared by every implementation (the contract suite in
