@@ -1,5 +1,5 @@
 /**
- * API throughput and latency (issue 11, part 1), on PostgreSQL and on PGlite:
+ * API throughput and latency (docs/performance.md "Parts and targets"), on PostgreSQL and on PGlite:
  *  (a) bare Express hello-world on this Node: the ceiling;
  *  (b) authenticated, rate-limited GET /api/applications/{id} (memory store);
  *  (c) POST /api/applications: a page of 100 out of 10,000 with `search` and a tier filter;

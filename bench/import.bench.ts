@@ -1,5 +1,5 @@
 /**
- * Inventory import (issue 11, part 6): the demo fixture (generateDemoInventory, what `--demo`
+ * Inventory import (docs/performance.md "Parts and targets"): the demo fixture (generateDemoInventory, what `--demo`
  * loads) and a 100,000-resource document (2,000 services, 99,999 relations), through
  * InventoryImportService.import on a fresh tenant: wall time and peak RSS. Each case runs in its own
  * process (peak RSS is per process), on in-memory PGlite and, with DATABASE_URL, on PostgreSQL.

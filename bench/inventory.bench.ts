@@ -1,5 +1,5 @@
 /**
- * Inventory read path (issue 3): p50/p99 of
+ * Inventory read path (docs/inventory.md "Performance"): p50/p99 of
  *  - list: POST /api/applications — a page of 100 out of 10,000 applications, with `search` and a
  *    filter body (tier in [TIER_1, TIER_2]), default order, and the same ordered by a derived field;
  *  - get: GET /api/applications/{id} of random applications;

@@ -1,6 +1,6 @@
 /**
- * MCP overhead (issue 9): p50/p99 of the same read through REST and through /mcp (a fresh MCP
- * server + transport per request, STACK.md P26), over real HTTP on the whole app, sequential
+ * MCP overhead (docs/performance.md): p50/p99 of the same read through REST and through /mcp (a fresh MCP
+ * server + transport per request, docs/mcp.md "Transport"), over real HTTP on the whole app, sequential
  * requests after a warm-up, API-key auth (budget raised so the limiter never answers 429):
  *  - rest_get_application:  GET /api/applications/{id}
  *  - mcp_get_application:   tools/call get_application

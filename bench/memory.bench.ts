@@ -1,5 +1,5 @@
 /**
- * Resident memory of the production server (`node dist/main.js`, issue 29 item 18), per database:
+ * Resident memory of the production server (`node dist/main.js`; docs/performance.md "Memory"), per database:
  *  - PGlite, the default a newcomer gets: a fresh data folder (first start runs initdb), then a
  *    restart on the same folder;
  *  - PostgreSQL (DATABASE_URL=postgres://…, with REDIS_URL when it answers).

@@ -1,5 +1,5 @@
 /**
- * Peers side by side (issue 11, part 4): the open agent-file scanners on npm and `bulwark scan
+ * Peers side by side (docs/performance.md "Peers"): the open agent-file scanners on npm and `bulwark scan
  * --local`, over the same ../shared/corpus samples, each tool in its own process with its own file
  * discovery, on a copy of the samples in a temporary folder (one folder per sample):
  *  - ferret-scan        `ferret scan <folder> --format json`

@@ -1,5 +1,5 @@
 /**
- * Rate limiter cost (DESIGN.md §10; targets from issue 8 / 11):
+ * Rate limiter cost (docs/decisions/0023-rate-limiting-model.md; targets in docs/performance.md):
  *  1. ns per check: memory store at limits 60 and 200,000 (target ≤ 2 µs both), through the store
  *     interface (`await store.evaluate`), plus the raw synchronous core and the full RateLimiter
  *     decision; the limiter's whole code per request (middleware + guard, in process); Redis per
@@ -20,7 +20,7 @@
  *     The same pairs first run on a bare probe (`probe`, bench/support/limiter-probe-app.ts: a
  *     minimal Nest app, a string-compare stand-in for auth → [edge + per-endpoint middleware →
  *     rate-limit guard] → handler), where the limiter's share shows at its largest: diagnostics,
- *     untargeted, with two yardsticks beside them: a `headers-only` server (no limiter, SPEC.md's
+ *     untargeted, with two yardsticks beside them: a `headers-only` server (no limiter, the contract's
  *     three X-RateLimit-* headers set per request: the part of the loss the contract itself costs)
  *     and a `minimal` one (an edge and an app-budget counter in plain Maps plus the headers, no
  *     route rules: the floor under any limiter with these layers, a yardstick for ours).
@@ -197,7 +197,7 @@ function probeSubject(redisUrl: string | null, prefix: string): Subject {
     endpoint: `GET ${PROBE_PATH} (bearer check → principal; limiter: edge + per-endpoint middleware + app-budget guard)`,
     // 'off-control' is a limiter-off server like its partner: its "loss" is this machine's noise
     // floor for the run (an A/A test), printed beside the real losses. 'headers-only' sends
-    // SPEC.md's three X-RateLimit-* headers without a limiter: the part of the loss that comes with
+    // the contract's three X-RateLimit-* headers without a limiter: the part of the loss that comes with
     // the contract rather than with this implementation; 'minimal' what the least limiter with the
     // same layers costs on this machine.
     modes: ['off-control', 'headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])],
@@ -292,7 +292,7 @@ interface ThroughputResult {
   limiter_share_of_server_cpu_from_profile: Partial<Record<ProfiledMode, CpuShare>>;
   /**
    * Each mode against its limiter-off partner. `off-control` is the A/A control (a limiter-off
-   * server against its identical partner); `headers-only` SPEC.md's three headers alone, no
+   * server against its identical partner); `headers-only` the contract's three headers alone, no
    * limiter; `minimal` the floor: edge and app-budget counters in plain Maps plus the headers
    * (limiter-yardsticks.ts); `memory` and `redis` the limiter.
    */

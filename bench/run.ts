@@ -1,5 +1,5 @@
 /**
- * The benchmark runner (issue 11): `npm run bench` runs every part, `npm run bench -- <part…>` some.
+ * The benchmark runner (docs/performance.md): `npm run bench` runs every part, `npm run bench -- <part…>` some.
  * Each part runs in its own process (ts-node, transpile only) and writes bench/results/<part>.json
  * in the shape of bench/support/bench-result.ts; its output goes to bench/results/<part>.log. The
  * runner prints one table (every figure, its target, pass/MISS) and writes bench/results/latest.json

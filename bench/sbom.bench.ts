@@ -1,5 +1,5 @@
 /**
- * SBOM generation at scale (issue 4): an application of 50 services and 10,000 distinct packages
+ * SBOM generation at scale (docs/sbom.md "Performance"): an application of 50 services and 10,000 distinct packages
  * (50,000 package observations: each service sees 400 packages in source, in production, and half of
  * them in a second environment; neighbouring services share packages).
  *

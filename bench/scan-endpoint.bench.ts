@@ -1,6 +1,6 @@
 /**
  * POST /api/agent_files/scan over loopback HTTP through the real stack (auth, rate-limit guard,
- * multer, worker pool, rule engine, `none` judge, scoring), issue 11 part 3:
+ * multer, worker pool, rule engine, `none` judge, scoring; docs/performance.md):
  *  - p50/p99 of one 4 KB file and of a 3×250 KB zip, one client (target: zip p50 ≤ 60 ms, judge off);
  *  - scans per second under 32 concurrent uploads (one file and the zip), with the statuses seen;
  *  - peak RSS of the server process (worker threads included).

@@ -1,5 +1,5 @@
 /**
- * Static rule engine benchmark (no judge, no HTTP), in-process on one core (issue 11, part 3):
+ * Static rule engine benchmark (no judge, no HTTP), in-process on one core (docs/performance.md):
  *  - throughput over the corpus files (MB/s of CPU time: steady on a shared machine; wall beside it),
  *    target ≥ 20 MB/s;
  *  - p50/p99 ms per corpus sample through the whole engine (`scanUpload`: archive, kinds, rules,

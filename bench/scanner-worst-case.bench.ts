@@ -1,5 +1,5 @@
 /**
- * The scanner's worst case at the upload limit (issue 25): CPU time of a whole scan (upload →
+ * The scanner's worst case at the upload limit (docs/decisions/0001-linear-time-scanning.md): CPU time of a whole scan (upload →
  * entries → kinds → views → every rule → scores) for every 250 KB worst-case input, and how each
  * stage grows from 32 KB to 128 KB.
  *  - generated inputs: long runs of every character class, unclosed delimiters, trigger words,

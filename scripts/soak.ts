@@ -1,5 +1,5 @@
 /**
- * Soak run (issue 12): two app instances (the built dist/main.js, REPLICA_ID a and b) sharing one
+ * Soak run (docs/security.md "Reproducing"): two app instances (the built dist/main.js, REPLICA_ID a and b) sharing one
  * PostgreSQL and one Redis, mixed traffic at the per-key budget, then a report of status counts,
  * latency percentiles, RSS of both processes over time (with its trend) and a final consistency
  * check on the database.

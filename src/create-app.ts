@@ -28,7 +28,7 @@ export function configureApp(app: INestApplication, config: AppConfig): void {
   applyServerTimeouts(nest.getHttpServer());
   nest.use(securityHeaders());
   if (config.replicaId) nest.use(replicaHeaderMiddleware(config.replicaId));
-  // Edge and per-endpoint limits run raw, before body parsing and auth (DESIGN.md §10).
+  // Edge and per-endpoint limits run raw, before body parsing and auth: a flood costs no parsing (docs/decisions/0023-rate-limiting-model.md).
   installRateLimiting(nest);
   nest.use(requestBodyCap({ jsonLimitBytes: config.jsonBodyLimitBytes, uploadLimitBytes: DEFAULT_SCAN_LIMITS.maxUploadBytes + MULTIPART_OVERHEAD_BYTES }));
   // Not strict: any JSON value parses, so a well-formed body of the wrong shape ("tier", 5, null)

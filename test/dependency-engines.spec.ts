@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import semver from 'semver';
 
 /**
- * The declared engine and the installed dependency set agree (issue 29 item 11;
- * docs/decisions/0009-node-20-dependency-set.md): every package in package-lock.json whose
+ * The declared engine and the installed dependency set agree
+ * (docs/decisions/0009-node-20-dependency-set.md): every package in package-lock.json whose
  * `engines.node` is stated admits the oldest Node that package.json allows, and the Node the
  * Dockerfile ships. Otherwise `npm ci` warns EBADENGINE and the package may not run there.
  */

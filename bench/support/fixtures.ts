@@ -20,7 +20,7 @@ export function largeInventory(apps: number): ImportDocument {
   };
 }
 
-/** The list request of issue 11 (c): page of 100, `search`, a tier filter; 500 of 10,000 match. */
+/** The list request of the `api` part's (c) (docs/performance.md): page of 100, `search`, a tier filter; 500 of 10,000 match. */
 export const LIST_QUERY = { search: 'pay', filter: { tier: ['TIER_1', 'TIER_2'] } };
 
 /**

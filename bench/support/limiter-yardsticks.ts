@@ -3,11 +3,11 @@
  * (limiter-probe-app.ts) in place of the limiter. Kept in a file of their own so a CPU profile can
  * tell their code from the probe's ({@link YARDSTICK_CODE}), as it tells ours by src/rate-limit/.
  *
- * `headers-only`: no limiter, but every request gets the three X-RateLimit-* headers SPEC.md
- * requires, with values like the limiter's, from a raw middleware mounted where the limiter's is:
+ * `headers-only`: no limiter, but every request gets the three X-RateLimit-* headers the API
+ * contract requires (docs/rate-limits.md "Headers"), with values like the limiter's, from a raw middleware mounted where the limiter's is:
  * what the headers cost on their own, which no limiter implementation can avoid.
  *
- * `minimal`: the least a limiter with SPEC.md's edge and app-budget layers does per request: a raw
+ * `minimal`: the least a limiter with our edge and app-budget layers does per request: a raw
  * middleware counting the source address's edge window, and a guard after auth counting the API
  * key's budget window and setting the three headers, each a fixed-window counter in a Map. No
  * route rules (per-endpoint limits, cooldowns, the control-plane budget), no IPv6 /64s, no shared
@@ -29,7 +29,7 @@ interface BareWindow {
   used: number;
 }
 
-/** SPEC.md's three headers for a fixed window, as the limiter sets them. */
+/** The three X-RateLimit-* headers for a fixed window, as the limiter sets them. */
 function setBudgetHeaders(res: ServerResponse, limit: number, window: BareWindow, now: number): void {
   res.setHeader('X-RateLimit-Limit', String(limit));
   res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - window.used)));

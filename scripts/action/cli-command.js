@@ -9,7 +9,7 @@
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
-/** The npm name of the standalone CLI package (`npm run build:cli`, issue 27). */
+/** The npm name of the standalone CLI package (`npm run build:cli`, docs/decisions/0016-standalone-cli-and-policy-presets.md). */
 const CLI_PACKAGE = '@bulwark/cli';
 
 /** The repository root: scripts/action/ is two levels down. */

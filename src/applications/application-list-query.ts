@@ -3,7 +3,7 @@ import { APPLICATION_TYPES, BUSINESS_IMPACTS, OWNER_TYPES, RISK_LEVELS, TIERS } 
 import { MAX_INT4 } from '../common/int4';
 
 /**
- * Pure parsing of the list operations' sort and filter inputs (DESIGN.md §5) into a typed spec;
+ * Pure parsing of the list operations' sort and filter inputs (docs/inventory.md "List") into a typed spec;
  * every rejection is a 422 with the exact `loc`. The repository turns the spec into SQL.
  */
 

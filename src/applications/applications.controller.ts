@@ -38,7 +38,7 @@ const LIST_BODY_SCHEMA = {
 const ID_PARAM = { name: 'application_id', type: 'integer', example: 12 };
 
 /**
- * SPEC.md "Application endpoints" (the graph and SBOM ones live in their own modules). The prefix is
+ * The application endpoints (docs/inventory.md; the graph and SBOM ones live in their own modules). The prefix is
  * only `api`: a trailing-slash route must be written `applications/{/}` (see common/routing.ts).
  */
 @ApiTags('applications')
@@ -80,7 +80,7 @@ export class ApplicationsController {
   @Get('applications')
   @RequireScopes('inventory:read')
   // No @ApiBody: browsers cannot send a body with GET, so Swagger UI could not run this operation
-  // (docs/decisions/0007-get-list-body-undocumented.md). The body is still accepted (SPEC.md note b).
+  // (docs/decisions/0007-get-list-body-undocumented.md). The body is still accepted: existing clients send it.
   @ApiOperation({
     summary: 'List applications (paged)',
     description: 'Filters go in a JSON body, which HTTP clients may send with this GET; browsers, and so Swagger UI, cannot. To filter from here, use `POST /api/applications` (the same operation, body documented there).',

@@ -64,7 +64,7 @@ function notFound(id: number): NotFoundError {
   return new NotFoundError(`Application ${id} not found`);
 }
 
-/** The application inventory (DESIGN.md §5): every write that touches several rows is one transaction. */
+/** The application inventory (docs/inventory.md): every write that touches several rows is one transaction. */
 @Injectable()
 export class ApplicationsService {
   constructor(private readonly repository: ApplicationsRepository) {}

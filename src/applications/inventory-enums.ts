@@ -1,5 +1,5 @@
 /**
- * The closed value sets of the inventory (DESIGN.md §5, §6, §7). Order matters: it is the rank used
+ * The closed value sets of the inventory (docs/inventory.md, docs/sbom.md). Order matters: it is the rank used
  * for sorting ("enum fields sort by rank") and the order `_terms` lists them in.
  */
 export const TIERS = ['TIER_1', 'TIER_2', 'TIER_3', 'TIER_4'] as const;

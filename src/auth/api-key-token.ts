@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** Fixed, service-specific prefix of API tokens (SPEC.md Authentication 2; DESIGN.md §4). */
+/** Fixed, service-specific prefix of API tokens, so a leaked key is recognisable (docs/decisions/0021-tenancy-and-credentials.md). */
 export const API_KEY_PREFIX = 'bwk_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 40;

@@ -7,7 +7,7 @@ import type { Principal } from './principal';
 import { ResultDto } from '../common/dto/result.dto';
 import { ValidationFailedError } from '../common/errors';
 
-/** Administration → access → API keys (DESIGN.md §4). Keys are managed within the caller's tenant. */
+/** Administration → access → API keys. Keys are managed within the caller's tenant (docs/decisions/0021-tenancy-and-credentials.md). */
 @ApiTags('admin')
 @ApiBearerAuth()
 @RequireScopes('admin')

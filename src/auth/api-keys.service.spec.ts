@@ -5,7 +5,7 @@ import type { ApiKeysRepository } from './persistence/api-keys.repository';
 import type { TenantEntity } from './persistence/tenant.entity';
 
 /**
- * Cache semantics only (the database behaviour is covered end to end in test/e2e/auth): an
+ * Cache semantics only (the database behaviour is covered end to end in test/e2e/auth.e2e-spec.ts): an
  * in-memory stand-in for the repository, standing for "another replica's database row".
  */
 function memoryRepository() {

@@ -1,6 +1,6 @@
 /**
  * Who is calling, after authentication. Rate-limit buckets key on `bucketId` (a stable principal
- * id), never on token material, so rotating a credential keeps its bucket (DESIGN.md §4, §10).
+ * id), never on token material, so rotating a credential keeps its bucket (docs/rate-limits.md).
  */
 export type Scope = 'inventory:read' | 'inventory:write' | 'scan' | 'admin';
 export const ALL_SCOPES: readonly Scope[] = ['inventory:read', 'inventory:write', 'scan', 'admin'];

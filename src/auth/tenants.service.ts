@@ -41,8 +41,8 @@ export interface TenantView {
 export const TENANT_LIMIT_FIELDS = ['rateLimitPerMinute', 'oauthMcpRateLimitPerMinute'] as const satisfies readonly (keyof TenantLimits)[];
 
 /**
- * Tenant settings (DESIGN.md §4, §10: the API-key budget and the authenticated MCP limit are
- * tenant-raisable). Plain class, shared by the admin endpoint and the `bulwark tenants` CLI. The
+ * Tenant settings (docs/decisions/0008-tenant-settings.md: the API-key budget and the authenticated
+ * MCP limit are set per tenant). Plain class, shared by the admin endpoint and the `bulwark tenants` CLI. The
  * limits are read into cached principals (ApiKeysService, the MCP TenantDirectory): a change made
  * here tells them at once, other replicas see it when their cache entries expire.
  */

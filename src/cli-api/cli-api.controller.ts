@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal';
 import { CliApiService } from './cli-api.service';
 import { CliConfigDto, TelemetryAcceptedDto, TelemetryEventDto, WhoamiDto } from './dto/cli-api.dto';
 
-/** Control-plane calls of the `bulwark` CLI: their own 600/min budget per credential (SPEC.md Limits). */
+/** Control-plane calls of the `bulwark` CLI: their own 600/min budget per credential (docs/rate-limits.md). */
 @ApiTags('cli')
 @ApiBearerAuth()
 @Controller('api/cli')

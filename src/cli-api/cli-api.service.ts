@@ -8,7 +8,7 @@ import { RateLimiter } from '../rate-limit/rate-limiter';
 import { DEFAULT_SCAN_LIMITS } from '../scanner/archive/scan-limits';
 import type { CliConfigDto, TelemetryEventDto, WhoamiDto, WhoamiRateLimitsDto } from './dto/cli-api.dto';
 
-/** Server-advertised CLI settings (SPEC.md "Client behaviour stated for the command-line client"). */
+/** Server-advertised CLI settings (docs/cli.md "Network behaviour"). */
 export const CLI_SETTINGS = {
   sbomBatchSize: 10,
   scanRetry: { maxRetries: 3, withinSeconds: 60 },

@@ -1,6 +1,6 @@
 /**
  * Typed domain errors. Modules (and the Nest-free scanner engine) throw these; the one global
- * exception filter maps each class to its status and `{"detail": ...}` body (DESIGN.md §3).
+ * exception filter maps each class to its status and `{"detail": ...}` body (docs/errors.md).
  * Plain classes on purpose: nothing here imports Nest.
  */
 export abstract class DomainError extends Error {

@@ -1,5 +1,5 @@
 /**
- * One vocabulary for the `type` of a 422 issue (DESIGN.md §3): `type_error.<expected type>` when a
+ * One vocabulary for the `type` of a 422 issue (docs/errors.md): `type_error.<expected type>` when a
  * value has the wrong JSON type, `value_error.<what>` when it has the right type and a bad value.
  * class-validator's constraint names and Ajv's keywords are both translated here.
  */

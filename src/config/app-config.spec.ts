@@ -12,7 +12,7 @@ describe('loadConfig', () => {
     expect(c.demo).toBe(false);
   });
 
-  it('selects the database by DATABASE_URL (DESIGN.md §11)', () => {
+  it('selects the database by DATABASE_URL (docs/decisions/0020-config-providers-and-migrations.md)', () => {
     expect(loadConfig({ DATABASE_URL: 'pglite://memory' }, []).database).toEqual({ kind: 'pglite', dataDir: 'memory' });
     expect(loadConfig({ DATABASE_URL: 'pglite://./tmp/db' }, []).database).toEqual({ kind: 'pglite', dataDir: './tmp/db' });
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }, []).database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });

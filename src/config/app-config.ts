@@ -3,8 +3,9 @@ import type { LogFormat } from '../logging/pretty-log';
 import type { JudgeProviderName } from '../scanner/judge/judge-options';
 
 /**
- * The one place that reads process.env (DESIGN.md §2). Every variable is parsed and validated once;
- * a bad value stops start-up with a message naming the variable and what it accepts.
+ * The one place that reads process.env (docs/decisions/0020-config-providers-and-migrations.md).
+ * Every variable is parsed and validated once; a bad value stops start-up with a message naming
+ * the variable and what it accepts.
  */
 
 export type DatabaseTarget =
@@ -137,7 +138,7 @@ function cidrs(env: Env, name: string): string[] {
   return values;
 }
 
-/** `unset → pglite://./data/pglite`; `pglite://memory`; `pglite://<dir>`; `postgres://…` (DESIGN §11). */
+/** `unset → pglite://./data/pglite`; `pglite://memory`; `pglite://<dir>`; `postgres://…` (README.md "Configuration"). */
 function database(env: Env): { target: DatabaseTarget; raw: string } {
   const raw = str(env, 'DATABASE_URL') ?? 'pglite://./data/pglite';
   if (raw.startsWith('pglite://')) {

@@ -24,7 +24,7 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>): Dat
     migrations: MIGRATIONS,
     migrationsRun: false,
     synchronize: false,
-    // gen_random_uuid() is built in since PG 13; PGlite has no uuid-ossp (STACK.md P10).
+    // gen_random_uuid() is built in since PG 13; PGlite has no uuid-ossp (docs/decisions/0024-dependency-pitfalls.md, 1).
     uuidExtension: 'pgcrypto' as const,
     installExtensions: false,
     migrationsTableName: 'migrations',
@@ -38,7 +38,8 @@ export function buildDataSourceOptions(config: Pick<AppConfig, 'database'>): Dat
 
 /**
  * A DataSource (not yet initialized). For PGlite it constructs the instance itself (createPgConfig
- * with a folder breaks under require(), STACK.md P12) and closes it after the pool on destroy, since
+ * with a folder looks for its WASM files in a missing folder under require(), then hangs;
+ * docs/decisions/0024-dependency-pitfalls.md, 2) and closes it after the pool on destroy, since
  * the adapter's pool.end() leaves it open.
  */
 export function createDataSource(options: DataSourceOptions): DataSource {

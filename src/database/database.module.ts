@@ -6,7 +6,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { buildDataSourceOptions, createDataSource } from './data-source-options';
 import { runMigrationsLocked } from './run-migrations';
 
-/** Runs pending migrations once the DataSource is up (DESIGN.md §2: at start-up, never synchronize). */
+/** Runs pending migrations once the DataSource is up: at start-up, never `synchronize` (docs/decisions/0020-config-providers-and-migrations.md). */
 @Injectable()
 class StartupMigrations implements OnModuleInit {
   private readonly logger = new Logger('Database');

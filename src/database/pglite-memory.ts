@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Memory of the embedded database (issue 29 item 18; figures in docs/performance.md "Memory").
+ * Memory of the embedded database (figures in docs/performance.md "Memory").
  *
  * PostgreSQL's default `shared_buffers` (128 MB) is allocated and touched inside PGlite's WASM
  * memory at start-up, and WASM memory never shrinks: it was most of an idle server's RSS. One

@@ -7,7 +7,8 @@ const MIGRATION_LOCK_KEY = 72_640_301;
  * Runs pending migrations under a PostgreSQL advisory lock, so replicas (or parallel test workers)
  * starting together migrate once: the first takes the lock and migrates, the others wait and then
  * find nothing pending. Embedded PGlite belongs to one process and its pool has a single connection
- * (STACK.md P13): holding the lock on it would starve the migration itself, so it migrates directly.
+ * (docs/decisions/0024-dependency-pitfalls.md, 3): holding the lock on it would starve the migration
+ * itself, so it migrates directly.
  */
 export async function runMigrationsLocked(dataSource: DataSource, embedded: boolean): Promise<string[]> {
   if (embedded) {

@@ -27,7 +27,7 @@ export function parsePlatformIds(body: unknown): string[] {
   return [...new Set(body as string[])];
 }
 
-/** Resources, graph and graph selection of an application (DESIGN.md §6). */
+/** Resources, graph and graph selection of an application (docs/inventory.md "Graph"). */
 @Injectable()
 export class GraphService {
   constructor(

@@ -31,7 +31,7 @@ function duplicates<T>(items: T[] | undefined, key: (item: T) => string, section
 }
 
 /**
- * The admin import (DESIGN.md §5): validate the whole document (shape, duplicates, references),
+ * The admin import (docs/inventory.md "Admin import"): validate the whole document (shape, duplicates, references),
  * then write every section in one transaction. A bad document changes nothing.
  */
 @Injectable()

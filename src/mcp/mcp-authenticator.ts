@@ -9,7 +9,7 @@ import type { OAuthTokenVerifier } from './oauth-token.verifier';
 /**
  * Outcome of reading the credential of an /mcp request. `anonymous`: none was sent (discovery is
  * allowed). `rejected`: one was sent and did not verify; the request is charged to the
- * unauthenticated bucket ("unverified MCP", SPEC.md) and then answered 401.
+ * unauthenticated bucket ("unverified MCP", docs/mcp.md) and then answered 401.
  */
 export type McpAuthResult =
   | { kind: 'principal'; principal: Principal }
@@ -63,7 +63,7 @@ export interface McpAuthenticatorDeps {
 }
 
 /**
- * The credentials /mcp accepts (DESIGN.md §4): an API key (`bwk_…`, verified exactly as on REST,
+ * The credentials /mcp accepts (docs/mcp.md "Authentication"): an API key (`bwk_…`, verified exactly as on REST,
  * so revocation, expiry and the key's budget apply) or an OAuth access token (a JWT for this
  * server's /mcp audience). The REST guard accepts API keys only, so MCP tokens never work there.
  * Infrastructure failures (database, issuer key set) are thrown, not reported as `rejected`.

@@ -1,7 +1,8 @@
 import { isIP } from 'node:net';
 
 /**
- * Host/Origin allow-list for /mcp (DNS-rebinding defence, STACK.md P26). A browser page on an
+ * Host/Origin allow-list for /mcp (DNS-rebinding defence, which the MCP SDK leaves to the host;
+ * docs/decisions/0024-dependency-pitfalls.md, 5). A browser page on an
  * attacker's domain that resolves to this server sends its own Host and Origin, so both must name
  * this server: loopback names, the PUBLIC_URL host, and (Origin only) the configured CORS origins.
  * Ports are not compared: rebinding changes the name, not the port, and proxies rewrite ports.

@@ -15,7 +15,8 @@ const INSTRUCTIONS =
   'read-only. Tool errors carry the HTTP status the REST API would answer (e.g. 404, 413, 422, 503 with a retry delay).';
 
 /**
- * Builds the MCP server for ONE request (stateless Streamable HTTP, STACK.md P26): the tools are
+ * Builds the MCP server for ONE request (stateless Streamable HTTP, so any replica answers any
+ * request; docs/decisions/0024-dependency-pitfalls.md, 5): the tools are
  * bound to the caller's principal (null for anonymous discovery; tool calls are refused before
  * they get here). Cheap: registering tools is a few object allocations.
  */

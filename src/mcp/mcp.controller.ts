@@ -19,7 +19,7 @@ function callsTools(body: unknown): boolean {
 }
 
 /**
- * `/mcp`: stateless Streamable HTTP (a fresh server + transport per POST, STACK.md P26).
+ * `/mcp`: stateless Streamable HTTP (a fresh server + transport per POST, docs/mcp.md "Transport").
  * Order on a request: Host/Origin check and credential resolution (McpRequestMiddleware), the
  * rate-limit guard charging the MCP class, then here: 405 for anything but POST, 401 for a
  * credential that did not verify or a tool call without one, else the SDK answers the JSON-RPC.

@@ -29,7 +29,7 @@ function oauthVerifier(config: AppConfig): OAuthTokenVerifier | null {
 }
 
 /**
- * The MCP server at /mcp (DESIGN.md §4, §10, STACK.md P26): the scanner and the inventory as
+ * The MCP server at /mcp (docs/mcp.md): the scanner and the inventory as
  * read-only tools for AI agents, behind the same services, scopes and budgets as REST.
  */
 @Module({

@@ -1,4 +1,4 @@
-/** Injection tokens of the MCP module (interface + same-named token, DESIGN.md §2). */
+/** Injection tokens of the MCP module (interface + same-named token, docs/decisions/0020-config-providers-and-migrations.md). */
 
 /** `McpOriginPolicy`: the Host/Origin allow-list of /mcp. */
 export const MCP_ORIGIN_POLICY = Symbol('MCP_ORIGIN_POLICY');

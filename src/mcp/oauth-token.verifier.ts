@@ -37,7 +37,7 @@ function nonEmptyString(v: unknown): string | null {
 }
 
 /**
- * Verifies OAuth bearer JWTs for /mcp (DESIGN.md §4): signature against the issuer's keys,
+ * Verifies OAuth bearer JWTs for /mcp (docs/decisions/0021-tenancy-and-credentials.md): signature against the issuer's keys,
  * `iss`, `aud` = this server's /mcp URL, `exp`/`nbf`. The bucket identity is client + subject
  * (+ tenant), so both must be present. Reasons in the thrown 401 are safe to show; the token
  * itself is never logged or echoed.

@@ -8,7 +8,7 @@ export interface RequestLike {
 }
 
 /**
- * Source-network identity for per-IP buckets (DESIGN.md §10): an IPv4 address exactly, an IPv6
+ * Source-network identity for per-IP buckets (docs/rate-limits.md): an IPv4 address exactly, an IPv6
  * address by its /64 (one subscriber usually owns a whole /64, so per-address buckets would be
  * trivially evaded). IPv4-mapped IPv6 (`::ffff:1.2.3.4`, what a dual-stack socket reports for IPv4
  * clients) counts as the IPv4 address.

@@ -14,7 +14,7 @@ type Next = (err?: unknown) => void;
 /**
  * The pre-routing layers, one raw middleware mounted before body parsing and auth:
  *
- * 1. Edge (SPEC.md "Edge layer"), per source network. Over the allowance the answer is 403 with an
+ * 1. Edge (docs/rate-limits.md "Edge layer"), per source network. Over the allowance the answer is 403 with an
  *    empty body and no Retry-After (what a CDN/WAF edge would send; it is not an authentication
  *    failure). EDGE_LIMITS=shadow counts and logs would-be blocks but lets them through (use it when
  *    nginx enforces the edge in front). Decided in process by {@link EdgeCounter} (shared through
@@ -66,7 +66,7 @@ export class RateLimitMiddleware implements OnModuleDestroy {
       // Refused here: the edge unit this request counted is handed back (it consumes nothing).
       const admission = takeEdgeAdmission(res);
       if (admission !== undefined) this.edge.release(admission);
-      // Raw middleware runs outside Nest's exception filters: write the DESIGN.md §3 body here.
+      // Raw middleware runs outside Nest's exception filters: write the docs/errors.md body here.
       const status = decision.unavailable ? 503 : 429;
       const body = JSON.stringify({ detail: decision.detail });
       res.statusCode = status;

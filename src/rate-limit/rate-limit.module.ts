@@ -75,7 +75,7 @@ const exportsList = [RateLimitStore, RateLimiter, TrustedProxies, EdgeCounter, R
 export class ExplicitRateLimitModule {}
 
 /**
- * Rate limiting (DESIGN.md §10), configured from AppConfig and the shared Redis client. Needs a global
+ * Rate limiting (docs/decisions/0023-rate-limiting-model.md), configured from AppConfig and the shared Redis client. Needs a global
  * Clock (ClockModule). Mount the raw middleware with {@link installRateLimiting} before body parsers;
  * the guard runs globally through AppGuard (src/app-guard.ts), after authentication. A static module:
  * AppModule and CliApiModule import it and share one instance, so one set of counters.

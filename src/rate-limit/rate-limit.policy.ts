@@ -1,6 +1,6 @@
 /**
- * Every rate-limit rule of SPEC.md "Limits" as data (DESIGN.md §10). Reviewed like code: a change
- * here changes what clients are allowed. Paths SPEC.md leaves open (secrets, exports, repositories,
+ * Every rate-limit rule as data (docs/decisions/0023-rate-limiting-model.md). Reviewed like code: a
+ * change here changes what clients are allowed. Open points (secrets, exports, repositories,
  * preflight kinds) are decided here and documented in docs/rate-limits.md.
  *
  * Path patterns: literal segments match case-insensitively (as Express routes do), `:name` matches

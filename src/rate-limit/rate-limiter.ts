@@ -279,7 +279,7 @@ export class RateLimiter {
   }
 
   /**
-   * MCP request classes (SPEC.md "Application layer: MCP"): an API key shares its REST budget, an
+   * MCP request classes (docs/mcp.md "Rate limits"): an API key shares its REST budget, an
    * OAuth principal gets 600/min per tenant + client + subject, and an unauthenticated or
    * unverified caller 60/min per source network (IPv4 address or IPv6 /64, see networkKey()).
    * `messages`: how many JSON-RPC messages the request carries, each charged.

@@ -121,7 +121,7 @@ class PurlCanonicalizer {
 }
 
 /**
- * Builds the CycloneDX 1.6 document of one application (DESIGN.md §7) as library models. Pure and
+ * Builds the CycloneDX 1.6 document of one application (docs/sbom.md) as library models. Pure and
  * deterministic: the same input, in any row order, gives the same document (serialNumber and
  * timestamp come from the input). Every list is filled in code-unit order, so the serializer need
  * not sort (its sort is locale-dependent and slow). Applies the selection itself, so it is correct

@@ -13,7 +13,7 @@ export interface SbomRequest {
   coderoots: string[] | null;
 }
 
-/** Generates an application's CycloneDX 1.6 SBOM (DESIGN.md §7) from the inventory. */
+/** Generates an application's CycloneDX 1.6 SBOM (docs/sbom.md) from the inventory. */
 @Injectable()
 export class SbomService {
   constructor(

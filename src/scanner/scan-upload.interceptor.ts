@@ -16,7 +16,7 @@ const issue = (msg: string, type: string, loc: ValidationIssue['loc'] = ['body',
  * Parses the scan upload (multipart, exactly one field `file`) into memory with multer, refusing
  * an oversized file while it streams (413 naming the file and the limit). Runs after the guards,
  * so unauthenticated uploads are never buffered. Maps multer/busboy failures to the domain errors
- * of DESIGN.md §3: 413 size, 422 missing/other/extra field or malformed multipart, 400 empty.
+ * of docs/errors.md: 413 size, 422 missing/other/extra field or malformed multipart, 400 empty.
  */
 @Injectable()
 export class ScanUploadInterceptor implements NestInterceptor {

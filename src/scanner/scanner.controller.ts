@@ -22,7 +22,7 @@ import type { ScanReport } from './engine/scan-report.types';
 import { ScanUploadInterceptor } from './scan-upload.interceptor';
 import { ScannerService } from './scanner.service';
 
-/** `POST /api/agent_files/scan` (SPEC.md "Agent file scan"): synchronous, stateless. */
+/** `POST /api/agent_files/scan` (docs/scanner-pipeline.md): synchronous, stateless. */
 @ApiTags('scanner')
 @ApiBearerAuth()
 @Controller('api/agent_files')

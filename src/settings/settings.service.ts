@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { IntegrationsDto } from './dto/settings.dto';
 import { SettingsRepository } from './persistence/settings.repository';
 
-/** Internal settings (DESIGN.md §8). */
+/** Internal settings (docs/inventory.md "Internal settings"). */
 @Injectable()
 export class SettingsService {
   constructor(

@@ -22,7 +22,7 @@ function expectApplicationShape(app: Record<string, unknown>): void {
   expect(Object.keys(app.owners as object).sort()).toEqual(['owner', 'security_lead', 'tech_lead']);
 }
 
-describe('application endpoints (SPEC.md, DESIGN.md §5)', () => {
+describe('application endpoints (docs/inventory.md)', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let api: Client;
@@ -84,7 +84,7 @@ describe('application endpoints (SPEC.md, DESIGN.md §5)', () => {
   });
 
   describe('create (POST /api/applications/)', () => {
-    it('creates with the defaults of SPEC.md and DESIGN.md', async () => {
+    it('creates with the documented defaults', async () => {
       const res = await api.post('/api/applications/').send({ name: '  minimal  ' }).expect(200);
       expectApplicationShape(res.body);
       expect(res.body).toMatchObject({

@@ -15,7 +15,7 @@ class LogSink extends Writable {
   }
 }
 
-describe('API-key authentication and tenancy (DESIGN.md §4)', () => {
+describe('API-key authentication and tenancy (docs/decisions/0021-tenancy-and-credentials.md)', () => {
   let t: TestApp;
   const logs = new LogSink();
 

@@ -9,7 +9,7 @@ import { RULES_DOC_URL } from '../../src/scanner/rules/rule-guidance';
 import { buildCli, runCli, sarifValidator } from './cli-harness';
 
 /**
- * The CI integrations of issue 27 (docs/decisions/0017-reports-and-ci-integrations.md): the
+ * The CI integrations (docs/decisions/0017-reports-and-ci-integrations.md): the
  * composite Action (action.yml + scripts/action/run.js), the pre-commit hook
  * (.pre-commit-hooks.yaml + scripts/action/pre-commit.js), and the CLI flags they rely on
  * (`--report`, `--format markdown`, `--progress`), run against the CLI compiled from src/.

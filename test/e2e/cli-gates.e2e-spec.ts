@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { buildCli, fakeReport, runCli, sarifValidator, ScriptedServer } from './cli-harness';
 
 /**
- * `bulwark scan` gates and suppressions (issue 27, decision 0012), with the real CLI as a child
+ * `bulwark scan` gates and suppressions (docs/decisions/0012-cli-suppressions-and-honest-gates.md), with the real CLI as a child
  * process: --fail-on and --fail-on-severity, files found but not analysed (exit 3 unless
  * --allow-unscanned), .bulwark.yaml (rule disables, path ignores, a missing reason is exit 4),
  * baselines written and re-read, and inline markers in scanned files that suppress nothing.

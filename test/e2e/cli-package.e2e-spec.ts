@@ -8,7 +8,7 @@ import { STANDALONE_COMMANDS } from '../../src/cli/standalone';
 import { sarifValidator } from './cli-harness';
 
 /**
- * The standalone CLI package (issue 27, decision 0016): `npm run build:cli` bundles the CLI into
+ * The standalone CLI package (docs/decisions/0016-standalone-cli-and-policy-presets.md): `npm run build:cli` bundles the CLI into
  * one file, `npm pack` makes the tarball, and npm installs it into an empty folder with no
  * registry at all (offline, empty cache, registry pointed at a closed port). The installed
  * `bulwark` then scans a folder with `--local`: exit codes under the gates, and the SARIF.

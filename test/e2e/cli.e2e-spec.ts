@@ -10,7 +10,7 @@ import { buildCli, fakeReport, runCli, sarifValidator, ScriptedServer } from './
 /**
  * The `bulwark` CLI as a child process (compiled like `npm run build` does, see cli-harness.ts):
  * against the real server (success, 401, 413 message, whoami), against a scripted loopback server
- * for the network behaviour SPEC.md states (Retry-After on 429 and 503, three retries within
+ * for the network behaviour of docs/cli.md (Retry-After on 429 and 503, three retries within
  * 60 s, backoff without Retry-After, edge 403, pacing on X-RateLimit-Remaining, Ctrl-C), and
  * `--local` on the shared corpus with SARIF validated against the SARIF 2.1.0 schema.
  */

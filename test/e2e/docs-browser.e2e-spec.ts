@@ -5,7 +5,7 @@ import { clientFor } from '../factories/inventory.factory';
 import { createTestApp, type TestApp } from '../support/create-test-app';
 
 /**
- * Swagger UI in a real browser (issue 29, item 8): Debian's Chromium driven by playwright-core
+ * Swagger UI in a real browser: Debian's Chromium driven by playwright-core
  * opens /docs on the app listening on loopback, authorises with an API key and runs "Try it out"
  * on a GET and a POST. Needs Chromium (`apt-get install -y chromium`; .ci/run installs it), or
  * CHROMIUM_PATH naming another Chromium executable; without one the test reports itself skipped.

@@ -4,7 +4,7 @@ import { clientFor, resource, seedInventory, service } from '../factories/invent
 type Client = Awaited<ReturnType<typeof clientFor>>;
 const locs = (body: { detail: { loc: unknown[] }[] }) => body.detail.map((d) => d.loc);
 
-describe('resources and graph (DESIGN.md §6)', () => {
+describe('resources and graph (docs/inventory.md)', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let api: Client;

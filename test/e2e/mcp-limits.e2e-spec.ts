@@ -8,7 +8,7 @@ import { callTool, initialize, request, rpc, toolErrorOf } from './mcp.helpers';
 import { budget, cleanupRedisPrefix, rateLimitOverrides, uniqueKeyPrefix } from './rate-limit.helpers';
 
 /**
- * The MCP rate-limit classes (SPEC.md "Application layer: MCP") through the whole pipeline with a
+ * The MCP rate-limit classes (docs/mcp.md "Rate limits") through the whole pipeline with a
  * fake clock (real Redis when REDIS_URL is set, under a unique key prefix): an API key shares its
  * REST budget, OAuth callers get 600/min per tenant + client + subject, anonymous callers 60/min
  * per IPv4 address or IPv6 /64. Plus scan capacity (503 + retry-after) as a tool error, through

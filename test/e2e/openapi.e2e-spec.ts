@@ -8,7 +8,7 @@ import { createTestApp, type TestApp, type TestTenant } from '../support/create-
 
 /**
  * The OpenAPI document served at /docs/openapi.json (the one docs/openapi.json snapshots) and the
- * UI around it (issue 29, item 7): honest types, the error responses each operation can give,
+ * UI around it: honest types, the error responses each operation can give,
  * examples Swagger UI can run as they are, and the UI's assets under every spelling of /docs.
  */
 
@@ -55,7 +55,7 @@ function operations(doc: Document): { method: string; path: string; op: Operatio
 
 const has = (op: Operation, where: Parameter['in']) => (op.parameters ?? []).some((p) => p.in === where);
 
-describe('OpenAPI document and UI (issue 29, item 7)', () => {
+describe('OpenAPI document and UI', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let admin: Awaited<ReturnType<typeof clientFor>>;

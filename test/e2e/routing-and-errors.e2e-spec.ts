@@ -29,7 +29,7 @@ class ThingsController {
 @Module({ controllers: [ThingsController] })
 class ThingsModule {}
 
-describe('routing and the error model (DESIGN.md §3)', () => {
+describe('routing and the error model (docs/errors.md)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({ imports: [ThingsModule] });

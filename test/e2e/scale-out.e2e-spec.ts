@@ -19,7 +19,7 @@ import {
 } from './scale-out.harness';
 
 /**
- * Scale-out for real (issue 13): nginx, rendered from deploy/nginx's template, in front of two
+ * Scale-out for real (docs/deployment.md): nginx, rendered from deploy/nginx's template, in front of two
  * `node dist/main.js` replicas on loopback that share one PostgreSQL and one Redis. Needs
  * DATABASE_URL (postgres://, a role that may create databases), REDIS_URL, nginx and a build
  * (`npm run build`; .ci/run builds first and installs nginx when it is missing).

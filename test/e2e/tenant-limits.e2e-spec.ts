@@ -5,8 +5,8 @@ import { initialize, request, rpc } from './mcp.helpers';
 import { budget, cleanupRedisPrefix, rateLimitOverrides, uniqueKeyPrefix } from './rate-limit.helpers';
 
 /**
- * Per-tenant limits (SPEC.md "Limits": the API-key budget and the authenticated MCP limit "can be
- * raised per tenant"): set through PATCH /api/admin/tenant or the import's tenant_settings, they
+ * Per-tenant limits (docs/decisions/0008-tenant-settings.md: the API-key budget and the
+ * authenticated MCP limit are set per tenant): set through PATCH /api/admin/tenant or the import's tenant_settings, they
  * decide the budget of keys without their own limit and of OAuth MCP callers, and the
  * X-RateLimit-* headers state it. Fake clock; real Redis when REDIS_URL is set. The auth cache is
  * left on (its default TTL): a change must apply at the next request all the same.

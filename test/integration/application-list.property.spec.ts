@@ -7,7 +7,7 @@ import { InventoryImportService } from '../../src/inventory-import/inventory-imp
 import { createTestApp, type TestApp } from '../support/create-test-app';
 
 /**
- * Property (DESIGN.md §5): for random inventories, page sizes, orders, searches and filters, the
+ * Property (docs/inventory.md "List"): for random inventories, page sizes, orders, searches and filters, the
  * pages of a list are disjoint, ordered, and together equal the filtered set; total/pages agree.
  */
 const RANK: Record<string, readonly string[]> = { tier: TIERS, business_impact: BUSINESS_IMPACTS, severity: RISK_LEVELS, application_type: APPLICATION_TYPES };

@@ -25,7 +25,7 @@ describe('embedded PGlite data folder', () => {
     await second.destroy();
   });
 
-  // Issue 29 item 18 (memory figures: docs/performance.md "Memory"): the buffer pool inside the WASM
+  // Memory figures: docs/performance.md "Memory". The buffer pool inside the WASM
   // memory is sized for one embedded user, on disk and in memory alike.
   it.each([['a folder', () => `pglite://${join(root, 'buffers')}`], ['memory', () => 'pglite://memory']])('runs PGlite (%s) with a small shared_buffers', async (_name, url) => {
     const ds = await createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: url() }, []))).initialize();

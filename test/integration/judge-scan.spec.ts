@@ -9,7 +9,8 @@ import { benignVerdict, FakeLlmServer, judgeAgainst, type Wire } from '../fakes/
 /**
  * The judge inside the real pipeline: scanUpload with the real rule engine and scoring, and the
  * real HTTP providers talking to the loopback fake. Whatever the provider does, the scan answers
- * with a report (the HTTP layer's 200) and the judge's authority stays within DESIGN.md §9.
+ * with a report (the HTTP layer's 200) and the judge's authority stays within
+ * docs/decisions/0022-scanner-scoring-and-judge-authority.md.
  */
 
 const analyzer = createStaticAnalyzer();
@@ -147,7 +148,7 @@ describe.each<Wire>(['openai', 'anthropic'])('scanUpload with the %s judge', (wi
     // No intent from the judge; the withheld file's deception finding puts it in a risky band, so
     // the static read says suspicious.
     expect(file.assessed_intent).toBe('suspicious');
-    // The withheld file is still a finding (DESIGN.md §9), and it counts in the score.
+    // The withheld file is still a finding (what is not analysed must not look clean), and it counts in the score.
     expect(file.llm_findings).toEqual(expect.arrayContaining([expect.objectContaining({ category: 'deception', locator: 'SKILL.md:4' })]));
     const withoutJudge = (await scan(attack)).files[0];
     expect(file.score!).toBeLessThan(withoutJudge.score!);

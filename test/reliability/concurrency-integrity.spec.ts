@@ -41,7 +41,7 @@ function prng(seed: number): () => number {
   };
 }
 
-/** What one operation answers and does, serially (DESIGN.md §5/§6 semantics). */
+/** What one operation answers and does, serially (the semantics of docs/inventory.md). */
 function apply(state: ModelState, op: Op): { status: number; next: ModelState } {
   if (!state.exists) return { status: 404, next: state };
   switch (op.kind) {

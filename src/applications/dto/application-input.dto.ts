@@ -20,7 +20,7 @@ export class OwnerInputDto {
   name!: string;
 }
 
-/** SPEC.md "Create request body". */
+/** Body of `POST /api/applications/` (create; docs/inventory.md "Applications"). */
 export class CreateApplicationDto {
   @ApiProperty({ example: 'payments', minLength: 1, maxLength: 255, description: 'Trimmed; unique per tenant, case-insensitively (409).' })
   @Transform(trim)
@@ -73,7 +73,7 @@ export class CreateApplicationDto {
   service_ids?: number[] | null;
 }
 
-/** SPEC.md "Update request body": description and tier keys must be present (null allowed). */
+/** Body of `PUT /api/applications/`: description and tier keys must be present (null allowed). */
 export class UpdateApplicationDto {
   @ApiProperty({ type: 'integer', example: 12 })
   @IsInt()

@@ -12,7 +12,7 @@ export class OwnersDto {
   @ApiProperty({ type: [OwnerDto] }) security_lead!: OwnerDto[];
 }
 
-/** SPEC.md "Application" (response of create, get, assign tier; items of the list). */
+/** An application (response of create, get, assign tier; items of the list). */
 export class ApplicationDto {
   @ApiProperty({ type: 'integer', nullable: true, example: 12 }) id!: number | null;
   @ApiProperty({ example: 'payments' }) name!: string;

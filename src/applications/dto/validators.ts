@@ -1,7 +1,7 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 
 /**
- * "Key present, value may be null" (DESIGN.md §3): the key must be in the body. Pair it with
+ * "Key present, value may be null" (docs/decisions/0014-error-model.md): the key must be in the body. Pair it with
  * NullOr(...) for the value's own rule; together they tell absent (422) from null (accepted).
  */
 export function KeyPresent(options?: ValidationOptions): PropertyDecorator {

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { TenantEntity } from './tenant.entity';
 
-/** An API key. Only the SHA-256 of the token and a short display prefix are stored (DESIGN.md §4). */
+/** An API key. Only the SHA-256 of the token and a short display prefix are stored (docs/decisions/0021-tenancy-and-credentials.md). */
 @Entity({ name: 'api_keys' })
 export class ApiKeyEntity {
   @PrimaryGeneratedColumn('uuid')

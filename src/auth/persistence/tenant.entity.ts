@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** An organization. Every stored row belongs to exactly one tenant (DESIGN.md §4). */
+/** An organization. Every stored row belongs to exactly one tenant (docs/decisions/0021-tenancy-and-credentials.md). */
 @Entity({ name: 'tenants' })
 export class TenantEntity {
   @PrimaryGeneratedColumn('uuid')

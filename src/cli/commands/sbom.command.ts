@@ -39,7 +39,7 @@ export async function runSbom(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1 || !/^\d{1,10}$/.test(positionals[0]) || Number(positionals[0]) > 2_147_483_647) {
     throw new UsageError('sbom takes one application id (an integer), e.g. `bulwark sbom 42 -o sbom.json`');
   }
-  // Both keys must be present in the body (SPEC.md "SBOM request body"); null means "all".
+  // Both keys must be present in the body (docs/sbom.md "Request"); null means "all".
   const body = JSON.stringify({ environment: values.environment ?? null, coderoots: values.coderoot?.length ? values.coderoot : null });
   const res = await remoteCall(io, values.server, {
     method: 'POST',

@@ -64,7 +64,7 @@ export function errorDetail(text: string): string | null {
 }
 
 /**
- * HTTP for the CLI: Node's fetch, the bearer key, the retry policy of SPEC.md (Retry-After on 429
+ * HTTP for the CLI: Node's fetch, the bearer key, the retry policy of docs/cli.md (Retry-After on 429
  * and 503, at most three retries within 60 s, bounded backoff otherwise) and pacing on
  * X-RateLimit-Remaining. Every wait is cancellable through `signal`. A 403 without a JSON body is
  * an edge block: the client backs off and retries with the same key (rotating keys would not help:

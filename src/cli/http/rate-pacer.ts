@@ -1,5 +1,5 @@
 /**
- * Slows the CLI down as X-RateLimit-Remaining approaches zero (SPEC.md client rules), so a large
+ * Slows the CLI down as X-RateLimit-Remaining approaches zero (docs/rate-limits.md), so a large
  * scan spreads its last requests over the rest of the window instead of running into 429s. Shared
  * by every request of one run; the delays it returns are waited with the cancellable sleep.
  */

@@ -1,5 +1,5 @@
 /**
- * When the CLI retries, as SPEC.md "Client behaviour stated for the command-line client" states:
+ * When the CLI retries (docs/cli.md "Network behaviour"):
  * honour Retry-After on 429 and 503, retry at most three times within 60 seconds, back off on its
  * own bounded schedule when the server gives no Retry-After (503 scanner down, edge 403, network
  * failure). Pure: the HTTP client feeds it outcomes and sleeps for what it returns.
@@ -69,7 +69,7 @@ export function classifyOutcome(outcome: AttemptOutcome): RetryReason | null {
     case 503:
       return outcome.retryAfter !== null ? 'capacity' : 'unavailable';
     case 403:
-      // The service's own 403 (missing scope) has a JSON detail; an edge block has no body (SPEC.md Errors).
+      // The service's own 403 (missing scope) has a JSON detail; an edge block has no body (docs/errors.md).
       return outcome.hasDetailBody ? null : 'edge_limit';
     default:
       return null;

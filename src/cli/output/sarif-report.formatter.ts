@@ -73,7 +73,7 @@ const shortMessage = (m: string): string => {
   return flat.length > MAX_MESSAGE ? `${flat.slice(0, MAX_MESSAGE - 1)}…` : flat;
 };
 
-/** `env` supplies BULWARK_DOCS_URL (the base of each rule's helpUri); docs/decisions/0017. */
+/** `env` supplies BULWARK_DOCS_URL (the base of each rule's helpUri); docs/decisions/0017-reports-and-ci-integrations.md. */
 export function formatSarif(run: ScanRun, version: string, env: Env = {}): string {
   const rules: SarifRule[] = [];
   const ruleIndex = new Map<string, number>();

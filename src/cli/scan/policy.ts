@@ -3,7 +3,7 @@ import { ALL_RULES } from '../../scanner/rules/presets';
 import type { RuleMeta } from '../../scanner/rules/rule.types';
 
 /**
- * Policy presets (`--policy`, issue 27; docs/decisions/0016-standalone-cli-and-policy-presets.md):
+ * Policy presets (`--policy`, docs/decisions/0016-standalone-cli-and-policy-presets.md):
  * which catalogue rules count and which findings count at the gates. A preset is the first layer
  * of the scanning user's side: findings of a rule it turns off are listed as suppressed (never
  * dropped), and any `.bulwark.yaml` entry for that rule replaces the preset's word on it. The

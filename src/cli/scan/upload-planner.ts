@@ -6,7 +6,7 @@ import { classifyOpaque, detectTextKind } from '../../scanner/engine/kind-detect
 import type { Discovery, LocalFile, ScanTarget } from './agent-file-discovery';
 
 /**
- * Turns discovered targets into uploads that respect SPEC.md "Scan upload limits" (≤ 3 files,
+ * Turns discovered targets into uploads that respect the server's upload limits (≤ 3 files,
  * 250 KB each, 750 KB uncompressed, 1 MB uploaded), and lists every file left out with the reason.
  * A skill travels as zips of its SKILL.md plus up to two more files each, so every script is
  * judged next to the instructions that invoke it; a lone file is sent as itself, under its

@@ -34,7 +34,7 @@ export class RunStoppedError extends CliError {
 export interface UploadScanner {
   /** What the report header says about the judge. */
   readonly judge: string;
-  /** What one upload may hold: the server's limits (SPEC), or the local engine's (decision 0015). */
+  /** What one upload may hold: the server's limits, or the local engine's (docs/decisions/0015-local-per-file-limit.md). */
   readonly limits: Readonly<ScanLimits>;
   scan(upload: PlannedUpload): Promise<ScanReport>;
 }

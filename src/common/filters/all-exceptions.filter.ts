@@ -15,7 +15,7 @@ function unknownRoute(req: Request): ErrorResponse {
   return { status: 404, headers: {}, body: { detail: `No route for ${req.method} ${shown}` }, unexpected: false };
 }
 
-/** The one global filter: every error becomes the status and body of DESIGN.md §3. */
+/** The one global filter: every error becomes the status and body of docs/errors.md. */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');

@@ -58,7 +58,7 @@ function databaseUnavailable(err: unknown, depth = 0): string | null {
 
 /**
  * The exhaustive mapping of every error the app can raise to status, headers and `{"detail": …}`
- * (DESIGN.md §3). Pure, so the filter and the MCP layer share it.
+ * (docs/errors.md, docs/decisions/0014-error-model.md). Pure, so the filter and the MCP layer share it.
  */
 export function exceptionToResponse(err: unknown): ErrorResponse {
   if (err instanceof DomainError) {

@@ -15,7 +15,7 @@ const PRIMITIVES = new Set<unknown>([String, Boolean, Number, Array, Object]);
 export const VALIDATOR_OPTIONS = { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: true } } as const;
 
 /**
- * Flattens class-validator's error tree into DESIGN.md §3 issues with exact `loc` paths, one issue
+ * Flattens class-validator's error tree into 422 issues (docs/errors.md) with exact `loc` paths, one issue
  * per location: an absent required field is "field required" (not every rule it fails), and a
  * present bad value reports the first rule as written in the DTO (class-validator lists the
  * rules of a property bottom-up, so that is the last one).
@@ -46,7 +46,7 @@ export function parseIntegerParam(value: unknown, name: string): number {
 
 /**
  * Global pipe: transforms and validates body, query and path by their DTO class. Unknown body
- * fields are stripped (DESIGN.md §3); failures become a 422 whose `loc` starts with
+ * fields are stripped (docs/decisions/0014-error-model.md); failures become a 422 whose `loc` starts with
  * body|query|path. `number` path params must be integers.
  */
 @Injectable()

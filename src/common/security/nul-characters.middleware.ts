@@ -33,7 +33,7 @@ function decode(s: string): string {
 /**
  * PostgreSQL cannot store U+0000 in text or jsonb ("invalid byte sequence for encoding UTF8: 0x00",
  * "unsupported Unicode escape sequence"): a NUL anywhere in a query parameter or a JSON body used
- * to reach the database and become a 500 (found by test/reliability/inventory-fuzz). No field of
+ * to reach the database and become a 500 (found by test/reliability/inventory-fuzz.spec.ts). No field of
  * this API has a use for it, so it is refused up front with a 422 naming where it was.
  * Runs after the JSON parser; uploads (multipart) are never inspected: file content is data.
  */

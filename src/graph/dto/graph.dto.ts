@@ -5,7 +5,7 @@ import { PagedEnvelopeDto } from '../../applications/dto/application.dto';
 import { ListQueryDto } from '../../applications/dto/application-input.dto';
 import { RESOURCE_CATEGORIES } from '../../applications/inventory-enums';
 
-/** SPEC.md "Application resource entry". */
+/** One resource of an application (`GET /api/applications/{id}/resources`, docs/inventory.md "Graph"). */
 export class ApplicationResourceDto {
   @ApiProperty({ example: 'arn:aws:s3:::acme-payments-prod', description: 'Identifier of the resource within the service.' }) platform_id!: string;
   @ApiProperty({ example: 'aws_s3_bucket' }) resource_type!: string;

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { APPLICATION_TYPES, BUSINESS_IMPACTS, RESOURCE_CATEGORIES, RISK_LEVELS } from '../../applications/inventory-enums';
 
 /**
- * Output schemas of the inventory tools: the JSON the REST endpoints answer (SPEC.md "Resources",
- * the DTOs of src/applications and src/graph). Loose objects: a field added to a DTO must not make
- * MCP clients reject results (they validate structuredContent against these), and SPEC.md leaves
- * several shapes open ("JSON of any shape").
+ * Output schemas of the inventory tools: the JSON the REST endpoints answer (the DTOs of
+ * src/applications and src/graph). Loose objects: a field added to a DTO must not make MCP clients
+ * reject results (they validate structuredContent against these), and the API contract leaves some
+ * shapes open (the graph and assign-tier answers are "JSON of any shape").
  */
 const int = () => z.number().int();
 const owner = z.looseObject({ login: z.string(), name: z.string() });

@@ -30,7 +30,7 @@ export interface InventoryServices {
 
 const applicationId = z.number().int().min(0).max(MAX_INT4).describe('Application identifier (from list_applications).');
 
-/** Paging and ordering arguments, as the REST list query (SPEC.md "Query parameters"). */
+/** Paging and ordering arguments, as the REST list query (docs/inventory.md "List"). */
 function pagingArguments(orderFields: readonly string[]) {
   return {
     page: z.number().int().min(0).max(MAX_INT4).optional().describe('0-based page number (default 0).'),

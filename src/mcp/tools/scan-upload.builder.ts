@@ -25,7 +25,7 @@ const invalid = (loc: (string | number)[], msg: string, type: string): Validatio
 
 /**
  * Turns the arguments of `scan_agent_files` into exactly the upload the REST endpoint would get
- * (SPEC.md "Agent file scan"): one inline file is uploaded under its path, several are zipped
+ * (docs/scanner-pipeline.md "Upload"): one inline file is uploaded under its path, several are zipped
  * under their paths, a base64 zip is uploaded as is. Limits are then enforced by the same scanner
  * code as for REST, so both surfaces answer the same report and the same 413 wording.
  */

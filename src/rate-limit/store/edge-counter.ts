@@ -37,7 +37,7 @@ export interface EdgeAdmission {
 }
 
 /**
- * Counters of the edge layer (DESIGN.md §10): decided in process, with no I/O on the request path,
+ * Counters of the edge layer (docs/rate-limits.md "Edge layer"): decided in process, with no I/O on the request path,
  * and — when a shared store is given — added to the shared counters in one batch every
  * `flushEveryMs` (write-behind). The edge is the coarse flood guard in front of everything (2,000
  * requests per 5 minutes per network), so it trades exactness across replicas for zero per-request

@@ -14,7 +14,7 @@ export interface PrimaryStore extends RateLimitStore {
 }
 
 /**
- * Shared store with a per-process safety net (DESIGN.md §10): when Redis errors or is not
+ * Shared store with a per-process safety net (docs/decisions/0023-rate-limiting-model.md): when Redis errors or is not
  * connected, answer from memory so the API keeps serving (each replica then enforces the limits on
  * its own share of traffic), with a warning and a metric. Checks marked `failClosed`
  * (reset-password, credentials) are refused instead: there a per-replica budget would multiply

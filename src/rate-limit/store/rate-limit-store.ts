@@ -1,9 +1,9 @@
 /**
- * Counter store behind every rate-limit layer (DESIGN.md §10). Pluggable provider: this interface
+ * Counter store behind every rate-limit layer (docs/decisions/0023-rate-limiting-model.md). Pluggable provider: this interface
  * plus the same-named injection token; memory (default) and Redis implementations.
  *
  * Semantics shared by every implementation (the contract suite in
- * test/e2e/rate-limit-store.e2e-spec.ts runs against each):
+ * src/rate-limit/rate-limit-contract.spec.ts runs against each):
  * - Fixed window per bucket: it opens at the first admitted request and ends `windowMs` later, when
  *   the count starts again from zero.
  * - `evaluate` is all-or-nothing: if any bucket would exceed its limit, no bucket is counted.

@@ -12,8 +12,8 @@ function rule(name: string, message: string, validate: (value: unknown) => boole
 }
 
 /**
- * SPEC.md "SBOM request body". Both keys must be present (DESIGN.md §3: "key present, value may be
- * null"); the global pipe validates the body as sent, so an absent key is undefined here and a 422.
+ * Body of the SBOM request (docs/sbom.md "Request"). Both keys must be present ("key present, value
+ * may be null", docs/decisions/0014-error-model.md); the global pipe validates the body as sent, so an absent key is undefined here and a 422.
  */
 export class SbomRequestDto {
   @ApiProperty({

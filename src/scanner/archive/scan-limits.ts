@@ -1,6 +1,6 @@
 /**
- * Upload limits of SPEC.md "Scan upload limits" (KB = 1,024 bytes), plus the safety limits
- * DESIGN.md §9 adds for archives. One object so tests and the CLI can pass smaller values.
+ * The scan endpoint's upload limits (KB = 1,024 bytes), plus our safety limits for archives
+ * (docs/scanner-pipeline.md "Limits and inflation"). One object so tests and the CLI can pass smaller values.
  */
 export interface ScanLimits {
   /** Regular files per upload (directories and OS metadata are not counted). */

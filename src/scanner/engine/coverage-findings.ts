@@ -1,5 +1,5 @@
 /**
- * What the upload hides from analysis is itself a finding (DESIGN.md §9): files that could not or
+ * What the upload hides from analysis is itself a finding (docs/decisions/0002-unanalysed-content.md): files that could not or
  * would not be analysed, files under an OS-metadata name whose bytes are something else, a zip
  * behind a prefix, bytes that are not clean text. Severity follows what the skipped content could
  * do: a skipped file another file refers to, or one that looks executable, never leaves the upload

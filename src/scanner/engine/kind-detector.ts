@@ -2,7 +2,8 @@ import { ascii, GZIP_MAGIC, hasSignature, OLE_MAGIC } from '../archive/byte-sign
 import type { FileKind, SkipReason } from './scan-report.types';
 
 /**
- * What a file is, from its name AND its content (DESIGN.md §9). Content wins where names lie:
+ * What a file is, from its name AND its content (docs/decisions/0022-scanner-scoring-and-judge-authority.md).
+ * Content wins where names lie:
  * a `notes.txt` that starts with a shebang is a script; a `README.md` with agent frontmatter is an
  * agent file; a `SKILL.md` full of NUL bytes is binary.
  */

@@ -1,7 +1,7 @@
 import { DECISIONS, INTENTS, type AssessedIntent, type Decision, type ScanFileEntry, type ScanSummary } from './scan-report.types';
 
 /**
- * Upload-wide rollup (DESIGN.md §9): `file_count` counts the files the limits count (directories
+ * Upload-wide rollup (docs/scanner-pipeline.md "Report assembly"): `file_count` counts the files the limits count (directories
  * and OS metadata are listed but not counted); `worst_score` is the minimum over scored files and
  * `worst_band` that file's band; `judged_count` counts the files the judge read;
  * `aggregate_assessed_intent` is the most severe intent over the files that have one (the judge's

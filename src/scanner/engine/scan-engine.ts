@@ -33,7 +33,7 @@ import { decodeText } from './text-decoder';
 import { staticIntent, worseIntent } from '../scoring/static-intent';
 
 /**
- * The scan pipeline (DESIGN.md §9): upload → entries → kind → decode → rule engine → judge →
+ * The scan pipeline (docs/scanner-pipeline.md): upload → entries → kind → decode → rule engine → judge →
  * scoring → ScanReport. Plain TypeScript, no Nest: the HTTP worker pool, the CLI (`--local`) and
  * the evaluation harness all call `scanUpload`. Stateless; nothing touches disk or logs.
  */

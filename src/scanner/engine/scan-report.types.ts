@@ -1,6 +1,7 @@
 /**
- * The scanner's public vocabulary: the ScanReport of SPEC.md "Scan report" with the fields
- * DESIGN.md §9 decides, plus the contracts between the pipeline, the rule engine, the judge and
+ * The scanner's public vocabulary: the ScanReport of the scan endpoint, including the verdict and
+ * score breakdown of docs/decisions/0022-scanner-scoring-and-judge-authority.md, plus the
+ * contracts between the pipeline, the rule engine, the judge and
  * scoring. Plain TypeScript: the engine is a library shared by the Nest module, the worker threads
  * and the CLI, and must not import Nest.
  */
@@ -18,7 +19,7 @@ export type Confidence = (typeof CONFIDENCES)[number];
 export const INTENTS = ['benign', 'suspicious', 'malicious'] as const;
 export type AssessedIntent = (typeof INTENTS)[number];
 
-/** SPEC.md judge finding categories; static rules carry one of these too. */
+/** The judge's finding categories (the API contract's list); static rules carry one of these too. */
 export const RISK_CATEGORIES = [
   'prompt_injection',
   'data_exfiltration',
@@ -86,7 +87,7 @@ export interface StaticFinding {
   category: RiskCategory;
   /** Short human sentence of what was found. */
   message: string;
-  /** True for hard-block rules (DESIGN.md §9: caps the score at 15 when confident). */
+  /** True for hard-block rules (cap the score at 15 when confident; docs/decisions/0022-scanner-scoring-and-judge-authority.md). */
   hard_block: boolean;
   /**
    * Added by the rule engine: where the match sits (negation, deny list, documentation example…).
@@ -169,7 +170,7 @@ export interface ScanFileEntry {
   skip_reason?: SkipReason;
   sha256: string;
   verdict: Verdict;
-  /** Every entry has one (SPEC.md "Scan report"); a skipped file's coverage says why it was not analysed. */
+  /** Every entry has one; a skipped file's coverage says why it was not analysed. */
   score_breakdown: ScoreBreakdown;
 }
 
@@ -230,7 +231,7 @@ export interface StaticAnalyzer {
   analyze(file: AnalysisFile, bundle: AnalysisBundle): StaticFinding[];
 }
 
-/** What the judge returns for one file (DESIGN.md §9 reply contract, after verification). */
+/** What the judge returns for one file (its reply contract, docs/judge.md, after verification). */
 export interface JudgeResult {
   status: JudgeStatus;
   assessed_intent: AssessedIntent | null;
@@ -243,7 +244,7 @@ export interface JudgeResult {
 /**
  * Whether the judge's findings belong in the report and the score. Besides a normal verdict, a file
  * withheld from the judge because it carries delimiter-like text still yields the judge module's
- * `deception` finding (DESIGN.md §9: such content "is a finding and is not sent"); its intent stays
+ * `deception` finding (such content is a finding and is not sent: docs/decisions/0022-scanner-scoring-and-judge-authority.md); its intent stays
  * null and it demotes nothing.
  */
 export function judgeFindingsApply(judge: JudgeResult): boolean {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { runEval } from './eval-harness';
 
 /**
- * The detection targets of issue 6 on the development corpus (judge off). The corpus lives
+ * The scanner's detection targets (the bars asserted below) on the development corpus (judge off). The corpus lives
  * outside the repository (../shared/corpus) and is never copied in; without it the suite says so.
  */
 const CORPUS = join(__dirname, '..', '..', '..', '..', 'shared', 'corpus');

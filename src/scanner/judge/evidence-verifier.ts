@@ -2,7 +2,7 @@ import type { JudgeFinding } from '../engine/scan-report.types';
 import type { RenderedLine } from './content-renderer';
 import { parseLocator, samePath } from './locator';
 
-/** Lines either side of the cited line in which the quote may be found (DESIGN.md §9: ±2). */
+/** Lines either side of the cited line in which the quote may be found (docs/decisions/0022-scanner-scoring-and-judge-authority.md: ±2). */
 export const EVIDENCE_WINDOW = 2;
 const MAX_EVIDENCE = 300;
 const MIN_FRAGMENT = 8;

@@ -9,7 +9,7 @@ export interface JudgeModuleAsyncOptions {
   useFactory: (...args: never[]) => JudgeOptions | Promise<JudgeOptions>;
 }
 
-/** Binds `JUDGE` to the judge chosen by JUDGE_PROVIDER (DESIGN.md §11). */
+/** Binds `JUDGE` to the judge chosen by JUDGE_PROVIDER (docs/judge.md "Configuration"). */
 @Module({})
 export class JudgeModule {
   static forRoot(options: JudgeOptions): DynamicModule {

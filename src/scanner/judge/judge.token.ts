@@ -1,2 +1,2 @@
-/** Injection token for the `Judge` (DESIGN.md §2: interface plus a same-named token). Nest-free. */
+/** Injection token for the `Judge` (interface plus a same-named token, docs/decisions/0020-config-providers-and-migrations.md). Nest-free. */
 export const JUDGE = Symbol('JUDGE');

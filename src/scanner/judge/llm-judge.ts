@@ -23,7 +23,7 @@ import { parseReply, type JudgeReply } from './reply-parser';
 const INTENT_RANK: Record<AssessedIntent, number> = { benign: 0, suspicious: 1, malicious: 2 };
 const CONFIDENCE_RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
 const MAX_FINDINGS = 50;
-/** Severities a documentation-context demotion may touch (DESIGN.md §9). */
+/** Severities a documentation-context demotion may touch (docs/decisions/0022-scanner-scoring-and-judge-authority.md). */
 const DEMOTABLE = new Set(['info', 'low', 'medium']);
 
 /** The result for a file the judge did not (fully) read: scored from static rules alone. */

@@ -22,7 +22,7 @@ describe('parseReply', () => {
     expect(parseReply('Here you go: ' + JSON.stringify(valid) + ' Thanks', replySchema).ok).toBe(true);
   });
 
-  it('treats a missing demote_rule_ids (DESIGN.md §9 minimal contract) as none', () => {
+  it('treats a missing demote_rule_ids (minimal reply contract) as none', () => {
     const { demote_rule_ids: _omit, ...minimal } = valid;
     const r = parseReply(JSON.stringify(minimal), replySchema);
     expect(r.ok && r.reply.demote_rule_ids).toEqual([]);

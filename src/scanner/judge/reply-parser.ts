@@ -42,8 +42,8 @@ function extractJson(text: string): unknown {
 
 /**
  * Parses and validates the assistant text against the versioned reply schema (the same file sent
- * as structured output). `demote_rule_ids` is optional on the wire: DESIGN.md §9's contract names
- * only intent, confidence and findings, so replies from servers without structured output that
+ * as structured output). `demote_rule_ids` is optional on the wire: the minimal reply contract
+ * (docs/judge.md) names only intent, confidence and findings, so replies from servers without structured output that
  * omit it are still accepted.
  */
 export function parseReply(text: string, schema: Record<string, unknown>): ParseOutcome {

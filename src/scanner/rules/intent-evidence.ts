@@ -1,6 +1,6 @@
 /**
  * Evidence classes that raise a supply-chain or configuration finding from risky practice to an
- * attack (issue 26, items 3, 4 and 6), computed one way for every rule that grades with them:
+ * attack (docs/decisions/0010-evidence-escalation.md), computed one way for every rule that grades with them:
  * concealment or removed consent near the finding, a change that lands in the user's home
  * directory (every project, every session), an insecure or impersonating destination. Rules keep
  * their own base severity and climb the ladder by the evidence present, so each rule's policy reads

@@ -24,7 +24,7 @@ export interface RuleMeta {
   confidence: Confidence;
   asset_type: AssetType;
   /**
-   * Hard-block rules (DESIGN.md §9) cap the score at 15 when confident; the context layer never
+   * Hard-block rules (docs/decisions/0022-scanner-scoring-and-judge-authority.md) cap the score at 15 when confident; the context layer never
    * lowers them.
    */
   hard_block?: boolean;

@@ -1,5 +1,5 @@
 /**
- * The deterministic rule engine (DESIGN.md §9): builds the views and structure of a file once,
+ * The deterministic rule engine (docs/scanner.md): builds the views and structure of a file once,
  * runs every rule of the preset in isolation (a rule that throws is skipped, never propagated),
  * and turns hits into bounded, redacted, context-tagged StaticFindings. Time-bounded per file.
  */

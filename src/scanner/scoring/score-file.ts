@@ -1,5 +1,5 @@
 /**
- * Pure per-file scoring (DESIGN.md §9): dedupe → weight (severity × confidence × context ×
+ * Pure per-file scoring (docs/decisions/0022-scanner-scoring-and-judge-authority.md): dedupe → weight (severity × confidence × context ×
  * diminishing repeats) → saturating combination → ceiling from the worst confident finding →
  * band → verdict, with a breakdown that explains every step.
  */

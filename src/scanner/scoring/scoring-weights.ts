@@ -1,5 +1,5 @@
 /**
- * Scoring weights (DESIGN.md §9). Risk is a probability-like number in [0, 1]; a finding's weight
+ * Scoring weights (docs/scanner.md "Scoring"). Risk is a probability-like number in [0, 1]; a finding's weight
  * is severity × confidence × context, and the k-th repeat of the same rule in a file counts
  * REPEAT_DECAY^k as much, so a noisy rule cannot saturate the score by itself.
  */

@@ -43,7 +43,7 @@ export function resolveWorkerFile(): { filename: string; execArgv?: string[] } {
 }
 
 /**
- * Scan capacity: a piscina pool sized from the CPU count with a bounded queue (DESIGN.md §9).
+ * Scan capacity: a piscina pool sized from the CPU count with a bounded queue (docs/scanner-pipeline.md "Capacity, deadline and failures").
  * Created lazily on the first scan so apps and tests that never scan spawn no threads. Maps pool
  * outcomes to the endpoint's statuses: queue full → 503 + Retry-After; pool not available → 503
  * without; worker crash or deadline → 502 for that request only (piscina replaces the worker).

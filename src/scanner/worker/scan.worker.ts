@@ -4,7 +4,8 @@ import { EXPIRED_IN_QUEUE, serializeError, type ScanEngineModule, type ScanTask,
 /**
  * Piscina task: the CPU-bound half of a scan (extract, decode, rule engine) off the event loop.
  * Runs as compiled JavaScript (dist/scanner/worker/scan.worker.js); under Jest the pool loads this
- * file through ts-node instead (STACK.md P25). Nothing here logs: content must never reach logs.
+ * file through ts-node instead: worker threads load files with Node's loader, not Jest's transform
+ * (docs/decisions/0024-dependency-pitfalls.md, 4). Nothing here logs: content must never reach logs.
  */
 const data = (workerData ?? {}) as ScanWorkerData;
 

@@ -6,7 +6,7 @@ export class IntegrationDto {
   @ApiProperty({ type: [String], example: ['123456789012'] }) accounts!: string[];
 }
 
-/** SPEC.md "Integrations settings object": one source-code host and one cloud provider, always both keys. */
+/** The integrations settings: one source-code host and one cloud provider, always both keys. */
 export class IntegrationsDto {
   @ApiProperty({ type: IntegrationDto }) github!: IntegrationDto;
   @ApiProperty({ type: IntegrationDto }) aws!: IntegrationDto;

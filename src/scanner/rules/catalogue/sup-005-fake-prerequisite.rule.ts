@@ -58,7 +58,7 @@ function onlyContent(ctx: ScanContext, at: number, reach: number): boolean {
 }
 
 /**
- * The fake prerequisite of malicious skill campaigns (issue 26, item 3): a step that obtains code
+ * The fake prerequisite of malicious skill campaigns (docs/decisions/0010-evidence-escalation.md): a step that obtains code
  * from outside the file and runs it, plus evidence that the step is an attack rather than an
  * installer — the payload hidden from review (paste page, password-protected archive, concealment),
  * security checks to be switched off (antivirus, quarantine, administrator rights, the login
