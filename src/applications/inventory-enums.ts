@@ -27,6 +27,7 @@ export const MAX_PAGE_LIMIT = 1000;
 export const MAX_OWNERS = 50;
 export const MAX_SERVICE_IDS = 10_000;
 export const MAX_GRAPH_SELECTION = 10_000;
+export const MAX_PLATFORM_ID_LENGTH = 512;
 
 export const TERM_TEXT: Record<string, Record<string, { label: string; description: string }>> = {
   tier: {
