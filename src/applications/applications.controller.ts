@@ -9,7 +9,7 @@ import { ApplicationDto, ApplicationPageDto, TermsDto } from './dto/application.
 import { ArrayBodyPipe } from '../common/pipes/array-body.pipe';
 import { AssignTierDto, CreateApplicationDto, ListQueryDto, SERVICE_IDS_BODY, UpdateApplicationDto } from './dto/application-input.dto';
 import { FILTER_FIELDS, FILTER_OPS } from './application-list-query';
-import { MAX_SERVICE_IDS, OWNER_TYPES } from './inventory-enums';
+import { MAX_OWNER_FIELD_LENGTH, MAX_OWNERS, MAX_SERVICE_IDS, OWNER_TYPES } from './inventory-enums';
 
 const LIST_BODY_SCHEMA = {
   description:
@@ -157,7 +157,7 @@ export class ApplicationsController {
   @ApiOperation({ summary: 'Set owners of one type (replaces that type\'s list; 0–50 entries)' })
   @ApiParam(ID_PARAM)
   @ApiParam({ name: 'owner_type', enum: OWNER_TYPES })
-  @ApiBody({ schema: { type: 'array', maxItems: 50, items: { type: 'object', required: ['login', 'name'], properties: { login: { type: 'string', minLength: 1, maxLength: 255 }, name: { type: 'string', maxLength: 255 } } } }, examples: { owners: { value: [{ login: 'jdoe', name: 'Jane Doe' }] } } })
+  @ApiBody({ schema: { type: 'array', maxItems: MAX_OWNERS, items: { type: 'object', required: ['login', 'name'], properties: { login: { type: 'string', minLength: 1, maxLength: MAX_OWNER_FIELD_LENGTH }, name: { type: 'string', maxLength: MAX_OWNER_FIELD_LENGTH } } } }, examples: { owners: { value: [{ login: 'jdoe', name: 'Jane Doe' }] } } })
   @ApiOkResponse({ type: ResultDto })
   setOwners(
     @CurrentPrincipal() principal: Principal,

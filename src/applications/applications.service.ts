@@ -9,6 +9,7 @@ import {
   BUSINESS_IMPACTS,
   DEFAULT_DESCRIPTION,
   ENVIRONMENTS,
+  MAX_OWNER_FIELD_LENGTH,
   MAX_OWNERS,
   OWNER_TYPES,
   RESOURCE_CATEGORIES,
@@ -222,12 +223,12 @@ export function parseOwners(body: unknown): Owner[] {
     }
     const { login, name } = item as Record<string, unknown>;
     const trimmed = typeof login === 'string' ? login.trim() : login;
-    if (typeof trimmed !== 'string' || trimmed.length < 1 || trimmed.length > 255) {
-      issues.push({ loc: ['body', i, 'login'], msg: 'must be a string of 1 to 255 characters', type: 'value_error.login' });
+    if (typeof trimmed !== 'string' || trimmed.length < 1 || trimmed.length > MAX_OWNER_FIELD_LENGTH) {
+      issues.push({ loc: ['body', i, 'login'], msg: `must be a string of 1 to ${MAX_OWNER_FIELD_LENGTH} characters`, type: 'value_error.login' });
     } else if (seen.has(trimmed.toLowerCase())) {
       issues.push({ loc: ['body', i, 'login'], msg: `duplicate login '${trimmed}'`, type: 'value_error.duplicate' });
     }
-    if (typeof name !== 'string' || name.length > 255) issues.push({ loc: ['body', i, 'name'], msg: 'must be a string of at most 255 characters', type: 'type_error.string' });
+    if (typeof name !== 'string' || name.length > MAX_OWNER_FIELD_LENGTH) issues.push({ loc: ['body', i, 'name'], msg: `must be a string of at most ${MAX_OWNER_FIELD_LENGTH} characters`, type: 'type_error.string' });
     if (typeof trimmed === 'string') seen.add(trimmed.toLowerCase());
     if (typeof trimmed === 'string' && typeof name === 'string') owners.push({ login: trimmed, name });
   });
