@@ -6,9 +6,10 @@ import { ResultDto } from '../common/dto/result.dto';
 import { TRAILING_SLASH } from '../common/routing';
 import { ApplicationsService } from './applications.service';
 import { ApplicationDto, ApplicationPageDto, TermsDto } from './dto/application.dto';
-import { AssignTierDto, CreateApplicationDto, ListQueryDto, UpdateApplicationDto } from './dto/application-input.dto';
+import { ArrayBodyPipe } from '../common/pipes/array-body.pipe';
+import { AssignTierDto, CreateApplicationDto, ListQueryDto, SERVICE_IDS_BODY, UpdateApplicationDto } from './dto/application-input.dto';
 import { FILTER_FIELDS, FILTER_OPS } from './application-list-query';
-import { OWNER_TYPES } from './inventory-enums';
+import { MAX_OWNER_FIELD_LENGTH, MAX_OWNERS, MAX_SERVICE_IDS, OWNER_TYPES } from './inventory-enums';
 
 const LIST_BODY_SCHEMA = {
   description:
@@ -123,10 +124,10 @@ export class ApplicationsController {
   @RequireScopes('inventory:write')
   @ApiOperation({ summary: 'Assign services (union with the current membership; idempotent)' })
   @ApiParam(ID_PARAM)
-  @ApiBody({ schema: { type: 'array', items: { type: 'integer', minimum: 0 }, maxItems: 10000 }, examples: { assign: { value: [101, 102] } } })
+  @ApiBody({ schema: { type: 'array', items: { type: 'integer', minimum: 0 }, maxItems: MAX_SERVICE_IDS }, examples: { assign: { value: [101, 102] } } })
   @ApiOkResponse({ type: ResultDto })
-  assignServices(@CurrentPrincipal() principal: Principal, @Param('application_id') id: number, @Body() body: unknown): Promise<ResultDto> {
-    return this.applications.assignServices(principal.tenantId, id, body);
+  assignServices(@CurrentPrincipal() principal: Principal, @Param('application_id') id: number, @Body(new ArrayBodyPipe(SERVICE_IDS_BODY)) serviceIds: number[]): Promise<ResultDto> {
+    return this.applications.assignServices(principal.tenantId, id, serviceIds);
   }
 
   @Delete('applications/:application_id/service/:service_id')
@@ -156,7 +157,7 @@ export class ApplicationsController {
   @ApiOperation({ summary: 'Set owners of one type (replaces that type\'s list; 0–50 entries)' })
   @ApiParam(ID_PARAM)
   @ApiParam({ name: 'owner_type', enum: OWNER_TYPES })
-  @ApiBody({ schema: { type: 'array', maxItems: 50, items: { type: 'object', required: ['login', 'name'], properties: { login: { type: 'string', minLength: 1, maxLength: 255 }, name: { type: 'string', maxLength: 255 } } } }, examples: { owners: { value: [{ login: 'jdoe', name: 'Jane Doe' }] } } })
+  @ApiBody({ schema: { type: 'array', maxItems: MAX_OWNERS, items: { type: 'object', required: ['login', 'name'], properties: { login: { type: 'string', minLength: 1, maxLength: MAX_OWNER_FIELD_LENGTH }, name: { type: 'string', maxLength: MAX_OWNER_FIELD_LENGTH } } } }, examples: { owners: { value: [{ login: 'jdoe', name: 'Jane Doe' }] } } })
   @ApiOkResponse({ type: ResultDto })
   setOwners(
     @CurrentPrincipal() principal: Principal,

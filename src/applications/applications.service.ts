@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../common/errors';
-import { MAX_INT4 } from '../common/int4';
 import { APPLICATION_DEFAULT_ORDER, APPLICATION_ORDER_FIELDS, parseListFilter, parseOrders } from './application-list-query';
 import type { ApplicationDto, ApplicationPageDto, TermDto, TermsDto } from './dto/application.dto';
 import type { AssignTierDto, CreateApplicationDto, ListQueryDto, UpdateApplicationDto } from './dto/application-input.dto';
@@ -10,8 +9,8 @@ import {
   BUSINESS_IMPACTS,
   DEFAULT_DESCRIPTION,
   ENVIRONMENTS,
+  MAX_OWNER_FIELD_LENGTH,
   MAX_OWNERS,
-  MAX_SERVICE_IDS,
   OWNER_TYPES,
   RESOURCE_CATEGORIES,
   RISK_LEVELS,
@@ -46,18 +45,6 @@ export function toApplicationDto(view: ApplicationView): ApplicationDto {
     defer: view.defer,
     owners: view.owners,
   };
-}
-
-/** Integer ids from a raw JSON array body (422 with the index of each bad entry). */
-export function parseIdArray(body: unknown, max: number): number[] {
-  if (!Array.isArray(body)) throw new ValidationFailedError([{ loc: ['body'], msg: 'must be an array of integers', type: 'type_error.list' }]);
-  if (body.length > max) throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${max} items`, type: 'value_error.list.max_items' }]);
-  const issues: ValidationIssue[] = [];
-  body.forEach((v, i) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_INT4) issues.push({ loc: ['body', i], msg: `must be an integer from 0 to ${MAX_INT4}`, type: 'type_error.integer' });
-  });
-  if (issues.length) throw new ValidationFailedError(issues);
-  return [...new Set(body as number[])];
 }
 
 function notFound(id: number): NotFoundError {
@@ -124,11 +111,12 @@ export class ApplicationsService {
     return { ok: true, message: `Application ${body.id} updated` };
   }
 
-  async assignServices(tenantId: string, applicationId: number, body: unknown): Promise<ResultBody> {
-    const ids = parseIdArray(body, MAX_SERVICE_IDS);
+  /** `serviceIds` is the validated request body; unknown ids are reported at their request index. */
+  async assignServices(tenantId: string, applicationId: number, serviceIds: number[]): Promise<ResultBody> {
+    const ids = [...new Set(serviceIds)];
     await this.repository.transaction(async (manager) => {
       await this.lockOrThrow(manager, tenantId, applicationId);
-      await this.assertKnownServices(manager, tenantId, ids, body as number[], ['body']);
+      await this.assertKnownServices(manager, tenantId, ids, serviceIds, ['body']);
       await this.repository.addMembership(manager, tenantId, applicationId, ids);
       await this.repository.touchApplication(manager, tenantId, applicationId);
     });
@@ -235,12 +223,12 @@ export function parseOwners(body: unknown): Owner[] {
     }
     const { login, name } = item as Record<string, unknown>;
     const trimmed = typeof login === 'string' ? login.trim() : login;
-    if (typeof trimmed !== 'string' || trimmed.length < 1 || trimmed.length > 255) {
-      issues.push({ loc: ['body', i, 'login'], msg: 'must be a string of 1 to 255 characters', type: 'value_error.login' });
+    if (typeof trimmed !== 'string' || trimmed.length < 1 || trimmed.length > MAX_OWNER_FIELD_LENGTH) {
+      issues.push({ loc: ['body', i, 'login'], msg: `must be a string of 1 to ${MAX_OWNER_FIELD_LENGTH} characters`, type: 'value_error.login' });
     } else if (seen.has(trimmed.toLowerCase())) {
       issues.push({ loc: ['body', i, 'login'], msg: `duplicate login '${trimmed}'`, type: 'value_error.duplicate' });
     }
-    if (typeof name !== 'string' || name.length > 255) issues.push({ loc: ['body', i, 'name'], msg: 'must be a string of at most 255 characters', type: 'type_error.string' });
+    if (typeof name !== 'string' || name.length > MAX_OWNER_FIELD_LENGTH) issues.push({ loc: ['body', i, 'name'], msg: `must be a string of at most ${MAX_OWNER_FIELD_LENGTH} characters`, type: 'type_error.string' });
     if (typeof trimmed === 'string') seen.add(trimmed.toLowerCase());
     if (typeof trimmed === 'string' && typeof name === 'string') owners.push({ login: trimmed, name });
   });

@@ -25,8 +25,11 @@ export type ResourceCategory = (typeof RESOURCE_CATEGORIES)[number];
 export const DEFAULT_DESCRIPTION = 'Created by the Bulwark application inventory.';
 export const MAX_PAGE_LIMIT = 1000;
 export const MAX_OWNERS = 50;
+/** Longest owner `login` and `name` (their columns are varchar(255)). */
+export const MAX_OWNER_FIELD_LENGTH = 255;
 export const MAX_SERVICE_IDS = 10_000;
 export const MAX_GRAPH_SELECTION = 10_000;
+export const MAX_PLATFORM_ID_LENGTH = 512;
 
 export const TERM_TEXT: Record<string, Record<string, { label: string; description: string }>> = {
   tier: {

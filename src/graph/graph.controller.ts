@@ -2,7 +2,9 @@ import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequireScopes } from '../auth/auth.decorators';
 import type { Principal } from '../auth/principal';
-import { ApplicationResourceDto, GraphDto, GraphResourcePageDto, GraphResourcesQueryDto } from './dto/graph.dto';
+import { MAX_GRAPH_SELECTION, MAX_PLATFORM_ID_LENGTH } from '../applications/inventory-enums';
+import { ArrayBodyPipe } from '../common/pipes/array-body.pipe';
+import { ApplicationResourceDto, GraphDto, GraphResourcePageDto, GraphResourcesQueryDto, PLATFORM_IDS_BODY } from './dto/graph.dto';
 import { GraphService } from './graph.service';
 
 const ID_PARAM = { name: 'application_id', type: 'integer', example: 12 };
@@ -44,9 +46,9 @@ export class GraphController {
   @RequireScopes('inventory:write')
   @ApiOperation({ summary: 'Update graph: replace the resource selection (platform ids of member services, ≤ 10,000); returns the new graph' })
   @ApiParam(ID_PARAM)
-  @ApiBody({ schema: { type: 'array', maxItems: 10000, items: { type: 'string', minLength: 1, maxLength: 512 } }, examples: { select: { value: ['arn:aws:s3:::acme-payments-prod'] } } })
+  @ApiBody({ schema: { type: 'array', maxItems: MAX_GRAPH_SELECTION, items: { type: 'string', minLength: 1, maxLength: MAX_PLATFORM_ID_LENGTH } }, examples: { select: { value: ['arn:aws:s3:::acme-payments-prod'] } } })
   @ApiOkResponse({ type: GraphDto })
-  replaceGraph(@CurrentPrincipal() principal: Principal, @Param('application_id') id: number, @Body() body: unknown): Promise<GraphDto> {
-    return this.graphs.replaceGraph(principal.tenantId, id, body);
+  replaceGraph(@CurrentPrincipal() principal: Principal, @Param('application_id') id: number, @Body(new ArrayBodyPipe(PLATFORM_IDS_BODY)) platformIds: string[]): Promise<GraphDto> {
+    return this.graphs.replaceGraph(principal.tenantId, id, platformIds);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { parseOrders } from '../applications/application-list-query';
 import { ApplicationsService } from '../applications/applications.service';
-import { MAX_GRAPH_SELECTION } from '../applications/inventory-enums';
 import { ValidationFailedError, type ValidationIssue } from '../common/errors';
 import type { ApplicationResourceDto, GraphDto, GraphEdgeDto, GraphNodeDto, GraphResourcePageDto, GraphResourcesQueryDto } from './dto/graph.dto';
 import { GRAPH_RESOURCE_ORDER_SQL, GraphRepository } from './persistence/graph.repository';
@@ -14,18 +13,6 @@ const GRAPH_RESOURCE_DEFAULT_ORDER = [
 ];
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Body of PUT graph: platform ids (≤ 10,000), deduplicated in first-seen order. */
-export function parsePlatformIds(body: unknown): string[] {
-  if (!Array.isArray(body)) throw new ValidationFailedError([{ loc: ['body'], msg: 'must be an array of platform ids (strings)', type: 'type_error.list' }]);
-  if (body.length > MAX_GRAPH_SELECTION) throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${MAX_GRAPH_SELECTION} platform ids`, type: 'value_error.list.max_items' }]);
-  const issues: ValidationIssue[] = [];
-  body.forEach((v, i) => {
-    if (typeof v !== 'string' || v.length < 1 || v.length > 512) issues.push({ loc: ['body', i], msg: 'must be a platform id (string of 1 to 512 characters)', type: 'type_error.string' });
-  });
-  if (issues.length) throw new ValidationFailedError(issues);
-  return [...new Set(body as string[])];
-}
 
 /** Resources, graph and graph selection of an application (docs/inventory.md "Graph"). */
 @Injectable()
@@ -93,15 +80,18 @@ export class GraphService {
     return { application_id: applicationId, selection, nodes, edges };
   }
 
-  /** Replaces the selection atomically (row lock on the application) and returns the new graph. */
-  async replaceGraph(tenantId: string, applicationId: number, body: unknown): Promise<GraphDto> {
-    const ids = parsePlatformIds(body);
+  /**
+   * Replaces the selection atomically (row lock on the application) and returns the new graph.
+   * `platformIds` is the validated request body; it is stored deduplicated in first-seen order.
+   */
+  async replaceGraph(tenantId: string, applicationId: number, platformIds: string[]): Promise<GraphDto> {
+    const ids = [...new Set(platformIds)];
     return this.applications.transaction(async (manager) => {
       await this.applications.lockOrThrow(manager, tenantId, applicationId);
       const foreign = new Set(await this.repository.foreignPlatformIds(manager, tenantId, applicationId, ids));
       if (foreign.size) {
         const issues: ValidationIssue[] = [];
-        (body as string[]).forEach((id, i) => {
+        platformIds.forEach((id, i) => {
           if (foreign.has(id)) issues.push({ loc: ['body', i], msg: `resource '${id}' does not belong to a service of application ${applicationId}`, type: 'value_error.unknown_resource' });
         });
         throw new ValidationFailedError(issues);

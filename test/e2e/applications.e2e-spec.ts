@@ -350,7 +350,11 @@ describe('application endpoints (docs/inventory.md)', () => {
       const many = Array.from({ length: 51 }, (_, i) => ({ login: `u${i}`, name: 'U' }));
       expect(locs((await api.post(`/api/applications/${id}/owners/owner`).send(many).expect(422)).body)).toEqual([['body']]);
       const bad = await api.post(`/api/applications/${id}/owners/owner`).send([{ name: 'no login' }, { login: 'a', name: 3 }, { login: 'a', name: 'dup' }]).expect(422);
-      expect(locs(bad.body)).toEqual([['body', 0, 'login'], ['body', 1, 'name'], ['body', 2, 'login']]);
+      expect(bad.body.detail).toEqual([
+        { loc: ['body', 0, 'login'], msg: 'must be a string of 1 to 255 characters', type: 'value_error.login' },
+        { loc: ['body', 1, 'name'], msg: 'must be a string of at most 255 characters', type: 'type_error.string' },
+        { loc: ['body', 2, 'login'], msg: "duplicate login 'a'", type: 'value_error.duplicate' },
+      ]);
       await api.post('/api/applications/2147483000/owners/owner').send([]).expect(404);
     });
   });

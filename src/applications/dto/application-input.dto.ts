@@ -1,22 +1,23 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { APPLICATION_TYPES, MAX_SERVICE_IDS, TIERS } from '../inventory-enums';
+import { APPLICATION_TYPES, MAX_OWNER_FIELD_LENGTH, MAX_SERVICE_IDS, TIERS } from '../inventory-enums';
 import { MAX_INT4 } from '../../common/int4';
+import { Satisfies, type ArrayBodyRules } from '../../common/pipes/array-body.pipe';
 import { KeyPresent, NullOr } from './validators';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class OwnerInputDto {
-  @ApiProperty({ example: 'jdoe', minLength: 1, maxLength: 255 })
+  @ApiProperty({ example: 'jdoe', minLength: 1, maxLength: MAX_OWNER_FIELD_LENGTH })
   @Transform(trim)
   @IsString()
-  @Length(1, 255)
+  @Length(1, MAX_OWNER_FIELD_LENGTH)
   login!: string;
 
-  @ApiProperty({ example: 'Jane Doe', maxLength: 255 })
+  @ApiProperty({ example: 'Jane Doe', maxLength: MAX_OWNER_FIELD_LENGTH })
   @IsString()
-  @MaxLength(255)
+  @MaxLength(MAX_OWNER_FIELD_LENGTH)
   name!: string;
 }
 
@@ -106,6 +107,14 @@ export class UpdateApplicationDto {
   @Max(MAX_INT4, { each: true })
   service_ids?: number[] | null;
 }
+
+/** One element of the assign-services body (a bare array of service ids). */
+export class ServiceIdItem {
+  @Satisfies('isInt', (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_INT4, `must be an integer from 0 to ${MAX_INT4}`)
+  value!: number;
+}
+
+export const SERVICE_IDS_BODY: ArrayBodyRules<number> = { item: ServiceIdItem, maxItems: MAX_SERVICE_IDS, arrayOf: 'integers', counted: 'items' };
 
 export class AssignTierDto {
   @ApiProperty({ enum: TIERS, example: 'TIER_2' })

@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, RISK_LEVELS, TIERS } from '../inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, MAX_OWNER_FIELD_LENGTH, RISK_LEVELS, TIERS } from '../inventory-enums';
 
 export class OwnerDto {
-  @ApiProperty({ example: 'jdoe', minLength: 1, maxLength: 255 }) login!: string;
-  @ApiProperty({ example: 'Jane Doe', maxLength: 255 }) name!: string;
+  @ApiProperty({ example: 'jdoe', minLength: 1, maxLength: MAX_OWNER_FIELD_LENGTH }) login!: string;
+  @ApiProperty({ example: 'Jane Doe', maxLength: MAX_OWNER_FIELD_LENGTH }) name!: string;
 }
 
 export class OwnersDto {

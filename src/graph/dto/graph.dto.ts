@@ -3,7 +3,8 @@ import { IsIn, IsOptional } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { PagedEnvelopeDto } from '../../applications/dto/application.dto';
 import { ListQueryDto } from '../../applications/dto/application-input.dto';
-import { RESOURCE_CATEGORIES } from '../../applications/inventory-enums';
+import { MAX_GRAPH_SELECTION, MAX_PLATFORM_ID_LENGTH, RESOURCE_CATEGORIES } from '../../applications/inventory-enums';
+import { Satisfies, type ArrayBodyRules } from '../../common/pipes/array-body.pipe';
 
 /** One resource of an application (`GET /api/applications/{id}/resources`, docs/inventory.md "Graph"). */
 export class ApplicationResourceDto {
@@ -53,3 +54,15 @@ export class GraphDto {
   @ApiProperty({ type: [GraphNodeDto] }) nodes!: GraphNodeDto[];
   @ApiProperty({ type: [GraphEdgeDto] }) edges!: GraphEdgeDto[];
 }
+
+/** One element of the PUT graph body (a bare array of platform ids). */
+export class PlatformIdItem {
+  @Satisfies(
+    'isString',
+    (v) => typeof v === 'string' && v.length >= 1 && v.length <= MAX_PLATFORM_ID_LENGTH,
+    `must be a platform id (string of 1 to ${MAX_PLATFORM_ID_LENGTH} characters)`,
+  )
+  value!: string;
+}
+
+export const PLATFORM_IDS_BODY: ArrayBodyRules<string> = { item: PlatformIdItem, maxItems: MAX_GRAPH_SELECTION, arrayOf: 'platform ids (strings)', counted: 'platform ids' };
