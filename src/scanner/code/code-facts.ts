@@ -100,6 +100,8 @@ function bounded(s: string): string {
 const VAR_REF = /\$\{?([A-Za-z_]\w{0,60})(?::?[-=]([^}\n]{0,200}))?\}?/g;
 const HOME_WORDS = /^(?:home|userprofile)$/i;
 const LOOP_VAR = /^[A-Za-z_]\w{0,60}$/;
+/** A call that adds one element to a named list: group 1 is the list's name. */
+const APPEND_CALLEE = /^([A-Za-z_]\w{0,60})\.(?:append|push)$/;
 const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
 
 /** Shell-style text with quotes removed and `$VAR`/`${VAR:-d}` replaced from the constants. */
@@ -462,9 +464,12 @@ function walk(root: SyntaxNode, state: WalkState): void {
           const dest = right.childForFieldName('arguments')?.namedChildren[1] ?? null;
           if (dest) state.consts.set(names[0], resolve(dest, state));
         }
-        if (left.type === 'identifier' && (right.type === 'list' || right.type === 'tuple' || right.type === 'array') && right.namedChildCount > 0) {
+        // An empty list too: elements appended later fill it.
+        if (left.type === 'identifier' && (right.type === 'list' || right.type === 'tuple' || right.type === 'array')) {
           state.lists.set(left.text, right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)));
         }
+        const built = left.type === 'identifier' && right.type === 'list_comprehension' ? comprehensionValues(right, state) : null;
+        if (built) state.lists.set(left.text, built);
         for (const name of names) {
           if (left.type === 'identifier') state.consts.set(name, resolve(right, state));
           state.defs.set(name, bounded(right.text).toLowerCase());
@@ -502,6 +507,13 @@ function walk(root: SyntaxNode, state: WalkState): void {
       if (nameNode) pushCall(state, node, nameNode.text, psArgs(node, state, 0), childConds);
     } else if ((lang === 'python' && t === 'call') || (lang === 'typescript' && (t === 'call_expression' || t === 'new_expression'))) {
       const name = calleeName(node.childForFieldName(t === 'new_expression' ? 'constructor' : 'function'));
+      // `targets.append(x)` / `targets.push(x)` grows a list a loop may walk.
+      const grown = APPEND_CALLEE.exec(node.childForFieldName('function')?.text ?? '');
+      const grownList = grown ? state.lists.get(grown[1]) : undefined;
+      if (grownList && grownList.length < MAX_LIST) {
+        const added = node.childForFieldName('arguments')?.namedChildren[0];
+        if (added) grownList.push(resolve(added, state));
+      }
       if (relevantCallee(name)) {
         const argNodes = node.childForFieldName('arguments')?.namedChildren ?? [];
         const args = argNodes.map((a) => {
@@ -520,6 +532,31 @@ function walk(root: SyntaxNode, state: WalkState): void {
       }
     }
   }
+}
+
+/**
+ * The values of a Python list comprehension over a list the code spells out (`[home / n for n in
+ * ("Documents", ".ssh")]`), its body resolved with the loop variable bound to each element; null
+ * for any other comprehension (a condition, several loops, an unknown list).
+ */
+function comprehensionValues(node: SyntaxNode, state: WalkState): string[] | null {
+  const body = node.childForFieldName('body');
+  const clauses = node.namedChildren.filter((c) => c?.type === 'for_in_clause' || c?.type === 'if_clause');
+  if (!body || clauses.length !== 1 || clauses[0]!.type !== 'for_in_clause') return null;
+  const variable = clauses[0]!.childForFieldName('left');
+  const source = clauses[0]!.childForFieldName('right');
+  if (variable?.type !== 'identifier' || !source) return null;
+  const elements =
+    source.type === 'list' || source.type === 'tuple' ? source.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)) : source.type === 'identifier' ? state.lists.get(source.text) : undefined;
+  if (!elements) return null;
+  const before = state.consts.get(variable.text);
+  const values = elements.map((element) => {
+    state.consts.set(variable.text, element);
+    return resolve(body, state);
+  });
+  if (before === undefined) state.consts.delete(variable.text);
+  else state.consts.set(variable.text, before);
+  return values;
 }
 
 function errorShare(root: SyntaxNode, size: number): number {
@@ -591,4 +628,4 @@ export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, XOR_RIGHT, XOR_LEFT, DECOMPRESS_CALLEE, NUMBER_WORD, LIST_INDEX, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];
+export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, APPEND_CALLEE, XOR_RIGHT, XOR_LEFT, DECOMPRESS_CALLEE, NUMBER_WORD, LIST_INDEX, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];

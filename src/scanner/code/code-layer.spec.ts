@@ -52,6 +52,13 @@ describe('code facts', () => {
     expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('/var/lib/db');
   });
 
+  it('resolves a list built by a comprehension over spelled-out names, and elements appended to a list', () => {
+    const py = codeFactsOf(ctxOf('a.py', 'import pathlib, shutil\nhome = pathlib.Path.home()\nextra = [home / n for n in ("Pictures", ".ssh")]\nfor p in extra:\n    shutil.rmtree(p)\n').ctx).calls;
+    expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('~/Pictures');
+    const appended = codeFactsOf(ctxOf('b.py', 'import shutil\nTARGETS = []\nTARGETS.append("/var/lib/app")\nfor t in TARGETS:\n    shutil.rmtree(t)\n').ctx).calls;
+    expect(appended.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('/var/lib/app');
+  });
+
   it('resolves pathlib joins and gives a loop variable the first value of its list (shell words, Python lists and named lists)', () => {
     const py = codeFactsOf(ctxOf('a.py', 'import pathlib, shutil\nNAMES = [".ssh", ".aws"]\nfor n in NAMES:\n    shutil.rmtree(pathlib.Path.home() / n)\n').ctx).calls;
     expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('~/.ssh');
