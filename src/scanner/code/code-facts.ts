@@ -100,6 +100,8 @@ function bounded(s: string): string {
 const VAR_REF = /\$\{?([A-Za-z_]\w{0,60})(?::?[-=]([^}\n]{0,200}))?\}?/g;
 const HOME_WORDS = /^(?:home|userprofile)$/i;
 const LOOP_VAR = /^[A-Za-z_]\w{0,60}$/;
+/** A value naming a place beyond the project: the root, a home folder, a URL. */
+const PLACE_VALUE = /^(?:~|\/|\$HOME\b|\$\{HOME\}|[a-z][a-z\d+.-]{0,20}:\/\/)/i;
 /** A call that adds one element to a named list: group 1 is the list's name. */
 const APPEND_CALLEE = /^([A-Za-z_]\w{0,60})\.(?:append|push)$/;
 const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
@@ -438,13 +440,23 @@ function walk(root: SyntaxNode, state: WalkState): void {
         state.fnDefs.set(fn.name, { params, ret: value });
       }
     }
-    // A loop variable takes the loop's first value: enough to see what kind of path or target the body uses.
+    // A loop variable takes one value of its list: enough to see what kind of path or target the
+    // body uses. The first value that names a root, home or remote place, else the first one, so a
+    // harmless first element cannot hide the others.
     if (t === 'for_statement' || t === 'for_in_statement') {
-      const bashValue = lang === 'bash' ? node.childrenForFieldName('value')[0] ?? null : null;
+      const bashValues = lang === 'bash' ? node.childrenForFieldName('value') : [];
       const name = (lang === 'bash' ? node.childForFieldName('variable') : node.childForFieldName('left'))?.text ?? '';
-      const right = lang === 'bash' ? bashValue : node.childForFieldName('right');
-      const first = right?.type === 'list' || right?.type === 'tuple' || right?.type === 'array' ? resolve(right.namedChild(0), state) : right?.type === 'identifier' ? state.lists.get(right.text)?.[0] : right && lang === 'bash' ? resolve(right, state) : undefined;
-      if (LOOP_VAR.test(name) && first !== undefined) state.consts.set(name, first);
+      const right = lang === 'bash' ? bashValues[0] ?? null : node.childForFieldName('right');
+      const values =
+        lang === 'bash'
+          ? bashValues.slice(0, MAX_LIST).map((v) => resolve(v, state))
+          : right?.type === 'list' || right?.type === 'tuple' || right?.type === 'array'
+            ? right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state))
+            : right?.type === 'identifier'
+              ? state.lists.get(right.text) ?? []
+              : [];
+      const value = values.find((v) => PLACE_VALUE.test(v)) ?? values[0];
+      if (LOOP_VAR.test(name) && value !== undefined) state.consts.set(name, value);
     }
     // Assignments: constants and definitions.
     if (lang === 'bash' && t === 'variable_assignment') {
@@ -628,4 +640,4 @@ export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, APPEND_CALLEE, XOR_RIGHT, XOR_LEFT, DECOMPRESS_CALLEE, NUMBER_WORD, LIST_INDEX, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];
+export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, APPEND_CALLEE, PLACE_VALUE, XOR_RIGHT, XOR_LEFT, DECOMPRESS_CALLEE, NUMBER_WORD, LIST_INDEX, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];

@@ -59,6 +59,13 @@ describe('code facts', () => {
     expect(appended.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('/var/lib/app');
   });
 
+  it('gives a loop variable the value of its list that names a root, home or remote place, so a harmless first element hides nothing', () => {
+    const py = codeFactsOf(ctxOf('a.py', 'import shutil\nfor d in ["build", "dist", "~/.ssh"]:\n    shutil.rmtree(d)\n').ctx).calls;
+    expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('~/.ssh');
+    const sh = codeFactsOf(ctxOf('a.sh', 'for d in ./build /; do rm -rf "$d"; done\n').ctx).calls;
+    expect(sh.find((c) => c.name === 'rm')?.args.at(-1)).toBe('/');
+  });
+
   it('resolves pathlib joins and gives a loop variable the first value of its list (shell words, Python lists and named lists)', () => {
     const py = codeFactsOf(ctxOf('a.py', 'import pathlib, shutil\nNAMES = [".ssh", ".aws"]\nfor n in NAMES:\n    shutil.rmtree(pathlib.Path.home() / n)\n').ctx).calls;
     expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe('~/.ssh');
