@@ -159,7 +159,8 @@ describe('code facts', () => {
     const below = codeFactsOf(ctxOf('pad.sh', `${padding.slice(0, padding.length / 2)}sh /tmp/t.sh\n`).ctx);
     expect(below.incomplete).toBeNull();
     expect(below.calls.at(-1)?.name).toBe('sh');
-  });
+    // Parses ~250 KB of shell twice: seconds on a loaded CI machine.
+  }, 60_000);
 
   it('does not parse code that mentions nothing the code rules read', () => {
     const facts = codeFactsOf(ctxOf('pad.sh', '${'.repeat(20000)).ctx);

@@ -25,7 +25,9 @@ export const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK
 export const PRIVATE_KEY_END = /-----END [A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----/;
 
 export const SECRET_FORMATS: readonly SecretFormat[] = [
-  { kind: 'private_key', pattern: PRIVATE_KEY_BEGIN, detect: true, triggers: ['private key'] },
+  // The marker as a key file has it: at the end of its line (or of an escaped line) or before the
+  // body. Named inside a sentence (`-----BEGIN PRIVATE KEY-----`) it is a pattern to look for.
+  { kind: 'private_key', pattern: new RegExp(String.raw`${PRIVATE_KEY_BEGIN.source}(?=[ \t]{0,4}(?:\r?\n|\\n|$)|[ \t]{0,4}[A-Za-z0-9+/]{20})`), detect: true, triggers: ['private key'] },
   { kind: 'aws_access_key_id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/, detect: true, triggers: ['akia', 'asia', 'abia', 'acca'] },
   { kind: 'github_token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b/, detect: true, triggers: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'] },
   { kind: 'gitlab_token', pattern: /\bglpat-[A-Za-z0-9_-]{20,64}/, detect: true, triggers: ['glpat-'] },

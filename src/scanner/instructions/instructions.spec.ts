@@ -355,6 +355,17 @@ describe('word roles', () => {
     expect(hits.length).toBe(1);
   });
 
+  it('reads the first word of a longer name of a thing or place as a noun ("commit messages"), not as an act', () => {
+    const [ins] = analyse('Never paste a secret value into code, tests, fixtures, commit messages or chat output.').set.instructions;
+    expect(ins.slots.some((s) => s.cls.startsWith('action-') && s.text === 'commit')).toBe(false);
+    expect(analyse('Commit the staged files.').set.instructions[0].slots.some((s) => s.cls.startsWith('action-'))).toBe(true);
+  });
+
+  it('reads a template of a dotfile (.env.example) as no secret, and the dotfile itself as one', () => {
+    expect(analyse('Read `.env.example` to learn which variables exist.').set.instructions[0].classes.has('object-secret')).toBe(false);
+    expect(analyse('Read `.env` to learn which variables exist.').set.instructions[0].classes.has('object-secret')).toBe(true);
+  });
+
   it('reads an action word after a determiner as a noun, and the bare verb as an action', () => {
     const noun = analyse('Show a progress bar during the upload of every change.').set.instructions;
     expect(noun.some((i) => i.slots.some((s) => s.cls.startsWith('action-')))).toBe(false);

@@ -161,6 +161,8 @@ function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: reado
 }
 
 const PORT_NUMBER = /^\d{2,5}$/;
+/** What follows a dotfile's name in the name of its template (`.env.example`, `.npmrc.sample`). */
+const TEMPLATE_SUFFIX = /^\.(?:example|sample|template|tmpl|dist|defaults?)\b/;
 /** A written email address; group 1 is its domain's first label. */
 const EMAIL_ADDRESS = /[\w.+-]{1,64}@([a-z\d-]{1,63})(?:\.[a-z\d-]{1,63}){1,4}\b/gi;
 
@@ -297,7 +299,7 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, EMAIL_ADDRESS, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, EMAIL_ADDRESS, TEMPLATE_SUFFIX, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -524,7 +526,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       const word = lower.slice(span[0], span[1]);
       previousToken = lowered ? word : word.toLowerCase();
       // A dotfile name (".env", "~/.npmrc") is a thing of its own, unlike the word ("env" of a conda env).
-      if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
+      // A template of one (".env.example") holds no values: it stays the plain word.
+      if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && !TEMPLATE_SUFFIX.test(lower.slice(span[1], span[1] + 12)) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) fact |= IDENTIFIER_JOIN;
       // Most gaps between tokens are one space and hold no comma or break: only others are copied and read.
@@ -712,7 +715,7 @@ const GOAL_PREPOSITION = lexiconWords('goal-preposition');
 const SOURCE_REACH = 10;
 
 /** The nearest preposition before the place, with no action or goal preposition in between, is "from". */
-function isSourcePlace(tokens: readonly string[], from: number, at: number, marks: Uint8Array): boolean {
+function isSourcePlace(tokens: readonly string[], from: number, at: number, marks: Uint16Array): boolean {
   for (let k = at - 1; k >= from && at - k <= SOURCE_REACH; k--) {
     if ((marks[k - from] & ACTION_START) !== 0 || GOAL_PREPOSITION.has(tokens[k])) return false;
     if (SOURCE_PREPOSITION.has(tokens[k])) return true;
@@ -727,7 +730,7 @@ const LOCATIVE_PREPOSITION = lexiconWords('locative-preposition');
  * credential right before it, with no act before that credential, is where the credential already
  * is ("paste the keys in the PR comment" has its act, and the place stays a destination).
  */
-function isSecretLocation(tokens: readonly string[], from: number, at: number, marks: Uint8Array, secretEnds: ReadonlyMap<number, number> | undefined): boolean {
+function isSecretLocation(tokens: readonly string[], from: number, at: number, marks: Uint16Array, secretEnds: ReadonlyMap<number, number> | undefined): boolean {
   for (let k = at - 1; k >= from && at - k <= SOURCE_REACH; k--) {
     if ((marks[k - from] & ACT_OR_ECHO_START) !== 0) return false;
     if (!LOCATIVE_PREPOSITION.has(tokens[k])) continue;
@@ -832,6 +835,8 @@ const ACT_OR_ECHO_START = 32;
 const PHRASAL = 64;
 /** Right after a stand-in ("a TODO for the credentials"): the credential is named, not written. */
 const STAND_IN_END = 128;
+/** The first word of a name of a thing or place of two or more words ("commit messages"). */
+const NOUN_PHRASE_START = 256;
 
 function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, facts: TokenFacts): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
@@ -839,7 +844,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   // Marks by token index from `from`, up to the end of the last phrase and the token after it.
   let last = to;
   for (const h of own) last = Math.max(last, h.end);
-  const marks = new Uint8Array(last - from + 2);
+  const marks = new Uint16Array(last - from + 2);
   // A negation inside a longer phrase ("do not mention", "do not log", "without asking") belongs to
   // that phrase and negates nothing else.
   for (const h of own) if (h.cls !== 'negation' && h.end - h.start > 1) for (let k = h.start; k < h.end; k++) marks[k - from] |= COVERED;
@@ -872,6 +877,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       marks[h.end + 1 - from] |= AFTER_INSTRUMENT;
     }
     if (h.cls.startsWith('action-')) marks[h.start - from] |= ACTION_START;
+    // "commit messages", "commit history", "chat output": a longer name of a thing or place opens
+    // with the word, which is then a noun, not an act.
+    if ((h.cls.startsWith('object-') || h.cls.startsWith('destination-')) && h.end - h.start > 1) marks[h.start - from] |= NOUN_PHRASE_START;
     if (h.cls === 'object-secret') (secretEnds ??= new Map()).set(h.end, h.start);
     if (h.cls.startsWith('action-') || h.cls === 'echo-verb') marks[h.start - from] |= ACT_OR_ECHO_START;
   }
@@ -884,7 +892,7 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
     // "The contract from the current code and public documentation": where it comes from, not where it goes.
     if (h.cls === 'destination-public' && (isSourcePlace(tokens, from, h.start, marks) || isSecretLocation(tokens, from, h.start, marks, secretEnds))) continue;
-    if (h.cls.startsWith('action-') && ((marks[h.start - from] & (AFTER_DETERMINER | PHRASAL)) !== 0 || has(facts, h.start, IN_TITLE))) continue;
+    if (h.cls.startsWith('action-') && ((marks[h.start - from] & (AFTER_DETERMINER | PHRASAL | NOUN_PHRASE_START)) !== 0 || has(facts, h.start, IN_TITLE))) continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && (marks[h.end - from] & ACTION_START) === 0) continue;
     // "Only use sources the user has already authorized": the user's grant bounds the act; it claims no authority.

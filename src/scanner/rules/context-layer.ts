@@ -21,7 +21,7 @@ const EDUCATION_LINE =
   /\b(?:attackers?|adversar(?:y|ies)|malicious (?:actors?|skills?|files?|instructions?|payloads?|prompts?)|(?:prompt|indirect) injection|example (?:attack|payload|of (?:an? )?(?:attack|injection|malicious))|such as|e\.g\.|for example|phishing|social engineering|threat|vulnerab|exploit|red[- ]team|jailbreak attempts?|suspicious|dangerous)\b/i;
 const DENY_KEY = /"(?:deny|denied|disallow(?:ed)?|block(?:ed)?|forbidden|blocklist|denylist|deny_list|disallowedTools|excludeTools|ask)"\s{0,3}:\s{0,3}\[/i;
 const EDUCATIONAL_FILE =
-  /\b(?:prompt injection|attack (?:examples?|phrases?)|(?:known|common) (?:attacks?|techniques)|security (?:scanner|review|audit|guidelines?|rules?|checklist|training)|threat (?:model|analysis|detection)|detection rules?|(?:prompt )?injection (?:patterns?|detection|defen[cs]e)|secure coding|vulnerability (?:patterns?|classes)|red flags|attack (?:patterns?|vectors?|surface)|attacker[- ]controlled|vulnerable (?:patterns?|code|configurations?)|codeguard|static analysis)\b/gi;
+  /\b(?:prompt[- ]injection|supply[- ]chain[- ](?:risks?|attacks?)|attack[- ](?:examples?|phrases?)|(?:known|common)[- ](?:attacks?|techniques)|security[- ](?:scanner|review|audit|guidelines?|rules?|checklist|training)|threat[- ](?:model|analysis|detection)|detection[- ]rules?|(?:prompt[- ])?injection[- ](?:patterns?|detection|defen[cs]e)|secure[- ]coding|vulnerability[- ](?:patterns?|classes)|red[- ]flags|attack[- ](?:patterns?|vectors?|surface)|attacker[- ]controlled|vulnerable[- ](?:patterns?|code|configurations?)|codeguard|static[- ]analysis)\b/gi;
 
 /** Whole-file signal: the file is *about* attacks (guides, scanner prompts, rule catalogues). */
 export function isEducationalFile(ctx: ScanContext): boolean {

@@ -9,7 +9,7 @@
  * identifier: `process.env.NAME` and `import.meta.env.NAME` read one named variable, not a `.env` file.
  */
 export const CREDENTIAL_SOURCE =
-  String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/[\w.-]{1,32}|/root|os\.path\.expanduser\(\s{0,2}["']~|Path\.home\(\)|homedir\(\))?[/\\"' ,+]{0,6}(?<![\w$\])])\.(?:ssh(?:/|\b)|aws/credentials|aws\b|gnupg|netrc|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|config/gcloud|azure|bash_history|zsh_history|env\b)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b|\bknown_hosts\b|/etc/(?:shadow|passwd|sudoers)\b|\bLogin Data\b|\bCookies\b[^\n]{0,40}(?:Chrome|Firefox|sqlite)|\bkeychain\b|\bwallet\.dat\b|\b(?:printenv|env)\s{0,3}(?:\||>|\)|$)|\bos\.environ\b(?!\s{0,2}(?:\.get|\[))|\bprocess\.env\b(?!\s{0,2}(?:\.|\[))|\bGet-ChildItem\s{1,3}env:|\$\(\s{0,2}(?:env|printenv)\s{0,2}\)`;
+  String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/[\w.-]{1,32}|/root|os\.path\.expanduser\(\s{0,2}["']~|Path\.home\(\)|homedir\(\))?[/\\"' ,+]{0,6}(?<![\w$\])])\.(?:ssh(?:/|\b)|aws/credentials|aws\b|gnupg|netrc|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|config/gcloud|azure|bash_history|zsh_history|env\b(?!\.(?:example|sample|template|tmpl|dist|defaults?)\b))|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b|\bknown_hosts\b|/etc/(?:shadow|passwd|sudoers)\b|\bLogin Data\b|\bCookies\b[^\n]{0,40}(?:Chrome|Firefox|sqlite)|\bkeychain\b|\bwallet\.dat\b|\b(?:printenv|env)\s{0,3}(?:\||>|\)|$)|\bos\.environ\b(?!\s{0,2}(?:\.get|\[))|\bprocess\.env\b(?!\s{0,2}(?:\.|\[))|\bGet-ChildItem\s{1,3}env:|\$\(\s{0,2}(?:env|printenv)\s{0,2}\)`;
 
 /** Commands and APIs that send data off the machine. */
 export const NETWORK_SINK =
