@@ -5,14 +5,28 @@ import { DEFAULT_SCAN_LIMITS } from '../src/scanner/archive/scan-limits';
 import { loadManifest, SAMPLE_KINDS, SAMPLE_LABELS, type CorpusSample } from '../src/scanner/eval/corpus-loader';
 
 /**
- * Keeps the red-team set (test/fixtures/red-team) a valid, safe evaluation corpus: every entry
+ * Keeps the red-team sets (test/fixtures/red-team, and test/fixtures/red-team-blind written without
+ * sight of the rules) valid, safe evaluation corpora: every entry
  * loads and fits the upload limits, labels use the manifest vocabulary, each technique family has
  * attacks and benign counterparts, and no sample names a network destination outside the reserved
  * names and documentation ranges. Destinations inside encoded payloads (decode-chain samples) are
  * not visible here; they were written under the same reserved names before encoding.
  */
-const SET_DIR = join(__dirname, 'fixtures', 'red-team');
-const samples: CorpusSample[] = loadManifest(SET_DIR);
+/**
+ * The blind set's authors kept every attack destination reserved, but its realistic files name
+ * well-known services for what they legitimately do (a `$schema` URL, an official installer, a
+ * vendor's own API) and some words the host pattern reads as names (`logger.info`). Each is listed
+ * here, so any other real host still fails.
+ */
+const BLIND_SET_NAMED_SERVICES = [
+  'json.schemastore.org', 'api.githubcopilot.com', 'registry.npmjs.org', 'geocoding-api.open-meteo.com', 'api.open-meteo.com', 'github.com',
+  'www.apple.com', 'europe-docker.pkg.dev', 'astral.sh', 'raw.githubusercontent.com', 'mcp.sentry.dev', 'docs.python.org', 'developer.mozilla.org',
+  'mcp.linear.app', 'ffmpeg.org', 'api.github.com', '169.254.169.254', 'core.net', 'logger.info', 'Fly.io', '$h.$d', 'gw.prompt',
+];
+const SETS = [
+  { name: 'red-team', idPrefixes: ['rt'], minSamples: 200, namedServices: [] as string[] },
+  { name: 'red-team-blind', idPrefixes: ['bl', 'b2'], minSamples: 190, namedServices: BLIND_SET_NAMED_SERVICES },
+];
 
 const RESERVED_SUFFIXES = ['.example', '.invalid'];
 const LOOPBACK_HOSTS = new Set(['localhost', '0.0.0.0']);
@@ -52,12 +66,15 @@ function filesUnder(dir: string): string[] {
 const ATTACK_LABELS = new Set(['malicious', 'suspicious']);
 const bandOk = (b: unknown): b is Band => BANDS.includes(b as Band);
 
-describe('red-team set (test/fixtures/red-team)', () => {
-  it('has at least 200 samples with unique ids of the form rt-<family>-<nn>-<m|s|b>', () => {
-    expect(samples.length).toBeGreaterThanOrEqual(200);
+describe.each(SETS)('red-team set test/fixtures/$name', ({ name, idPrefixes, minSamples, namedServices }) => {
+  const SET_DIR = join(__dirname, 'fixtures', name);
+  const samples: CorpusSample[] = loadManifest(SET_DIR);
+
+  it(`has at least ${minSamples} samples with unique ids of the form <prefix>-<family>-<nn>-<m|s|b>`, () => {
+    expect(samples.length).toBeGreaterThanOrEqual(minSamples);
     const ids = samples.map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const s of samples) expect(s.id).toBe(`rt-${s.family}-${/-(\d{2})-[msb]$/.exec(s.id)?.[1]}-${s.label[0]}`);
+    for (const s of samples) expect(idPrefixes.map((p) => `${p}-${s.family}-${/-(\d{2})-[msb]$/.exec(s.id)?.[1]}-${s.label[0]}`)).toContain(s.id);
   });
 
   it('lists exactly the files of each sample folder, within the upload limits', () => {
@@ -110,7 +127,7 @@ describe('red-team set (test/fixtures/red-team)', () => {
     const offenders: string[] = [];
     for (const s of samples) {
       for (const f of s.files) {
-        const hosts = unreservedDestinations(readFileSync(join(SET_DIR, 'samples', s.id, f), 'utf8'));
+        const hosts = unreservedDestinations(readFileSync(join(SET_DIR, 'samples', s.id, f), 'utf8')).filter((h) => !namedServices.includes(h));
         if (hosts.length > 0) offenders.push(`${s.id}/${f}: ${hosts.join(', ')}`);
       }
     }

@@ -7,8 +7,8 @@ import * as ts from 'typescript';
 // (a contract or design file at the root that was never committed) are dead ends for a reader.
 const ROOT = join(__dirname, '..', '..');
 const SCANNED = ['src', 'test', 'scripts', 'bench'];
-// Agent-file samples the scanner analyses as content (rule fixtures, the red-team set), not project code.
-const NOT_PROJECT_CODE = ['test/fixtures/rules/', 'test/fixtures/red-team/'];
+// Agent-file samples the scanner analyses as content (rule fixtures, the red-team sets), not project code.
+const NOT_PROJECT_CODE = ['test/fixtures/rules/', 'test/fixtures/red-team/', 'test/fixtures/red-team-blind/'];
 // Bare upper-case Markdown names that are agent-file kinds the scanner talks about, not documents here.
 const AGENT_FILE_NAMES = new Set(['SKILL.md', 'AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
 

@@ -138,9 +138,9 @@ describe('eval CLI corpus selection', () => {
 
   it('skips absent default corpora with a reason but runs every named corpus', () => {
     const defaults = parseEvalArgs([], '/repo');
-    const present = (dir: string): boolean => dir.endsWith('/red-team');
+    const present = (dir: string): boolean => dir.includes('/red-team');
     const selection = selectCorpora(defaults, present);
-    expect(selection.run.map((c) => c.name)).toEqual(['test/fixtures/red-team']);
+    expect(selection.run.map((c) => c.name)).toEqual(['test/fixtures/red-team', 'test/fixtures/red-team-blind']);
     expect(selection.skipped.map((c) => `${c.name}: ${c.reason}`)).toEqual([
       `../shared/corpus: no manifest.jsonl in ${resolve('/repo', '../shared/corpus')}`,
       `../shared/corpus-wild: no manifest.jsonl in ${resolve('/repo', '../shared/corpus-wild')}`,

@@ -15,8 +15,8 @@ import { createJudge } from '../judge/create-judge';
 import type { JudgeProviderName } from '../judge/judge-options';
 import { combineRuns, formatSummary, formatTable, runEval, type EvalRun } from './eval-harness';
 
-/** The development corpora and the project's red-team set, relative to the repository root. */
-export const DEFAULT_CORPORA = ['../shared/corpus', '../shared/corpus-wild', 'test/fixtures/red-team'] as const;
+/** The development corpora, the project's red-team set and its blind set, relative to the repository root. */
+export const DEFAULT_CORPORA = ['../shared/corpus', '../shared/corpus-wild', 'test/fixtures/red-team', 'test/fixtures/red-team-blind'] as const;
 
 export interface CorpusRef {
   /** As given on the command line (or in DEFAULT_CORPORA); used in headings. */
