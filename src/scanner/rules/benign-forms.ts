@@ -5,6 +5,7 @@
  * bounded and alternation-only (ReDoS-checked in redos.spec.ts).
  */
 import { lexiconWords } from '../lexicons/lexicon';
+import { perFile } from './regex-rule';
 
 /**
  * Commands that only inspect the working copy or the machine: a Claude Code `!` context line that
@@ -143,7 +144,9 @@ export const CLEARANCE_REQUEST_RE =
  * The line after which a script runs only on the user's yes (0 when it has no consent gate): a
  * prompt, the answer read within three lines, an exit on refusal within four more.
  */
-export function consentGateLine(lines: readonly string[]): number {
+export const scriptConsentGateLine = perFile((ctx) => (ctx.executable ? consentGateLine(ctx.lines) : 0));
+
+function consentGateLine(lines: readonly string[]): number {
   for (let i = 0; i < lines.length; i++) {
     if (!CONSENT_PROMPT_RE.test(lines[i])) continue;
     for (let r = i; r < Math.min(lines.length, i + 4); r++) {
@@ -176,8 +179,9 @@ export const SHARED_SCOPE_RE = /\b(?:prod|production|staging|live|shared|remote|
  * refusal. What runs after it runs because the user said yes at the keyboard.
  */
 export const CONSENT_PROMPT_RE = /\[(?:y\/N|Y\/n|y\/n|yes\/no)\]|\((?:y\/N|Y\/n|y\/n|yes\/no)\)/;
-export const READ_ANSWER_RE = /\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3})*[A-Za-z_]\w{0,40}|\binput\s{0,3}\(|\bRead-Host\b/;
-export const REFUSAL_EXIT_RE = /(?:\|\||\bthen|\belse|\{)\s{0,3}(?:exit|return)\b|^\s{0,20}(?:exit|sys\.exit\(|return)\b/;
+export const READ_ANSWER_RE = /\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3})*[A-Za-z_]\w{0,40}|\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3}){0,3}-p\s|\binput\s{0,3}\(|\bRead-Host\b/;
+/** An exit on refusal: after `||`, `then`, `else` or `{` on the line (`|| { echo "aborted"; exit 1; }`), or a line of its own. */
+export const REFUSAL_EXIT_RE = /(?:\|\||\bthen|\belse|\{)[^\n]{0,120}\b(?:exit|return)\b|^\s{0,20}(?:exit|sys\.exit\(|return)\b/;
 /** Where a document hands the reader an admin command: sudo asks the person at the keyboard. */
 export const SUDO_SYSTEM_ENABLE_RE = /\bsudo\s{1,3}systemctl\s{1,3}enable\b/;
 /** An order to put something in place, at the start of a clause (a description says "the app installs"). */

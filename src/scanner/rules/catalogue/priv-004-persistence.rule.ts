@@ -1,7 +1,5 @@
-import { consentGateLine, IMPERATIVE_INSTALL_RE, REMOTE_PAYLOAD_RE, SUDO_SYSTEM_ENABLE_RE } from '../benign-forms';
-import { defineRegexRule, perFile, sentenceAround } from '../regex-rule';
-
-const gateLineOf = perFile((ctx) => (ctx.executable ? consentGateLine(ctx.lines) : 0));
+import { IMPERATIVE_INSTALL_RE, REMOTE_PAYLOAD_RE, scriptConsentGateLine, SUDO_SYSTEM_ENABLE_RE } from '../benign-forms';
+import { defineRegexRule, sentenceAround } from '../regex-rule';
 
 export const privPersistenceRule = defineRegexRule({
   meta: {
@@ -39,7 +37,7 @@ export const privPersistenceRule = defineRegexRule({
     // yes at a prompt, a system service enabled through sudo in setup docs, a login item a document
     // describes rather than orders written.
     const low = { ...hit, severity: 'low' as const, message: 'Persistence the user sets up knowingly (consent prompt, sudo setup step or description)' };
-    if (ctx.executable) return gateLineOf(ctx) > 0 && hit.line > gateLineOf(ctx) ? low : hit;
+    if (ctx.executable) return scriptConsentGateLine(ctx) > 0 && hit.line > scriptConsentGateLine(ctx) ? low : hit;
     if (SUDO_SYSTEM_ENABLE_RE.test(line) && !REMOTE_PAYLOAD_RE.test(sentenceAround(ctx, hit.line, hit.evidence))) return low;
     if (/LaunchAgents/.test(hit.evidence) && !IMPERATIVE_INSTALL_RE.test(sentenceAround(ctx, hit.line, hit.evidence))) return low;
     return hit;

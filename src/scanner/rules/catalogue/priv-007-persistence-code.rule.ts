@@ -3,6 +3,7 @@ import { codeFactsOf, type CodeCall } from '../../code/code-facts';
 import { codeLexicon } from '../../lexicons/lexicon';
 import type { Severity } from '../../engine/scan-report.types';
 import type { Rule, RuleHit } from '../rule.types';
+import { scriptConsentGateLine } from '../benign-forms';
 
 /** What a persisted line or file does that makes it a foothold: fetches, opens a shell, decodes. */
 const REMOTE_OR_SHELL = /\b(?:curl|wget|nc|ncat|socat|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex)\b|\/dev\/tcp\/|\bbash\s{1,3}-i\b|base64\s{1,3}(?:-d|--decode)\b|\|\s{0,3}(?:ba|z)?sh\b/i;
@@ -108,6 +109,7 @@ export const privPersistenceCodeRule: Rule = {
   match(ctx) {
     const { calls } = codeFactsOf(ctx);
     const hits: RuleHit[] = [];
+    const gate = scriptConsentGateLine(ctx);
     const shadowed = codeLexicon('code-shadowed-command');
     // Lower-cased once per line: a one-line file holds thousands of calls (linear time).
     const lowered = new Map<number, string>();
@@ -150,7 +152,9 @@ export const privPersistenceCodeRule: Rule = {
         const g = gradeContent(writtenContent(calls, i));
         // A form the line shows as written is BW-PRIV-004's; the tree adds what resolution or the payload reveals.
         if (lineText.includes(place) && g.severity !== 'critical') break;
-        push(g.severity, `Code writes ${g.what} to ${place}, which runs again later`);
+        // After the user said yes at the script's prompt, a start-up line that fetches nothing is theirs (as in BW-PRIV-004).
+        const consented = g.severity !== 'critical' && gate > 0 && call.line > gate;
+        push(consented ? 'low' : g.severity, `Code writes ${g.what} to ${place}, which runs again later${consented ? ', after the user confirms' : ''}`);
         break;
       }
     }
