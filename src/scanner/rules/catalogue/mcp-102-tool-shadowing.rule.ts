@@ -3,8 +3,8 @@ import type { ScanContext } from '../../views/scan-context';
 import type { Rule, RuleHit } from '../rule.types';
 import { matchSchemaStrings } from '../mcp-surface';
 
-/** Names a server that is not this one. */
-const NOT_THIS = String.raw`(?!(?:this|that|our|same|current|mcp|local|remote|your|each|http|https|web|api|sse|stdio|language|dev|development|production|test)\b)`;
+/** Names a server that is not this one (a determiner names none: "the server's working directory"). */
+const NOT_THIS = String.raw`(?!(?:the|a|an|its|their|this|that|our|same|current|mcp|local|remote|your|each|http|https|web|api|sse|stdio|language|dev|development|production|test)\b)`;
 /** Another server named in a tool's own description ("from the whatsapp-mcp server", "the github server's create_issue"). */
 const NAMED_SERVER = new RegExp(
   String.raw`\b(?:from|of|in|via|using|through|on|with)\s{1,3}(?:the\s{1,3})?[\x60'"]?${NOT_THIS}[\w.-]{2,40}[\x60'"]?(?:\s{1,3}mcp)?\s{1,3}(?:server|mcp)(?:'s)?\b|\b[\w.]{2,30}-mcp\b[^\n]{0,20}\b(?:server|tool)|\b${NOT_THIS}[\w.-]{2,40}\s{1,3}(?:mcp\s{1,3})?server['\u2019]s\s{1,3}[\x60'"]?\w{2,40}|\b(?:instead\s{1,3}of|rather\s{1,3}than)\s{1,3}(?:the\s{1,3})?[\x60'"]?[\w.-]{2,40}[\x60'"]?\s{1,3}(?:server'?s?\s{1,3})?(?:tool|server|function)\b`,
