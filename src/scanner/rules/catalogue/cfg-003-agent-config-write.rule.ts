@@ -4,6 +4,7 @@ import { HOME_AGENT_CONFIG_PATHS } from '../mcp-lexicon';
 import { isEducationalFile } from '../context-layer';
 import { runnableBlockContext } from '../runnable-block';
 import { windowText } from '../regex-rule';
+import { LIST_ITEM } from '../../instructions/instructions';
 import { writesOnlyRestrictions } from '../written-settings';
 import type { Rule, RuleHit } from '../rule.types';
 /**
@@ -19,8 +20,8 @@ const OPEN_FOR_WRITE = /,\s{0,3}["'](?:w|a|w\+|a\+|wb|ab)["']/;
 const CODE_WRITE = /\b(?:writeFileSync|writeFile|appendFileSync|write_text|write_bytes|json\.dump|Set-Content|Out-File)\s{0,2}\(|\bopen\s{0,2}\([^\n]{0,120},\s{0,3}["'](?:w|a)\+?b?["']|\bSet-Content\b|\bOut-File\b/;
 /** What a server entry looks like, so a program writing one is told from one writing other settings. */
 const SERVER_ENTRY = /\bmcpServers\b|\bmcp_servers\b|\[mcp_servers\b|["']servers["']\s{0,3}[:\]]/;
-/** Instructions to put something into a file (English, German, Spanish, French). */
-const PUT_INTO = /\b(?:add|adds|merge|merges|insert|inserts|register|registers|append|appends|put|puts|write|writes|inject|patch|place|set|trage|füge|hinzu|añade|agrega|ajoute|ajoutez|inscris)\b/i;
+/** Instructions to put something into a file (English, German, Spanish, French; Japanese, Chinese and Korean verbs have no word boundaries). */
+const PUT_INTO = /\b(?:add|adds|merge|merges|insert|inserts|register|registers|append|appends|put|puts|write|writes|inject|patch|place|set|trage|füge|hinzu|añade|agrega|ajoute|ajoutez|inscris)\b|追加|登録|書き込|書いて|書く|添加|写入|注册|추가|등록/i;
 /** A server started from code that is not pinned: an unversioned `npx -y` package, a git URL, a piped script. */
 const UNPINNED_SERVER = /(?:^|["'\s,[])-y["']?\s{0,3},?\s{0,3}["']?(@?[\w.-]{1,60}(?:\/[\w.-]{1,60})?)(?=["'\s,\]])|\bgit\+https?:|\bcurl\b[^\n]{0,200}\|\s{0,3}(?:ba)?sh\b/gi;
 
@@ -38,7 +39,7 @@ function unpinnedServer(text: string): boolean {
  */
 function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: RegExpMatchArray[]): RuleHit | null {
   const near = windowText(ctx, i + 1, 1);
-  if (!PUT_INTO.test(near)) return null;
+  if (!PUT_INTO.test(near) && !PUT_INTO.test(listLeadIn(ctx.lines, i))) return null;
   const wide = windowText(ctx, i + 1, 4);
   let severity: Severity = 'low';
   const why: string[] = [];
@@ -60,6 +61,26 @@ function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: R
     severity,
     message: `Instructions add to the user's home-directory agent config${why.length > 0 ? ` (${why.join(', ')})` : ''}`,
   };
+}
+
+/** How far above a list item its lead-in line may be ("Register the server in these files:" and its list). */
+const LEAD_IN_REACH = 15;
+
+/** The last two lines of the paragraph that opens the list a list item belongs to (one blank line may sit between), or ''. */
+function listLeadIn(lines: readonly string[], i: number): string {
+  if (!LIST_ITEM.test(lines[i] ?? '')) return '';
+  let blank = false;
+  for (let k = i - 1; k >= 0 && i - k <= LEAD_IN_REACH; k--) {
+    const line = lines[k];
+    if (LIST_ITEM.test(line)) continue;
+    if (line.trim() === '' && !blank) {
+      blank = true;
+      continue;
+    }
+    const before = k > 0 && lines[k - 1].trim() !== '' && !LIST_ITEM.test(lines[k - 1]) ? lines[k - 1] : '';
+    return `${before}\n${line}`;
+  }
+  return '';
 }
 
 /**
