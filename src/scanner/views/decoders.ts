@@ -15,6 +15,8 @@ export interface DecodedPiece {
 }
 
 const BASE64_RE = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+/** A string reversed in code: `| rev`, `[::-1]`, `.reverse()`, `strrev(`, PowerShell's `[array]::Reverse`. */
+const REVERSAL_RE = /\|\s{0,3}rev\b|\[::-1\]|\.reverse\(\)|\bstrrev\(|\[array\]::Reverse/i;
 const HEX_RE = /\b(?:[0-9a-fA-F]{2}){12,}\b/g;
 const X_ESCAPE_RE = /(?:\\x[0-9a-fA-F]{2}){4,}/g;
 const U_ESCAPE_RE = /(?:\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]{1,6}\}){3,}/g;
@@ -132,7 +134,11 @@ export function decodeLine(line: string, opts: DecodeOptions): DecodedPiece[] {
   // Base64, base32 and hex payloads are all runs of 20+ characters of BASE64_RE's class: one test
   // spares a line without such a run (most prose) three scans.
   if (line.length >= 20 && hasEncodedRun(line)) {
-    for (const m of line.matchAll(BASE64_RE)) addPiece(out, 'base64', tryBase64(m[0]), m[0]);
+    for (const m of line.matchAll(BASE64_RE)) {
+      // A payload stored backwards (`"=g2c…" | rev | base64 -d`): padding first, or a reversal on the line.
+      const reversed = (m.index > 0 && line[m.index - 1] === '=') || REVERSAL_RE.test(line);
+      addPiece(out, 'base64', tryBase64(m[0]) ?? (reversed ? tryBase64([...m[0]].reverse().join('')) : null), m[0]);
+    }
     if (/[A-Z2-7]{24}/.test(line)) {
       for (const m of line.matchAll(BASE32_RE)) {
         if (!/[0-9]/.test(m[0]) || /[2-7]/.test(m[0])) addPiece(out, 'base32', tryBase32(m[0]), m[0]);
@@ -207,6 +213,6 @@ export function mentionsRot13(text: string): boolean {
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const DECODER_REGEXES: readonly RegExp[] = [
-  BASE64_RE, HEX_RE, X_ESCAPE_RE, U_ESCAPE_RE, OCTAL_ESCAPE_RE, URL_ENC_RE, ENTITY_RE, FROM_CHAR_CODE_RE, CHR_CHAIN_RE,
+  BASE64_RE, REVERSAL_RE, HEX_RE, X_ESCAPE_RE, U_ESCAPE_RE, OCTAL_ESCAPE_RE, URL_ENC_RE, ENTITY_RE, FROM_CHAR_CODE_RE, CHR_CHAIN_RE,
   NUM_ARRAY_RE, CONCAT_RE, STRING_LITERAL_RE, BASE32_RE, ENCODED_RUN_RE,
 ];
