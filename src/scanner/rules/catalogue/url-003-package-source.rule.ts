@@ -105,6 +105,60 @@ export function imitatedPackage(name: string): string | null {
   return near ? near.p : null;
 }
 
+/** A dependency entry of a package.json (`"name": "^1.2.0"`) or a requirements line (`name==1.2`, `name>=1`, `name[extra]`). */
+const MANIFEST_ENTRY_RE = /^\s{0,12}"(@?[\w./-]{2,80})"\s{0,3}:\s{0,3}"[^"\n]{0,80}"\s{0,3},?\s{0,3}$|^\s{0,3}([A-Za-z0-9][\w.-]{1,80})\s{0,3}(?:\[[^\]\n]{0,60}\])?\s{0,3}(?:[=<>~!]=?[^\n]{0,60})?\s{0,3}(?:#[^\n]{0,200})?$/;
+/** The dependency sections of a package.json. */
+const DEPENDENCY_SECTION_RE = /^\s{0,8}"(?:dependencies|devDependencies|optionalDependencies|peerDependencies)"\s{0,3}:\s{0,3}\{/;
+const REQUIREMENTS_FILE_RE = /(?:^|\/)requirements[\w.-]{0,40}\.(?:txt|in)$/i;
+/** A table row whose cells are two names in code spans (`| \`requests\` | \`reqeusts\` |`). */
+const NAME_PAIR_ROW_RE = /^\s{0,3}\|\s{0,3}`([@\w./-]{4,80})`\s{0,3}\|\s{0,3}`([@\w./-]{4,80})`\s{0,3}\|/;
+/** A table header that maps one name to another to be used in its place. */
+const SUBSTITUTION_HEADER_RE = /\b(?:instead|replace\w{0,3}|replacement|substitut\w{0,6}|use|fork|mirror|alias)\b/i;
+
+/**
+ * Dependencies a manifest declares, by line: package.json entries inside a dependency section,
+ * every line of a requirements file. Names installed whenever the project is, like an install command's.
+ */
+function manifestNames(ctx: Parameters<Rule['match']>[0]): { line: number; name: string }[] {
+  const out: { line: number; name: string }[] = [];
+  const packageJson = ctx.path.endsWith('package.json');
+  if (!packageJson && !REQUIREMENTS_FILE_RE.test(ctx.path)) return out;
+  let depth = 0;
+  let inSection = false;
+  for (let i = 0; i < ctx.lines.length; i++) {
+    const line = ctx.lines[i];
+    if (packageJson) {
+      if (!inSection && DEPENDENCY_SECTION_RE.test(line)) {
+        inSection = true;
+        depth = 0;
+      }
+      if (!inSection) continue;
+      for (const c of line) depth += c === '{' ? 1 : c === '}' ? -1 : 0;
+      const entry = MANIFEST_ENTRY_RE.exec(line);
+      if (entry?.[1] && !DEPENDENCY_SECTION_RE.test(line)) out.push({ line: i + 1, name: entry[1] });
+      if (depth <= 0) inSection = false;
+    } else {
+      const entry = MANIFEST_ENTRY_RE.exec(line);
+      if (entry?.[2]) out.push({ line: i + 1, name: entry[2] });
+    }
+  }
+  return out;
+}
+
+/** A table's separator row (`|---|:--|`). */
+const TABLE_SEPARATOR_RE = /^\s{0,3}\|?\s{0,3}:?-{3,}/;
+/** How many rows above a row its table's header may be. */
+const TABLE_REACH = 200;
+
+/** The index of the header row of the table line i belongs to (the row above its separator), or -1. */
+function tableHeaderLine(lines: readonly string[], i: number): number {
+  for (let k = i - 1; k >= 1 && i - k <= TABLE_REACH; k--) {
+    if (TABLE_SEPARATOR_RE.test(lines[k])) return k - 1;
+    if (!lines[k].trimStart().startsWith('|')) return -1;
+  }
+  return -1;
+}
+
 export const urlPackageSourceRule: Rule = {
   meta: {
     id: 'BW-URL-003',
@@ -118,7 +172,7 @@ export const urlPackageSourceRule: Rule = {
       'Installing a name one edit away from a popular package (reqeusts, colourama), an npm scope with look-alike capitals, or from a plain-http/trusted-host index lets an attacker choose the code that runs at install time. Telling the agent to use a name in place of one it nearly spells ("use `x-utils` instead of `x-util`") is reported whatever the package\'s popularity: the file names the genuine one itself.',
     example: 'pip install reqeusts',
   },
-  regexes: [INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE, USE_INSTEAD_OF, REPLACE_WITH, PACKAGE_WORLD, SUBSTITUTION_CLAIM],
+  regexes: [TABLE_SEPARATOR_RE, MANIFEST_ENTRY_RE, DEPENDENCY_SECTION_RE, REQUIREMENTS_FILE_RE, NAME_PAIR_ROW_RE, SUBSTITUTION_HEADER_RE, INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE, USE_INSTEAD_OF, REPLACE_WITH, PACKAGE_WORLD, SUBSTITUTION_CLAIM],
   // trigger-soundness.spec.ts checks every CHEAP_GATE_RE match holds one of the literals.
   triggered: { triggers: GATE_LITERALS, patterns: [CHEAP_GATE_RE] },
   match(ctx) {
@@ -155,6 +209,20 @@ export const urlPackageSourceRule: Rule = {
         claimed ??= SUBSTITUTION_CLAIM.test(line);
         hits.push({ line: i + 1, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Package ${name} is one typo away from ${target}${claimed ? ', presented as its replacement' : ''}` });
       }
+    }
+    // A substitution table ("| upstream | use instead |"): each row puts its second name in the first's place.
+    for (let i = 0; i < ctx.lines.length; i++) {
+      const row = ctx.lines[i].trimStart().startsWith('|') ? NAME_PAIR_ROW_RE.exec(ctx.lines[i]) : null;
+      if (!row || !swappedForLookalike(row[2], row[1])) continue;
+      const header = tableHeaderLine(ctx.lines, i);
+      if (header >= 0 && SUBSTITUTION_HEADER_RE.test(ctx.lines[header]) && PACKAGE_WORLD.test(windowText(ctx, header + 1, 4))) {
+        hits.push({ line: i + 1, evidence: `${row[2]} (in place of ${row[1]})`, confidence: 'high', message: `Package ${row[1]} is to be replaced by the look-alike ${row[2]}` });
+      }
+    }
+    for (const { line, name } of manifestNames(ctx)) {
+      if (!imitated.has(name)) imitated.set(name, imitatedPackage(name));
+      const target = imitated.get(name);
+      if (target) hits.push({ line, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Dependency ${name} is one typo away from ${target}` });
     }
     return hits;
   },
