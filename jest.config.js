@@ -13,7 +13,7 @@ const ignored = ['/node_modules/', '/dist/'];
 // is in `db` and runs on both backends; a new spec stays there until it is listed here.
 const root = __dirname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const unitSpecs = [
-  'bench/support/(limiter-probe-app|peer-mapping|report-table)',
+  'bench/support/(limiter-probe-app|peer-mapping)',
   'scripts/build-if-changed',
   'src/app-guard',
   'src/applications/.+',
