@@ -298,7 +298,7 @@ describe('bulwark scan --local', () => {
   const corpus = existsSync(CORPUS);
   if (!corpus) {
     console.warn(`cli.e2e-spec: corpus not found at ${CORPUS}; the --local corpus test is skipped`);
-    it('skips the corpus samples: ../shared/corpus is absent', () => expect(corpus).toBe(false));
+    it.skip(`is skipped: corpus not found at ${CORPUS} (the --local corpus samples)`, () => undefined);
   } else {
     it('scans corpus samples in-process (single files and a skill bundle); SARIF valid', async () => {
       const samples = ['dev-am-agents-md-reset-and-drop', 'dev-am-skill-setuid-installer', 'dev-ab-claude-md-do-not-mention'];

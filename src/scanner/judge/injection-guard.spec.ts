@@ -70,7 +70,7 @@ const corpus = join(__dirname, '../../../../shared/corpus');
 const describeCorpus = existsSync(join(corpus, 'manifest.jsonl')) ? describe : describe.skip;
 if (!existsSync(join(corpus, 'manifest.jsonl'))) {
   console.warn(`injection-guard.spec: corpus not found at ${corpus}; the benign false-positive check is skipped`);
-  it('skips the corpus false-positive check (corpus absent)', () => expect(existsSync(corpus)).toBe(false));
+  it.skip(`is skipped: corpus not found at ${corpus} (the benign false-positive check)`, () => undefined);
 }
 describeCorpus('checkForInjection on the benign development corpus', () => {
   it('flags no benign sample', () => {
