@@ -1,5 +1,5 @@
 // Node 20: Jest cannot require() ESM-only packages (NestJS 12, jose, ...) nor run import() without
-// --experimental-vm-modules, so those packages are transformed to CommonJS by swc (STACK.md P1-P3).
+// --experimental-vm-modules, so those packages are transformed to CommonJS by swc.
 const transformDeps = ['@electric-sql', '@nestjs', 'file-type', 'strtok3', 'token-types', '@tokenizer',
   '@borewit', 'uint8array-extras', 'jose', 'json-schema-typed',
   // tree-sitter's runtime loads node:module with import(), which Jest's VM refuses; transformed, it is a require.
