@@ -945,6 +945,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(facts, o.end, w.start)));
       if (!near) continue;
       const verb = slots.find((sl, k) => sl.cls === verbCls && slotStart[k] === w.start);
+      // A verb word read as something else ("drops out of", "the disabled flag") acts on nothing.
+      if (!verb && verbCls.startsWith('action-')) continue;
       const object = slots.find((sl, k) => sl.cls === objectCls && slotStart[k] === near.start);
       const negated = (verb?.negated ?? false) || (object?.negated ?? false);
       const start = Math.min(w.start, near.start);
