@@ -166,23 +166,34 @@ const TEMPLATE_SUFFIX = /^\.(?:example|sample|template|tmpl|dist|defaults?)\b/;
 /** A written email address; group 1 is its domain's first label. */
 const EMAIL_ADDRESS = /[\w.+-]{1,64}@([a-z\d-]{1,63})(?:\.[a-z\d-]{1,63}){1,4}\b/gi;
 
+/** The first labels of the email domains written on each line (empty for most lines), read once per file. */
+const EMAIL_LABELS = new WeakMap<ScanContext, Map<number, Set<string>>>();
+
+function emailLabels(ctx: ScanContext): Map<number, Set<string>> {
+  let byLine = EMAIL_LABELS.get(ctx);
+  if (!byLine) {
+    byLine = new Map();
+    for (let i = 0; i < ctx.lines.length; i++) {
+      const text = ctx.lines[i];
+      if (!text.includes('@')) continue;
+      const labels = new Set<string>();
+      for (const m of text.matchAll(EMAIL_ADDRESS)) if (!LOCAL_HOSTS.has(m[1].toLowerCase())) labels.add(m[1].toLowerCase());
+      if (labels.size > 0) byLine.set(i + 1, labels);
+    }
+    EMAIL_LABELS.set(ctx, byLine);
+  }
+  return byLine;
+}
+
 /**
  * An email address written in the instruction ("bcc audit@vault.example on every message"): like a
  * URL, a place data can be sent to. The token index of its domain's first label, or -1.
  */
 function emailAddressAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
-  const first = tokenLine[from];
-  const last = tokenLine[to - 1];
-  for (let line = first; line <= last; line++) {
-    const text = ctx.lines[line - 1] ?? '';
-    if (!text.includes('@')) continue;
-    EMAIL_ADDRESS.lastIndex = 0;
-    for (let m = EMAIL_ADDRESS.exec(text); m; m = EMAIL_ADDRESS.exec(text)) {
-      const label = m[1].toLowerCase();
-      if (LOCAL_HOSTS.has(label)) continue;
-      for (let k = from; k < to; k++) if (tokenLine[k] === line && tokens[k] === label) return k;
-    }
-  }
+  const byLine = emailLabels(ctx);
+  // Most files write no email address: nothing to look up per token.
+  if (byLine.size === 0) return -1;
+  for (let k = from; k < to; k++) if (byLine.get(tokenLine[k])?.has(tokens[k])) return k;
   return -1;
 }
 

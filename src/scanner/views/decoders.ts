@@ -134,10 +134,13 @@ export function decodeLine(line: string, opts: DecodeOptions): DecodedPiece[] {
   // Base64, base32 and hex payloads are all runs of 20+ characters of BASE64_RE's class: one test
   // spares a line without such a run (most prose) three scans.
   if (line.length >= 20 && hasEncodedRun(line)) {
+    // Whether the line reverses a string, read once per line (per run it made a long line quadratic).
+    let reversal: boolean | undefined;
     for (const m of line.matchAll(BASE64_RE)) {
+      const direct = tryBase64(m[0]);
       // A payload stored backwards (`"=g2c…" | rev | base64 -d`): padding first, or a reversal on the line.
-      const reversed = (m.index > 0 && line[m.index - 1] === '=') || REVERSAL_RE.test(line);
-      addPiece(out, 'base64', tryBase64(m[0]) ?? (reversed ? tryBase64([...m[0]].reverse().join('')) : null), m[0]);
+      const reversed = direct === null && ((m.index > 0 && line[m.index - 1] === '=') || (reversal ??= REVERSAL_RE.test(line)));
+      addPiece(out, 'base64', direct ?? (reversed ? tryBase64([...m[0]].reverse().join('')) : null), m[0]);
     }
     if (/[A-Z2-7]{24}/.test(line)) {
       for (const m of line.matchAll(BASE32_RE)) {
