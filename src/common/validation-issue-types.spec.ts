@@ -1,3 +1,5 @@
+import 'reflect-metadata';
+import { Length, validate } from 'class-validator';
 import { ajvIssueType, classValidatorIssueType, ISSUE_TYPE_FORM } from './validation-issue-types';
 
 describe('422 issue types: one vocabulary for both validators', () => {
@@ -10,6 +12,14 @@ describe('422 issue types: one vocabulary for both validators', () => {
     expect(ajvIssueType('maxLength', {})).toBe('value_error.any_str.max_length');
     expect(classValidatorIssueType('isIn')).toBe(ajvIssueType('enum', {}));
     expect(classValidatorIssueType('whitelistValidation')).toBe(ajvIssueType('additionalProperties', {}));
+  });
+
+  it('maps the constraint name class-validator really reports: @Length is isLength', async () => {
+    class Named {
+      @Length(1, 5) name!: string;
+    }
+    const [error] = await validate(Object.assign(new Named(), { name: '' }));
+    expect(Object.keys(error!.constraints ?? {}).map(classValidatorIssueType)).toEqual(['value_error.any_str.length']);
   });
 
   it('keeps names it does not know in the same form', () => {

@@ -24,7 +24,8 @@ const CLASS_VALIDATOR: Record<string, string> = {
   isPositive: 'value_error.number.not_gt',
   minLength: 'value_error.any_str.min_length',
   maxLength: 'value_error.any_str.max_length',
-  length: 'value_error.any_str.length',
+  // @Length reports the constraint as isLength.
+  isLength: 'value_error.any_str.length',
   matches: 'value_error.str.regex',
   isNotEmpty: 'value_error.blank',
   arrayMinSize: 'value_error.list.min_items',
