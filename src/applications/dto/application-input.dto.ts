@@ -3,7 +3,8 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { APPLICATION_TYPES, MAX_OWNER_FIELD_LENGTH, MAX_SERVICE_IDS, TIERS } from '../inventory-enums';
 import { MAX_INT4 } from '../../common/int4';
-import { Satisfies, type ArrayBodyRules } from '../../common/pipes/array-body.pipe';
+import type { ArrayBodyRules } from '../../common/pipes/array-body.pipe';
+import { Satisfies } from '../../common/property-rule';
 import { KeyPresent, NullOr } from './validators';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

@@ -1,6 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
-import { registerDecorator, validate } from 'class-validator';
+import { validate } from 'class-validator';
 import { ValidationFailedError, type ValidationIssue } from '../errors';
 import { withoutDangerousKeys } from '../security/dangerous-keys';
 import { classValidatorIssueType } from '../validation-issue-types';
@@ -46,20 +46,4 @@ export class ArrayBodyPipe<T> implements PipeTransform<unknown, Promise<T[]>> {
     if (issues.length) throw new ValidationFailedError(issues);
     return values;
   }
-}
-
-/**
- * One rule for the whole value, reported as the constraint `name` (which sets the 422 issue type,
- * src/common/validation-issue-types.ts) with `message` as written: one issue per bad element,
- * whatever part of the rule it breaks (stacked IsInt/Min/Max would each give their own type).
- */
-export function Satisfies(name: string, check: (value: unknown) => boolean, message: string): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message },
-      validator: { validate: check },
-    });
 }

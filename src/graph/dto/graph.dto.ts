@@ -4,7 +4,8 @@ import { Transform } from 'class-transformer';
 import { PagedEnvelopeDto } from '../../applications/dto/application.dto';
 import { ListQueryDto } from '../../applications/dto/application-input.dto';
 import { MAX_GRAPH_SELECTION, MAX_PLATFORM_ID_LENGTH, RESOURCE_CATEGORIES } from '../../applications/inventory-enums';
-import { Satisfies, type ArrayBodyRules } from '../../common/pipes/array-body.pipe';
+import type { ArrayBodyRules } from '../../common/pipes/array-body.pipe';
+import { Satisfies } from '../../common/property-rule';
 
 /** One resource of an application (`GET /api/applications/{id}/resources`, docs/inventory.md "Graph"). */
 export class ApplicationResourceDto {
