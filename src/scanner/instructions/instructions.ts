@@ -284,7 +284,8 @@ const ABBREVIATION = lexiconWords('abbreviation');
 export const LIST_ITEM = /^\s{0,12}(?:[-*+]|\d{1,3}[.)])\s/;
 /** A Markdown heading's line. */
 export const HEADING = /^\s{0,3}#{1,6}\s/;
-const TABLE_SEPARATOR = /^\s{0,3}\|?[\s:|-]{3,}$/;
+/** A Markdown table's separator row (`|---|:--|`). */
+export const TABLE_SEPARATOR = /^\s{0,3}\|?[\s:|-]{3,}$/;
 const FRONTMATTER_FIELD = /^\s{0,8}(?:- )?[\w.-]{1,40}:\s?/;
 const SCRIPT_COMMENT = /^\s{0,40}(?:#(?!!)|\/\/|--\s|;;|\/\*|\*\s|<!--)/;
 /** A string literal holding prose (checked for at least four words). */

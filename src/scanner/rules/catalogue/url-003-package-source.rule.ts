@@ -1,5 +1,6 @@
 import type { Rule, RuleHit } from '../rule.types';
 import { editDistance } from '../package-lookalike';
+import { TABLE_SEPARATOR } from '../../instructions/instructions';
 import { POPULAR_PACKAGES } from '../popular-packages';
 import { linesHoldingAny, registerTriggers, windowText } from '../regex-rule';
 import { KNOWN_NPM_SCOPES, PACKAGE_WORLD, REPLACE_WITH, SUBSTITUTION_CLAIM, USE_INSTEAD_OF } from '../supply-chain-lexicon';
@@ -145,17 +146,12 @@ function manifestNames(ctx: Parameters<Rule['match']>[0]): { line: number; name:
   return out;
 }
 
-/** A table's separator row (`|---|:--|`). */
-const TABLE_SEPARATOR_RE = /^\s{0,3}\|?\s{0,3}:?-{3,}/;
 /** How many rows above a row its table's header may be. */
 const TABLE_REACH = 200;
 
 /** The index of the header row of the table line i belongs to (the row above its separator), or -1. */
-function tableHeaderLine(lines: readonly string[], i: number): number {
-  for (let k = i - 1; k >= 1 && i - k <= TABLE_REACH; k--) {
-    if (TABLE_SEPARATOR_RE.test(lines[k])) return k - 1;
-    if (!lines[k].trimStart().startsWith('|')) return -1;
-  }
+function tableHeaderLine(ctx: Parameters<Rule['match']>[0], i: number): number {
+  for (let k = i - 1; k >= 1 && i - k <= TABLE_REACH && ctx.lineInfo[k]?.table; k--) if (TABLE_SEPARATOR.test(ctx.lines[k])) return k - 1;
   return -1;
 }
 
@@ -172,7 +168,7 @@ export const urlPackageSourceRule: Rule = {
       'Installing a name one edit away from a popular package (reqeusts, colourama), an npm scope with look-alike capitals, or from a plain-http/trusted-host index lets an attacker choose the code that runs at install time. Telling the agent to use a name in place of one it nearly spells ("use `x-utils` instead of `x-util`") is reported whatever the package\'s popularity: the file names the genuine one itself.',
     example: 'pip install reqeusts',
   },
-  regexes: [TABLE_SEPARATOR_RE, MANIFEST_ENTRY_RE, DEPENDENCY_SECTION_RE, REQUIREMENTS_FILE_RE, NAME_PAIR_ROW_RE, SUBSTITUTION_HEADER_RE, INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE, USE_INSTEAD_OF, REPLACE_WITH, PACKAGE_WORLD, SUBSTITUTION_CLAIM],
+  regexes: [MANIFEST_ENTRY_RE, DEPENDENCY_SECTION_RE, REQUIREMENTS_FILE_RE, NAME_PAIR_ROW_RE, SUBSTITUTION_HEADER_RE, INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE, USE_INSTEAD_OF, REPLACE_WITH, PACKAGE_WORLD, SUBSTITUTION_CLAIM],
   // trigger-soundness.spec.ts checks every CHEAP_GATE_RE match holds one of the literals.
   triggered: { triggers: GATE_LITERALS, patterns: [CHEAP_GATE_RE] },
   match(ctx) {
@@ -212,9 +208,10 @@ export const urlPackageSourceRule: Rule = {
     }
     // A substitution table ("| upstream | use instead |"): each row puts its second name in the first's place.
     for (let i = 0; i < ctx.lines.length; i++) {
-      const row = ctx.lines[i].trimStart().startsWith('|') ? NAME_PAIR_ROW_RE.exec(ctx.lines[i]) : null;
+      // Table rows only (the structure parser marks them): most files have none.
+      const row = ctx.lineInfo[i]?.table ? NAME_PAIR_ROW_RE.exec(ctx.lines[i]) : null;
       if (!row || !swappedForLookalike(row[2], row[1])) continue;
-      const header = tableHeaderLine(ctx.lines, i);
+      const header = tableHeaderLine(ctx, i);
       if (header >= 0 && SUBSTITUTION_HEADER_RE.test(ctx.lines[header]) && PACKAGE_WORLD.test(windowText(ctx, header + 1, 4))) {
         hits.push({ line: i + 1, evidence: `${row[2]} (in place of ${row[1]})`, confidence: 'high', message: `Package ${row[1]} is to be replaced by the look-alike ${row[2]}` });
       }
