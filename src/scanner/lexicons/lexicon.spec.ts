@@ -16,6 +16,8 @@ describe('lexicons', () => {
 
   it('expands alternatives and optional tokens, within the longest phrase', () => {
     expect(expandPhrase('send/sends [them] to').map((p) => p.join(' ')).sort()).toEqual(['send them to', 'send to', 'sends them to', 'sends to']);
+    // Without the parentheses "don't/do not" would read as (don't|do) not.
+    expect(expandPhrase("(don't/do not/never) tell").map((p) => p.join(' ')).sort()).toEqual(["do not tell", "don't tell", 'never tell']);
     const phrased = LEXICON_FILES.filter((l) => !('use' in l) || l.use !== 'names');
     for (const l of phrased) for (const p of l.phrases) for (const e of expandPhrase(p)) expect(e.length).toBeLessThanOrEqual(LONGEST_PHRASE);
   });

@@ -1,8 +1,8 @@
 /**
  * The word classes of the instruction layer, compiled once into a token trie. Each class is a data
  * file beside this module (one per class, phrases with their inflections and a few non-English
- * synonyms); a phrase is a space-separated token pattern where `a/b` lists alternatives and
- * `[a/b]` an optional token. Lookup walks the trie from every token, at most LONGEST_PHRASE deep,
+ * synonyms); a phrase is a space-separated token pattern where `a/b` lists alternatives,
+ * `[a/b]` an optional token and `(a b/c)` alternatives of several words (`(don't/do not) tell`). Lookup walks the trie from every token, at most LONGEST_PHRASE deep,
  * so matching is linear in the text.
  */
 import abbreviation from './abbreviation.json';
@@ -355,12 +355,16 @@ interface TrieNode {
   classes: LexiconClass[] | null;
 }
 
+/** One part of a phrase pattern: a group of multi-word alternatives in parentheses, or a run of non-space characters. */
+const PHRASE_PART = /\([^()]{1,200}\)|\S+/g;
+
 /** `send/sends [them] to` → every token sequence it stands for. */
 export function expandPhrase(pattern: string): string[][] {
   let results: string[][] = [[]];
-  for (const part of pattern.trim().split(/\s+/)) {
+  for (const part of pattern.trim().match(PHRASE_PART) ?? []) {
     const optional = part.startsWith('[') && part.endsWith(']');
-    const body = optional ? part.slice(1, -1) : part;
+    const grouped = part.startsWith('(') && part.endsWith(')');
+    const body = optional || grouped ? part.slice(1, -1) : part;
     const alternatives = body.split('/').map((alt) => tokenize(alt).map((t) => t.token));
     const next: string[][] = [];
     for (const prefix of results) {
