@@ -9,13 +9,14 @@
  * identifier: `process.env.NAME` and `import.meta.env.NAME` read one named variable, not a `.env` file.
  */
 export const CREDENTIAL_SOURCE =
-  String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/[\w.-]{1,32}|/root|os\.path\.expanduser\(\s{0,2}["']~|Path\.home\(\)|homedir\(\))?[/\\"' ,+]{0,6}(?<![\w$\])])\.(?:ssh(?:/|\b)|aws/credentials|aws\b|gnupg|netrc|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|config/gcloud|azure|bash_history|zsh_history|env\b(?!\.(?:example|sample|template|tmpl|dist|defaults?)\b))|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b|\bknown_hosts\b|/etc/(?:shadow|passwd|sudoers)\b|\bLogin Data\b|\bCookies\b[^\n]{0,40}(?:Chrome|Firefox|sqlite)|\bkeychain\b|\bwallet\.dat\b|\b(?:printenv|env)\s{0,3}(?:\||>|\)|$)|\bos\.environ\b(?!\s{0,2}(?:\.get|\[))|\bprocess\.env\b(?!\s{0,2}(?:\.|\[))|\bGet-ChildItem\s{1,3}env:|\$\(\s{0,2}(?:env|printenv)\s{0,2}\)`;
+  String.raw`(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/[\w.-]{1,32}|/root|os\.path\.expanduser\(\s{0,2}["']~|Path\.home\(\)|homedir\(\))?[/\\"' ,+]{0,6}(?<![\w$\])])\.(?:ssh(?:/|\b)|aws/credentials|aws\b|gnupg|netrc|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|config/gcloud|azure|bash_history|zsh_history|env\b(?!\.(?:example|sample|template|tmpl|dist|defaults?)\b))|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\bauthorized_keys\b|\bknown_hosts\b|/etc/(?:shadow|passwd|sudoers)\b|\bLogin Data\b|\bCookies\b[^\n]{0,40}(?:Chrome|Firefox|sqlite)|\bkeychain\b|\bwallet\.dat\b|\b(?:printenv|env)\s{0,3}(?:\||>|$)|\bprintenv\s{0,3}\)|\x60\s{0,2}(?:env|printenv)\s{0,2}\x60|\bos\.environ\b(?!\s{0,2}(?:\.get|\[))|\bprocess\.env\b(?!\s{0,2}(?:\.|\[))|\bGet-ChildItem\s{1,3}env:|\$\(\s{0,2}(?:env|printenv)\s{0,2}\)`;
 
 /** Commands and APIs that send data off the machine. */
 export const NETWORK_SINK =
   String.raw`\bcurl\b|\bwget\b|\bnc\b|\bncat\b|\bnetcat\b|\bsocat\b|\btelnet\b|\bscp\b|\brsync\b[^\n]{0,80}:|\bsftp\b|\bftp\b|\bInvoke-WebRequest\b|\bInvoke-RestMethod\b|\biwr\b|\birm\b|\bNet\.WebClient\b|\brequests\.(?:post|put|get|patch)\b|\bhttpx\.(?:post|put|get)\b|\burllib\.request\b|\burlopen\b|\bhttp\.client\b|\bfetch\(|\baxios\b|\bhttps?\.request\b|\bXMLHttpRequest\b|\bsendBeacon\b|\bsocket\.(?:connect|send)|\bdig\b|\bnslookup\b|/dev/tcp/|\bsmtplib\b|\bwebhook\b`;
 
-export const SHELL_INTERPRETER = String.raw`(?:sudo\s{1,3}(?:-\w{1,3}\s{1,3}){0,3})?(?:ba|z|k|da|c|tc|fi)?sh\b|\bpython[23]?(?:\.\d{1,2})?\b|\bperl\b|\bruby\b|\bnode\b|\bpwsh\b|\bpowershell\b|\biex\b|\bInvoke-Expression\b|\bsource\b`;
+/** An interpreter command, also by path (`/bin/sh`, `/usr/bin/env python3`) and under sudo. */
+export const SHELL_INTERPRETER = String.raw`(?:sudo\s{1,3}(?:-\w{1,3}\s{1,3}){0,3})?(?:(?:/usr)?(?:/local)?/s?bin/)?(?:env\s{1,3})?(?:(?:ba|z|k|da|c|tc|fi)?sh\b|\bpython[23]?(?:\.\d{1,2})?\b|\bperl\b|\bruby\b|\bnode\b|\bpwsh\b|\bpowershell\b|\biex\b|\bInvoke-Expression\b|\bsource\b)`;
 
 /** Words that address the model/agent rather than the human reader. */
 export const MODEL_ADDRESS =
