@@ -7,6 +7,7 @@
  * line in the upload.
  */
 import { codeLexicon } from '../lexicons/lexicon';
+import { extractMcpServers, jsonNeedle, type McpServerEntry } from '../parsers/json-config.parser';
 import type { ScanContext } from '../views/scan-context';
 import type { CodeLanguage } from './tree-sitter';
 
@@ -127,6 +128,10 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
     chunkRows(scriptLang, ctx.lines, 0, 'script', out);
     return out;
   }
+  if (ctx.language === 'json') {
+    serverCommandChunks(ctx, out);
+    return out;
+  }
   if (ctx.language !== 'markdown') return out;
   let unit = 0;
   let prose: { line: number; text: string }[] = [];
@@ -201,5 +206,45 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
   return out;
 }
 
+/** `sh -c "…"`, `python3 -c "…"`, `node -e "…"`: the program a server entry runs inline, and its language. */
+const INLINE_PROGRAM: ReadonlyMap<string, { flag: string; lang: CodeLanguage }> = new Map([
+  ...['sh', 'bash', 'zsh', 'dash'].map((c): [string, { flag: string; lang: CodeLanguage }] => [c, { flag: '-c', lang: 'bash' }]),
+  ...['python', 'python3'].map((c): [string, { flag: string; lang: CodeLanguage }] => [c, { flag: '-c', lang: 'python' }]),
+  ...['node', 'bun', 'deno'].map((c): [string, { flag: string; lang: CodeLanguage }] => [c, { flag: '-e', lang: 'typescript' }]),
+  ...['pwsh', 'powershell'].map((c): [string, { flag: string; lang: CodeLanguage }] => [c, { flag: '-command', lang: 'powershell' }]),
+]);
+const NEEDS_QUOTES = /[\s"]/;
+
+/** The 1-based line of the first of `needles` at or below `from` (the server's own entry), else `from`. */
+function lineAt(lines: readonly string[], from: number, needles: readonly string[]): number {
+  for (let k = from - 1; k < lines.length && k < from + 40; k++) if (needles.some((n) => n.length > 0 && lines[k].includes(n))) return k + 1;
+  return from;
+}
+
+/**
+ * An MCP config's server entries are commands the client runs by itself at start-up: each entry's
+ * command line (or the program it passes to `sh -c`, `python -c`, `node -e`) is parsed as a script,
+ * so the code rules read a server that is itself the attack.
+ */
+function serverCommandChunks(ctx: ScanContext, out: CodeChunk[]): void {
+  const servers: McpServerEntry[] = extractMcpServers(ctx.json, ctx.lines);
+  let unit = 0;
+  for (const server of servers) {
+    if (server.command === null) continue;
+    const base = (server.command.split(/[\\/]/).pop() ?? '').toLowerCase().replace(/\.exe$/, '');
+    const inline = INLINE_PROGRAM.get(base);
+    const at = inline ? server.args.findIndex((a) => a.toLowerCase() === inline.flag) : -1;
+    if (inline && at !== -1 && at + 1 < server.args.length) {
+      const program = server.args[at + 1];
+      const line = lineAt(ctx.lines, server.line, [jsonNeedle(program.slice(0, 40))]);
+      chunkRows(inline.lang, program.split('\n').map((text) => ({ line, text })), ++unit, 'script', out);
+      continue;
+    }
+    const words = [server.command, ...server.args].map((w) => (NEEDS_QUOTES.test(w) ? `"${w.replaceAll('"', '\\"')}"` : w));
+    const line = lineAt(ctx.lines, server.line, [jsonNeedle(server.command)]);
+    chunkRows('bash', [{ line, text: words.join(' ') }], ++unit, 'script', out);
+  }
+}
+
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_UNIT_REGEXES: readonly RegExp[] = [FENCE_MARK, INLINE_SPAN, PROMPT, HEREDOC, FIRST_WORD, ARG_LIKE, PS_VERB_NOUN, NOT_BLANK, NESTED_START];
+export const CODE_UNIT_REGEXES: readonly RegExp[] = [FENCE_MARK, INLINE_SPAN, PROMPT, HEREDOC, FIRST_WORD, ARG_LIKE, PS_VERB_NOUN, NOT_BLANK, NESTED_START, NEEDS_QUOTES];
