@@ -2,7 +2,7 @@
  * What compound rules share: they run after the other rules and combine their direct findings for
  * the same file with a cover (concealment, removed consent) or with the material involved.
  */
-import type { RiskCategory, StaticFinding } from '../engine/scan-report.types';
+import type { RiskCategory, Severity, StaticFinding } from '../engine/scan-report.types';
 import { firstInstructionFrom, instructionsOf, type SlotHit } from '../instructions/instructions';
 import type { ScanContext } from '../views/scan-context';
 import type { Rule, RuleMeta } from './rule.types';
@@ -12,8 +12,11 @@ export const isDirect = (f: StaticFinding): boolean => (f.context ?? 'direct') =
 const COVER_RULES = new Set(['BW-DEC-001', 'BW-DEC-002', 'BW-DEC-003']);
 const isCover = (f: StaticFinding): boolean => COVER_RULES.has(f.rule_id) && isDirect(f);
 
-/** A direct action of one of `actionCategories`, paired with a cover finding or cover text near it. */
-export function coveredActionRule(meta: RuleMeta, actionCategories: readonly RiskCategory[], minSeverity: readonly string[]): Rule {
+/**
+ * A direct action of one of `actionCategories`, paired with a cover finding or cover text near it.
+ * `gradeOf` may set the compound's severity from the action it covers (default: the rule's).
+ */
+export function coveredActionRule(meta: RuleMeta, actionCategories: readonly RiskCategory[], minSeverity: readonly string[], gradeOf?: (action: StaticFinding) => Severity): Rule {
   return {
     meta,
     regexes: [],
@@ -25,12 +28,13 @@ export function coveredActionRule(meta: RuleMeta, actionCategories: readonly Ris
       const covers = prior.filter(isCover);
       if (covers.length > 0) {
         const c = covers[0];
-        return [{ line: findingLine(a), evidence: `${a.rule_id}: ${a.evidence} + ${c.rule_id}: ${c.evidence}`, message: `${a.message}, combined with ${c.message.toLowerCase()}` }];
+        return [{ line: findingLine(a), evidence: `${a.rule_id}: ${a.evidence} + ${c.rule_id}: ${c.evidence}`, message: `${a.message}, combined with ${c.message.toLowerCase()}`, ...(gradeOf ? { severity: gradeOf(a) } : {}) }];
       }
-      // A bare "without asking" is ordinary next to read-only commands, but not next to this action.
+      // A bare "without asking" or "leave it out of the summary" is ordinary next to read-only
+      // commands, but not next to this action.
       for (const f of actions) {
-        const cover = consentBypassNear(ctx, findingLine(f), 3);
-        if (cover) return [{ line: findingLine(f), evidence: `${f.rule_id}: ${f.evidence} + "${cover.text}"`, message: `${f.message}, with the user's confirmation removed` }];
+        const cover = coverNear(ctx, findingLine(f), 3);
+        if (cover) return [{ line: findingLine(f), evidence: `${f.rule_id}: ${f.evidence} + "${cover.text}"`, message: `${f.message}, ${cover.cls === 'concealment' ? 'kept from the user' : "with the user's confirmation removed"}`, ...(gradeOf ? { severity: gradeOf(f) } : {}) }];
       }
       return [];
     },
@@ -38,16 +42,17 @@ export function coveredActionRule(meta: RuleMeta, actionCategories: readonly Ris
 }
 
 /**
- * A consent-bypass phrase ("without asking", "no need to confirm") within `radius` lines of `line`,
- * as the instruction layer reads it: examples and quoted attack material do not count.
+ * A consent-bypass or concealment phrase ("without asking", "no need to confirm", "leave it out of
+ * the summary") within `radius` lines of `line`, as the instruction layer reads it: examples and
+ * quoted attack material do not count.
  */
-function consentBypassNear(ctx: ScanContext, line: number, radius: number): SlotHit | undefined {
+function coverNear(ctx: ScanContext, line: number, radius: number): SlotHit | undefined {
   const { instructions } = instructionsOf(ctx);
   // From the instruction before the window: it may start above it and run into it.
   for (let i = Math.max(0, firstInstructionFrom(instructions, line - radius) - 1); i < instructions.length && instructions[i].line <= line + radius; i++) {
     const ins = instructions[i];
     if (ins.mood === 'example' || ins.mood === 'quotation') continue;
-    const hit = ins.slots.find((h) => h.cls === 'consent-bypass' && !h.negated && Math.abs(h.line - line) <= radius);
+    const hit = ins.slots.find((h) => (h.cls === 'consent-bypass' || h.cls === 'concealment') && !h.negated && Math.abs(h.line - line) <= radius);
     if (hit) return hit;
   }
   return undefined;

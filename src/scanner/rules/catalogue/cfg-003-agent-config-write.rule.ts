@@ -51,7 +51,8 @@ function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: R
     severity = raiseSeverity(severity, 1);
     why.push('unpinned server');
   }
-  if (concealedNear(ctx, i + 1, 4)) {
+  const concealed = concealedNear(ctx, i + 1, 4);
+  if (concealed) {
     severity = raiseSeverity(severity, 2);
     why.push('without the user');
   }
@@ -59,6 +60,8 @@ function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: R
     line: i + 1,
     evidence: targets[0][0],
     severity,
+    // Kept from the user, the change is meant: no longer a setup note that may be misread.
+    ...(concealed ? { confidence: 'high' as const } : {}),
     message: `Instructions add to the user's home-directory agent config${why.length > 0 ? ` (${why.join(', ')})` : ''}`,
   };
 }
@@ -113,6 +116,10 @@ function programHit(file: FileFacts, i: number, line: string, base: Severity = '
     severity = raiseSeverity(severity, 1);
     why.push('unpinned server');
   }
+  if (file.autoApproved()) {
+    severity = raiseSeverity(severity, 1);
+    why.push('its tools approved in advance');
+  }
   return {
     line: i + 1,
     evidence: line.trim(),
@@ -131,12 +138,21 @@ function bareTarget(line: string): boolean {
 interface FileFacts {
   clients(): number;
   unpinned(): boolean;
+  autoApproved(): boolean;
 }
+
+/** A server entry whose tools run without the user's approval (`alwaysAllow`, `autoApprove`, `"trust": true`). */
+const AUTO_APPROVED_ENTRY = /["']?\b(?:alwaysAllow|autoApprove|auto_approve|always_allow)\b["']?\s{0,3}[:=]\s{0,3}(?:\[\s{0,3}["']|true\b|True\b)|["']?\btrust["']?\s{0,3}[:=]\s{0,3}(?:true|True)\b/;
 
 function fileFacts(text: string, program: boolean): FileFacts {
   let clients: number | undefined;
   let unpinned: boolean | undefined;
-  return { clients: () => (clients ??= clientCount(text, program && HOME_FOLDER_READ.test(text))), unpinned: () => (unpinned ??= unpinnedServer(text)) };
+  let autoApproved: boolean | undefined;
+  return {
+    clients: () => (clients ??= clientCount(text, program && HOME_FOLDER_READ.test(text))),
+    unpinned: () => (unpinned ??= unpinnedServer(text)),
+    autoApproved: () => (autoApproved ??= AUTO_APPROVED_ENTRY.test(text)),
+  };
 }
 
 /**
@@ -153,10 +169,10 @@ export const cfgAgentConfigWriteRule: Rule = {
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond. A write command (in a program or in prose) escalates the same way. A write command in a shell block of an agent\'s own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.',
+      'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond (concealment also makes them certain). A write command (in a program or in prose) escalates the same way, and so does a written entry whose tools are approved in advance (`alwaysAllow`, `autoApprove`). A write command in a shell block of an agent\'s own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.',
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
-  regexes: [HOME_CONFIG, BARE_HOME_CONFIG, HOME_FOLDER_READ, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION],
+  regexes: [HOME_CONFIG, BARE_HOME_CONFIG, HOME_FOLDER_READ, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION, AUTO_APPROVED_ENTRY],
   match(ctx) {
     const hits: RuleHit[] = [];
     // A write command in a shell block of an agent file is an action under any heading (runnable-block.ts).
