@@ -22,10 +22,11 @@ const BLIND_SET_NAMED_SERVICES = [
   'json.schemastore.org', 'api.githubcopilot.com', 'registry.npmjs.org', 'geocoding-api.open-meteo.com', 'api.open-meteo.com', 'github.com',
   'www.apple.com', 'europe-docker.pkg.dev', 'astral.sh', 'raw.githubusercontent.com', 'mcp.sentry.dev', 'docs.python.org', 'developer.mozilla.org',
   'mcp.linear.app', 'ffmpeg.org', 'api.github.com', '169.254.169.254', 'core.net', 'logger.info', 'Fly.io', '$h.$d', 'gw.prompt',
+  'api.openai.com',
 ];
 const SETS = [
   { name: 'red-team', idPrefixes: ['rt'], minSamples: 200, namedServices: [] as string[] },
-  { name: 'red-team-blind', idPrefixes: ['bl', 'b2'], minSamples: 190, namedServices: BLIND_SET_NAMED_SERVICES },
+  { name: 'red-team-blind', idPrefixes: ['bl', 'b2', 'b3', 'b4'], minSamples: 380, namedServices: BLIND_SET_NAMED_SERVICES },
 ];
 
 const RESERVED_SUFFIXES = ['.example', '.invalid'];
