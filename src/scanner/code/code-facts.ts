@@ -64,11 +64,16 @@ const MAX_LIST = 64;
 
 const memo = new WeakMap<ScanContext, CodeFacts>();
 
+/** Calls that send a body out (`requests.post`, `httpx.put`, `socket.sendall`): recorded so flows can reach them. */
+const SEND_CALLEES = ['post', 'put', 'patch', 'sendall', 'upload', 'upload_file'];
+/** What a chunk holding such a call contains. */
+const SEND_TRIGGERS = ['.post(', '.put(', '.patch(', 'sendall(', 'upload_file(', '.upload('];
+
 let triggers: RegExp | null = null;
 /** One pattern of lower-case literals, one of which a chunk must contain to be worth parsing: the code lexicons' entries as written. */
 function chunkTriggers(): RegExp {
   if (!triggers) {
-    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo', 'dig ', 'git commit', 'git tag', 'git notes', 'git remote', 'gh issue', 'gh pr ', 'gh gist', 'gh release', 'gh api', '"commit"', "'commit'", ...DECODER_TRIGGERS]);
+    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo', 'dig ', 'git commit', 'git tag', 'git notes', 'git remote', 'gh issue', 'gh pr ', 'gh gist', 'gh release', 'gh api', '"commit"', "'commit'", ...SEND_TRIGGERS, ...DECODER_TRIGGERS]);
     for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location', 'code-covert-sink'] as const) {
       for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : cls === 'code-covert-sink' ? 5 : 4)) words.add(w);
     }
@@ -86,7 +91,7 @@ let relevant: ReadonlySet<string> | null = null;
 /** Last parts of the callee names a Python or JS call must have to be recorded (shell commands are all kept). */
 function relevantCallee(name: string): boolean {
   if (!relevant) {
-    const set = new Set<string>(['open', 'write', 'writefile', 'writefilesync', 'createwritestream', 'system', 'popen', 'run', 'call', 'check_call', 'check_output', 'execsync', 'exec', 'eval', 'compile', 'spawn', 'spawnsync', 'execfilesync', 'remove', 'unlink', 'rmdir', 'rm']);
+    const set = new Set<string>(['open', 'write', 'writefile', 'writefilesync', 'createwritestream', 'system', 'popen', 'run', 'call', 'check_call', 'check_output', 'execsync', 'exec', 'eval', 'compile', 'spawn', 'spawnsync', 'execfilesync', 'remove', 'unlink', 'rmdir', 'rm', ...SEND_CALLEES]);
     for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter', 'code-covert-sink'] as const) for (const w of codeLexicon(cls)) set.add(w.slice(w.lastIndexOf('.') + 1));
     relevant = set;
   }

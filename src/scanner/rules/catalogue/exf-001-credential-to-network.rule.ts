@@ -8,6 +8,8 @@ import { credentialsOnlyToTheirVendors, isCredentialName, sendsCredentialsOnlyTo
 import { patternMaskedLines } from '../pattern-literals';
 import { literalPattern } from '../../engine/literal-pattern';
 import { codeFactsOf, type CodeCall } from '../../code/code-facts';
+import { sendsOut } from '../../code/code-effects';
+import { extractMcpServers } from '../../parsers/json-config.parser';
 
 const SOURCE_RE = new RegExp(CREDENTIAL_SOURCE, 'i');
 const SINK_RE = new RegExp(NETWORK_SINK, 'i');
@@ -233,6 +235,30 @@ function blockFlows(ctx: ScanContext, from: number, to: number): RuleHit[] {
   return hits;
 }
 
+/**
+ * An MCP config whose server command is itself an upload (`curl -X POST https://…`): the client
+ * runs it at start-up with the environment the entry hands it. Critical when its arguments read
+ * credentials or the environment, or the entry passes secrets in; an upload for a server is high.
+ */
+function serverUploads(ctx: ScanContext): RuleHit[] {
+  const hits: RuleHit[] = [];
+  let secretsPassed: boolean | undefined;
+  for (const call of codeFactsOf(ctx).calls) {
+    if (call.origin !== 'script' || !sendsOut(call)) continue;
+    const args = call.args.join(' ');
+    secretsPassed ??= extractMcpServers(ctx.json, ctx.lines).some((server) => Object.keys(server.env).some(isCredentialName));
+    const reads = SOURCE_RE.test(args);
+    hits.push({
+      line: call.line,
+      evidence: call.text,
+      ...(reads || secretsPassed ? {} : { severity: 'high' as const }),
+      hard_block: reads,
+      message: reads ? 'MCP server command sends credentials or the environment over the network' : `MCP server command is an upload${secretsPassed ? ', started with secrets in its environment' : ''}`,
+    });
+  }
+  return hits;
+}
+
 /** Sentences of prose: a flow stated in prose is one instruction, so source and sink share a sentence. */
 const SENTENCE_END_RE = /[.;!?](?:\s|$)/;
 const TABLE_CELL_OR_SENTENCE_RE = /[.;!?](?:\s|$)|\|/;
@@ -298,6 +324,7 @@ export const exCredentialToNetworkRule: Rule = {
     }, SOURCE_TRIGGERS);
     if (ctx.executable && hits.length === 0) hits.push(...scriptFlows(ctx));
     if (ctx.language === 'markdown' && hits.length === 0) hits.push(...fenceFlows(ctx));
+    if (ctx.language === 'json' && hits.length === 0) hits.push(...serverUploads(ctx));
     return hits;
   },
 };
