@@ -11,6 +11,8 @@ interface Vendor {
   envPrefixes: readonly string[];
   /** Registrable domains the vendor serves its API from; subdomains count. */
   domains: readonly string[];
+  /** A vendor known only by its credential's name: the domain's own label (namedAfter). */
+  brand?: string;
 }
 
 const VENDORS: readonly Vendor[] = [
@@ -55,6 +57,11 @@ export function realHost(url: string): string | null {
 }
 
 function servedBy(host: string, vendor: Vendor): boolean {
+  if (vendor.brand !== undefined) {
+    const labels = host.split('.');
+    const own = labels.length >= 2 ? labels[labels.length - 2] : '';
+    return BRAND_SUFFIXES.some((suffix) => own === `${vendor.brand}${suffix}`);
+  }
   return vendor.domains.some((d) => host === d || host.endsWith(`.${d}`));
 }
 
@@ -78,10 +85,23 @@ export function isCredentialName(name: string): boolean {
   return false;
 }
 
-/** Every credential name belongs to a known vendor and every URL is served by all of them. */
+/** Words a service adds to its name in its domain (`lumalabs.ai` for LUMA_API_KEY). */
+const BRAND_SUFFIXES = ['', 'labs', 'ai', 'hq', 'app', 'api', 'io', 'dev', 'cloud'];
+
+/**
+ * A service the table does not list, by its name: the credential's first word is the domain's own
+ * name (LUMA_API_KEY → lumalabs.ai, REPLICATE_API_TOKEN → api.replicate.com).
+ */
+function namedAfter(name: string): Vendor | undefined {
+  const word = name.slice(0, name.indexOf('_')).toLowerCase();
+  if (word.length < 4) return undefined;
+  return { envPrefixes: [name], domains: [], brand: word };
+}
+
+/** Every credential name belongs to a known vendor (or is named after one) and every URL is served by all of them. */
 export function credentialsOnlyToTheirVendors(names: readonly string[], urls: readonly string[]): boolean {
   if (names.length === 0 || urls.length === 0) return false;
-  const vendors = names.map(vendorOf);
+  const vendors = names.map((n) => vendorOf(n) ?? namedAfter(n));
   if (vendors.some((v) => v === undefined)) return false;
   return urls.every((u) => {
     const host = realHost(u);

@@ -150,6 +150,7 @@ function scriptFlows(ctx: ScanContext): RuleHit[] {
   const fixed = ctx.language === 'shell' && scanned.sinks.length > 0 ? fixedDownloadLines(ctx) : null;
   const sinks = fixed ? scanned.sinks.filter((line) => !fixed.has(line)) : scanned.sinks;
   const hits: RuleHit[] = [];
+  if (sources.length > 0 && sinks.length > 0 && keyFromEnvFileToItsVendor(ctx, sources)) return hits;
   if (sources.length > 0 && sinks.length > 0) {
     // Sources and sinks are in line order: one merge pass finds each source's nearest sink.
     let k = 0;
@@ -257,6 +258,20 @@ function serverUploads(ctx: ScanContext): RuleHit[] {
     });
   }
   return hits;
+}
+
+/**
+ * A client script that takes its API key from the project's `.env` and calls only that key's
+ * service (OPENROUTER_API_KEY and openrouter.ai): every source is the env file, and every URL the
+ * script writes belongs to the vendor of every credential it names.
+ */
+function keyFromEnvFileToItsVendor(ctx: ScanContext, sources: readonly number[]): boolean {
+  const envFileOnly = sources.every((line) => {
+    const text = ctx.lines[line - 1] ?? '';
+    const reads = [...text.matchAll(SOURCE_GLOBAL_RE)].map((m) => m[0].replace(/^[\s/\\"' ,+~]+/, ''));
+    return reads.length > 0 && reads.every((src) => ENV_ONLY_SOURCE_RE.test(src)) && !HARVEST_RE.test(text);
+  });
+  return envFileOnly && sendsCredentialsOnlyToTheirVendor(ctx.text);
 }
 
 /** Sentences of prose: a flow stated in prose is one instruction, so source and sink share a sentence. */
