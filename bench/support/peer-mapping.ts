@@ -11,7 +11,7 @@
  *   bulwark           its own band (from the score), the worst over the uploads of the sample
  * A sample's band is the worst over its files' findings; a sample with no finding is `info`.
  */
-import { BANDS, type Band } from '../../src/scanner/engine/scan-report.types';
+import { bandRank, worseBand, type Band } from '../../src/scanner/engine/scan-report.types';
 
 export const SEVERITY_TO_BAND: Readonly<Record<string, Band>> = {
   critical: 'critical',
@@ -28,8 +28,6 @@ export function bandOfSeverity(severity: string): Band {
   if (!band) throw new Error(`no band mapping for severity "${severity}"`);
   return band;
 }
-
-export const worseBand = (a: Band, b: Band): Band => (BANDS.indexOf(a) >= BANDS.indexOf(b) ? a : b);
 
 /** The sample a reported path belongs to: its first segment in the staging folder (one folder per sample). */
 export function sampleOfPath(path: string): string {
@@ -63,7 +61,6 @@ export interface Detection {
 }
 
 export function detection(samples: readonly LabelledSample[], bands: ReadonlyMap<string, Band>): Detection {
-  const rank = (b: Band) => BANDS.indexOf(b);
   let mh = 0;
   let mt = 0;
   let bf = 0;
@@ -72,10 +69,10 @@ export function detection(samples: readonly LabelledSample[], bands: ReadonlyMap
     const band = bands.get(s.id) ?? 'info';
     if (s.label === 'malicious') {
       mt++;
-      if (rank(band) >= rank(s.min_band ?? 'medium')) mh++;
+      if (bandRank(band) >= bandRank(s.min_band ?? 'medium')) mh++;
     } else if (s.label === 'benign') {
       bt++;
-      if (rank(band) > rank(s.max_band ?? 'low')) bf++;
+      if (bandRank(band) > bandRank(s.max_band ?? 'low')) bf++;
     }
   }
   const pct = (n: number, d: number) => (d === 0 ? 0 : Math.round((n / d) * 1000) / 10);

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MAX_INT4 } from '../../common/int4';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
 import { safeText } from '../output/terminal';
 import { remoteCall } from './remote-call';
@@ -36,7 +37,7 @@ export async function runSbom(argv: string[], io: CliIo): Promise<number> {
     io.stdout(SBOM_HELP);
     return EXIT_OK;
   }
-  if (positionals.length !== 1 || !/^\d{1,10}$/.test(positionals[0]) || Number(positionals[0]) > 2_147_483_647) {
+  if (positionals.length !== 1 || !/^\d{1,10}$/.test(positionals[0]) || Number(positionals[0]) > MAX_INT4) {
     throw new UsageError('sbom takes one application id (an integer), e.g. `bulwark sbom 42 -o sbom.json`');
   }
   // Both keys must be present in the body (docs/sbom.md "Request"); null means "all".

@@ -1,6 +1,7 @@
+import { SEVERITIES_WORST_FIRST } from '../../scanner/engine/scan-report.types';
 import { coverageLine } from '../scan/coverage';
 import { exitCodeOf, gateReport, summarise, type ScanRun } from '../scan/scan-run';
-import { fileSections, SEVERITY_ORDER, type FileSection } from './report-model';
+import { fileSections, type FileSection } from './report-model';
 import { safeText } from './terminal';
 
 /**
@@ -61,8 +62,8 @@ export function formatMarkdown(run: ScanRun, version: string, env: Readonly<Reco
   head.push(`## Bulwark agent-file scan: ${status} (exit ${exit})`, '');
   const mode = run.mode === 'local' ? 'local engine' : `server ${code(run.server ?? '')}`;
   head.push(`Bulwark ${code(version)} · ${mode} · judge ${run.judge} · ${plural(summary.files, 'file')} in ${plural(summary.uploads, 'upload')}`, '');
-  head.push(`| ${SEVERITY_ORDER.join(' | ')} | suppressed | worst band |`, `|${' ---: |'.repeat(SEVERITY_ORDER.length + 1)} --- |`);
-  head.push(`| ${SEVERITY_ORDER.map((s) => summary.findings[s]).join(' | ')} | ${summary.suppressed} | ${summary.worst_band ? `${summary.worst_band} (${summary.worst_score}/100)` : 'none'} |`, '');
+  head.push(`| ${SEVERITIES_WORST_FIRST.join(' | ')} | suppressed | worst band |`, `|${' ---: |'.repeat(SEVERITIES_WORST_FIRST.length + 1)} --- |`);
+  head.push(`| ${SEVERITIES_WORST_FIRST.map((s) => summary.findings[s]).join(' | ')} | ${summary.suppressed} | ${summary.worst_band ? `${summary.worst_band} (${summary.worst_score}/100)` : 'none'} |`, '');
   head.push(`**Coverage:** ${coverageLine(summary.coverage).replace(/^Files: /, '')}`, '');
   const gates = gateReport(run);
   if (gates.length) head.push(...gates.map((g) => `- ${g.ok ? '' : '**'}${g.text}${g.ok ? '' : '**'}`), '');

@@ -1,6 +1,6 @@
-import type { Band, ScanFileEntry, Severity } from '../../scanner/engine/scan-report.types';
+import { bandRank, severityRank, SEVERITIES_WORST_FIRST, type Band, type ScanFileEntry, type Severity } from '../../scanner/engine/scan-report.types';
 import { docsLink, guidanceFor, type FindingGuidance } from '../../scanner/rules/rule-guidance';
-import { bandRank, findingsOf, mergedFiles, type ScanRun } from '../scan/scan-run';
+import { findingsOf, mergedFiles, type ScanRun } from '../scan/scan-run';
 import { effectiveBand, type SuppressionKind, type TriagedFinding } from '../scan/triage';
 
 /**
@@ -9,8 +9,6 @@ import { effectiveBand, type SuppressionKind, type TriagedFinding } from '../sca
  * (src/scanner/rules/rule-guidance.ts), the suppressed ones counted by kind, and a one-line
  * verdict. Files are ordered worst first by the band they count with after suppressions.
  */
-
-export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
 
 export const SUPPRESSION_LABEL: Record<SuppressionKind, string> = { policy: 'policy', config_path: 'config ignore', config_rule: 'config', baseline: 'baseline' };
 
@@ -30,11 +28,11 @@ export interface FileSection {
 }
 
 const byWorst = (a: TriagedFinding, b: TriagedFinding): number =>
-  SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || a.line - b.line || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  severityRank(b.severity) - severityRank(a.severity) || a.line - b.line || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** "2 critical, 1 high" for the counted findings; empty when none. */
 export function severityCounts(findings: readonly { severity: Severity }[]): string {
-  return SEVERITY_ORDER.map((s) => [s, findings.filter((f) => f.severity === s).length] as const)
+  return SEVERITIES_WORST_FIRST.map((s) => [s, findings.filter((f) => f.severity === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${s}`)
     .join(', ');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SEVERITIES, type RiskCategory, type Severity } from '../../scanner/engine/scan-report.types';
+import { SEVERITIES, severityRank, type RiskCategory, type Severity } from '../../scanner/engine/scan-report.types';
 import { docsLink, guidanceFor, ruleMeta } from '../../scanner/rules/rule-guidance';
 import { parseLocator } from '../scan/triage';
 import { coverageOf } from '../scan/coverage';
@@ -89,7 +89,7 @@ export function formatSarif(run: ScanRun, version: string, env: Env = {}): strin
       // For judge and engine-level ids the severity varies per finding; the rule carries the worst seen.
       const cur = rules[i];
       const prev = SEVERITIES.find((s) => SECURITY_SEVERITY[s].toFixed(1) === cur.properties['security-severity']) ?? 'info';
-      if (SEVERITIES.indexOf(f.severity) > SEVERITIES.indexOf(prev)) {
+      if (severityRank(f.severity) > severityRank(prev)) {
         cur.properties['security-severity'] = SECURITY_SEVERITY[f.severity].toFixed(1);
         cur.defaultConfiguration.level = LEVEL[f.severity];
       }

@@ -1,6 +1,7 @@
+import { SEVERITIES_WORST_FIRST } from '../../scanner/engine/scan-report.types';
 import { coverageLine } from '../scan/coverage';
 import { gateReport, summarise, type ScanRun } from '../scan/scan-run';
-import { fileSections, SEVERITY_ORDER } from './report-model';
+import { fileSections } from './report-model';
 import { safeText, type Palette } from './terminal';
 
 /** Findings printed per file; the rest are counted (the JSON and SARIF outputs carry them all). */
@@ -79,7 +80,7 @@ export function formatText(run: ScanRun, p: Palette, env: Readonly<Record<string
     for (const o of failed) out.push(`    ${safeText(o.files.join(', '), 160)}: ${safeText(o.error!.message, 400)}`);
   }
 
-  const counts = SEVERITY_ORDER.filter((s) => summary.findings[s]).map((s) => `${summary.findings[s]} ${s}`);
+  const counts = SEVERITIES_WORST_FIRST.filter((s) => summary.findings[s]).map((s) => `${summary.findings[s]} ${s}`);
   out.push(
     '',
     `${summary.files} file${summary.files === 1 ? '' : 's'} in ${summary.uploads} upload${summary.uploads === 1 ? '' : 's'} · worst band: ${

@@ -32,8 +32,8 @@ export const IGNORED_DIRS: ReadonlySet<string> = new Set([
   '.turbo',
 ]);
 
-/** Kinds picked up outside skill folders. */
-const AGENT_KINDS: ReadonlySet<FileKind> = new Set(['agent_file', 'mcp_config', 'agent_settings', 'tool_manifest']);
+/** Kinds picked up outside skill folders, and sent first inside them (upload-planner.ts). */
+export const AGENT_KINDS: ReadonlySet<FileKind> = new Set(['agent_file', 'mcp_config', 'agent_settings', 'tool_manifest']);
 
 /** Stop walking a tree after this many entries (a scan of `/` is a mistake, not a use case). */
 export const MAX_WALK_ENTRIES = 200_000;

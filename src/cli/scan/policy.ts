@@ -1,4 +1,4 @@
-import { FINDING_CONTEXTS, SEVERITIES, type FindingContext, type Severity } from '../../scanner/engine/scan-report.types';
+import { FINDING_CONTEXTS, severityRank, type FindingContext, type Severity } from '../../scanner/engine/scan-report.types';
 import { ALL_RULES } from '../../scanner/rules/presets';
 import type { RuleMeta } from '../../scanner/rules/rule.types';
 
@@ -54,10 +54,8 @@ export function parsePolicyName(raw: string): PolicyName | null {
 
 export const policyOf = (name: PolicyName = DEFAULT_POLICY): Policy => POLICIES[name];
 
-const sevRank = (s: Severity): number => SEVERITIES.indexOf(s);
-
 /** Whether the preset counts this catalogue rule's findings. */
-export const ruleEnabled = (policy: Policy, meta: Pick<RuleMeta, 'severity'>): boolean => sevRank(meta.severity) >= sevRank(policy.minRuleSeverity);
+export const ruleEnabled = (policy: Policy, meta: Pick<RuleMeta, 'severity'>): boolean => severityRank(meta.severity) >= severityRank(policy.minRuleSeverity);
 
 const CATALOGUE = new Map(ALL_RULES.map((r) => [r.meta.id, r.meta]));
 

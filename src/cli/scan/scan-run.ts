@@ -1,11 +1,11 @@
-import { BANDS, type Band, type ScanFileEntry, type ScanReport, type Severity } from '../../scanner/engine/scan-report.types';
+import { bandRank, severityRank, type Band, type ScanFileEntry, type ScanReport, type Severity } from '../../scanner/engine/scan-report.types';
 import { EXIT_ERROR, EXIT_GATED, EXIT_OK, EXIT_UNSCANNED } from '../cli-io';
 import type { Baseline } from './baseline';
 import { coverageOf, type Coverage } from './coverage';
 import type { InlineMarker } from './inline-markers';
 import { policyOf, type PolicyName } from './policy';
 import type { ScanConfig } from './scan-config';
-import { collectFindings, effectiveBand, sevRank, triage, type TriagedFinding } from './triage';
+import { collectFindings, effectiveBand, triage, type TriagedFinding } from './triage';
 import type { NotSentFile, PlannedUpload } from './upload-planner';
 
 /** One upload and what came back: a report, or the reason it failed. */
@@ -43,8 +43,6 @@ export interface ScanRun {
   notes?: string[];
 }
 
-export const bandRank = (b: Band): number => BANDS.indexOf(b);
-
 /**
  * Every file of every report, one entry per path. A SKILL.md sent with several batches of its
  * scripts appears in each report; the worst-scored entry is kept.
@@ -76,7 +74,7 @@ export interface RunSummary {
   worst_band: Band | null;
   worst_score: number | null;
   /** Findings that count (not suppressed), by effective severity. */
-  findings: Record<Band, number>;
+  findings: Record<Severity, number>;
   /** Findings suppressed by the config or the baseline (still listed in every output). */
   suppressed: number;
   not_sent: number;
@@ -92,7 +90,7 @@ export function summarise(run: ScanRun): RunSummary {
   const files = mergedFiles(run);
   const scored = files.filter((f) => f.score !== null);
   const worst = scored.reduce<ScanFileEntry | null>((w, f) => (!w || (f.score ?? 101) < (w.score ?? 101) ? f : w), null);
-  const findings: Record<Band, number> = { info: 0, low: 0, medium: 0, high: 0, critical: 0 };
+  const findings: Record<Severity, number> = { info: 0, low: 0, medium: 0, high: 0, critical: 0 };
   const triaged = findingsOf(run);
   for (const x of triaged) if (!x.suppressed) findings[x.severity] += 1;
   return {
@@ -133,8 +131,8 @@ export function gateOf(run: ScanRun, summary: RunSummary = summarise(run)): Gate
   let severity: GateResult['severity'] = null;
   if (run.failOnSeverity) {
     const contexts: readonly string[] = policyOf(run.policy).gatedContexts;
-    const worst = triaged.filter((f) => !f.suppressed && contexts.includes(f.context)).reduce<Severity | null>((w, f) => (w === null || sevRank(f.severity) > sevRank(w) ? f.severity : w), null);
-    severity = { threshold: run.failOnSeverity, worst, failed: worst !== null && sevRank(worst) >= sevRank(run.failOnSeverity) };
+    const worst = triaged.filter((f) => !f.suppressed && contexts.includes(f.context)).reduce<Severity | null>((w, f) => (w === null || severityRank(f.severity) > severityRank(w) ? f.severity : w), null);
+    severity = { threshold: run.failOnSeverity, worst, failed: worst !== null && severityRank(worst) >= severityRank(run.failOnSeverity) };
   }
   const count = summary.coverage.unscanned;
   const unscanned = { count, allowed: run.allowUnscanned === true, failed: count > 0 && run.allowUnscanned !== true };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SEVERITIES, type Band, type RiskCategory, type ScanFileEntry, type Severity } from '../../scanner/engine/scan-report.types';
+import { severityRank, type Band, type RiskCategory, type ScanFileEntry, type Severity } from '../../scanner/engine/scan-report.types';
 import type { Baseline } from './baseline';
 import { policyDisables, type Policy } from './policy';
 import type { ScanConfig } from './scan-config';
@@ -48,8 +48,6 @@ export interface TriagedFinding {
   context: string;
   suppressed: Suppression | null;
 }
-
-export const sevRank = (s: Severity): number => SEVERITIES.indexOf(s);
 
 export function parseLocator(locator: string, fallbackPath: string): { path: string; line: number } {
   const m = /^(.*):(\d{1,9})$/.exec(locator);
@@ -143,6 +141,6 @@ export function effectiveBand(file: ScanFileEntry, findings: TriagedFinding[]): 
   if (!touched) return file.band;
   const active = own.filter((f) => !f.suppressed);
   if (active.length === 0) return null;
-  const worst = active.reduce((w, f) => (sevRank(f.severity) > sevRank(w) ? f.severity : w), 'info' as Severity);
-  return sevRank(worst) < sevRank(file.band) ? worst : file.band;
+  const worst = active.reduce((w, f) => (severityRank(f.severity) > severityRank(w) ? f.severity : w), 'info' as Severity);
+  return severityRank(worst) < severityRank(file.band) ? worst : file.band;
 }

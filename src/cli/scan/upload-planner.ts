@@ -3,7 +3,7 @@ import AdmZip from 'adm-zip';
 import { unsafeZipNameReason } from '../../scanner/archive/entry-name';
 import { DEFAULT_SCAN_LIMITS, formatBytes, type ScanLimits } from '../../scanner/archive/scan-limits';
 import { classifyOpaque, detectTextKind } from '../../scanner/engine/kind-detector';
-import type { Discovery, LocalFile, ScanTarget } from './agent-file-discovery';
+import { AGENT_KINDS, type Discovery, type LocalFile, type ScanTarget } from './agent-file-discovery';
 
 /**
  * Turns discovered targets into uploads that respect the server's upload limits (≤ 3 files,
@@ -62,7 +62,7 @@ interface Candidate {
 function rankOf(path: string, bytes: Buffer): number {
   if (classifyOpaque(path, bytes)) return 3;
   const kind = detectTextKind(path, bytes.subarray(0, 4096).toString('utf8'));
-  if (kind === 'script' || kind === 'agent_file' || kind === 'mcp_config' || kind === 'agent_settings' || kind === 'tool_manifest') return 1;
+  if (kind === 'script' || AGENT_KINDS.has(kind)) return 1;
   return 2;
 }
 

@@ -9,7 +9,7 @@ import { baseName } from '../archive/entry-name';
 import type { UploadEntry } from '../archive/upload-extractor';
 import { boundEvidence } from './evidence';
 import { isExecutableContent, nameClaimsText, nameLooksExecutable } from './kind-detector';
-import { SEVERITIES, type AnalysisFile, type Severity, type SkipReason, type StaticFinding } from './scan-report.types';
+import { severityRank, type AnalysisFile, type Severity, type SkipReason, type StaticFinding } from './scan-report.types';
 import { isControlCode } from './text-decoder';
 
 export interface SkippedEntry {
@@ -34,7 +34,7 @@ const REFERENCED_METADATA: FindingSpec = {
   what: 'an OS metadata file',
 };
 
-const atLeast = (s: Severity, floor: Severity): Severity => (SEVERITIES.indexOf(s) >= SEVERITIES.indexOf(floor) ? s : floor);
+const atLeast = (s: Severity, floor: Severity): Severity => (severityRank(s) >= severityRank(floor) ? s : floor);
 
 const NAME_CHAR = /[\w.-]/;
 

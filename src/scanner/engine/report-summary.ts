@@ -1,4 +1,4 @@
-import { DECISIONS, INTENTS, type AssessedIntent, type Decision, type ScanFileEntry, type ScanSummary } from './scan-report.types';
+import { DECISIONS, intentRank, type AssessedIntent, type Decision, type ScanFileEntry, type ScanSummary } from './scan-report.types';
 
 /**
  * Upload-wide rollup (docs/scanner-pipeline.md "Report assembly"): `file_count` counts the files the limits count (directories
@@ -21,7 +21,7 @@ export function buildSummary(files: ScanFileEntry[], byteLengths: ReadonlyMap<st
   let intent: AssessedIntent | null = null;
   for (const f of withIntent) {
     const i = f.assessed_intent as AssessedIntent;
-    if (intent === null || INTENTS.indexOf(i) > INTENTS.indexOf(intent)) intent = i;
+    if (intent === null || intentRank(i) > intentRank(intent)) intent = i;
   }
 
   let decision: Decision = 'allow';

@@ -12,7 +12,7 @@ import {
   BANDS,
   INTENTS,
   judgeFindingsApply,
-  SEVERITIES,
+  severityRank,
   type AnalysisBundle,
   type AnalysisFile,
   type FileKind,
@@ -125,8 +125,6 @@ function choosePrimary(files: AnalysisFile[]): string | null {
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-const severityRank = (s: string): number => SEVERITIES.indexOf(s as (typeof SEVERITIES)[number]);
 
 function boundStatic(findings: StaticFinding[]): StaticFinding[] {
   const sorted = findings.length > MAX_REPORTED_FINDINGS ? [...findings].sort((a, b) => severityRank(b.severity) - severityRank(a.severity)) : findings;

@@ -6,18 +6,30 @@
  * and the CLI, and must not import Nest.
  */
 
+/** A file's band, ordered safest → worst. */
 export const BANDS = ['info', 'low', 'medium', 'high', 'critical'] as const;
-/** Ordered safest → worst. */
 export type Band = (typeof BANDS)[number];
 
+/** A finding's severity, ordered least → most severe (the same words as BANDS, on the finding's scale). */
 export const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
+
+/** Most severe first: the order reports list and count findings in. */
+export const SEVERITIES_WORST_FIRST: readonly Severity[] = [...SEVERITIES].reverse();
 
 export const CONFIDENCES = ['low', 'medium', 'high'] as const;
 export type Confidence = (typeof CONFIDENCES)[number];
 
 export const INTENTS = ['benign', 'suspicious', 'malicious'] as const;
 export type AssessedIntent = (typeof INTENTS)[number];
+
+/** The one comparison of each scale above: a higher rank is worse (more confident, more malicious). */
+export const bandRank = (b: Band): number => BANDS.indexOf(b);
+export const severityRank = (s: Severity): number => SEVERITIES.indexOf(s);
+export const confidenceRank = (c: Confidence): number => CONFIDENCES.indexOf(c);
+export const intentRank = (i: AssessedIntent): number => INTENTS.indexOf(i);
+/** The worse of two bands (`a` when equal). */
+export const worseBand = (a: Band, b: Band): Band => (bandRank(a) >= bandRank(b) ? a : b);
 
 /** The judge's finding categories (the API contract's list); static rules carry one of these too. */
 export const RISK_CATEGORIES = [

@@ -1,6 +1,6 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import { scanReportSchema } from './scan-report.schema';
-import { BANDS, INTENTS, type ScanReport } from './scan-report.types';
+import { BANDS, INTENTS, intentRank, type AssessedIntent, type ScanReport } from './scan-report.types';
 import { judgeRead } from './report-summary';
 
 /**
@@ -52,7 +52,7 @@ export function validateScanReport(report: unknown): string[] {
   if (s.worst_score !== worst) errors.push('/summary/worst_score is not the minimum score');
   const worstBand = worst === null ? null : scored.find((f) => f.score === worst)?.band ?? null;
   if (s.worst_band !== worstBand || (s.worst_band !== null && !BANDS.includes(s.worst_band))) errors.push('/summary/worst_band is not the worst file band');
-  const intents = withIntent.map((f) => INTENTS.indexOf(f.assessed_intent as (typeof INTENTS)[number]));
+  const intents = withIntent.map((f) => intentRank(f.assessed_intent as AssessedIntent));
   const agg = intents.length ? INTENTS[Math.max(...intents)] : null;
   if (s.aggregate_assessed_intent !== agg) errors.push('/summary/aggregate_assessed_intent is not the most severe intent of the files');
   return errors;

@@ -5,7 +5,7 @@
  * per kind, category, origin and manifest `family`. Miss and false-positive entries name the rules
  * behind them, so a listing says why without re-running the sample.
  */
-import { BANDS, type Band, type RiskCategory, type ScanFileEntry, type ScanReport, type Severity } from '../engine/scan-report.types';
+import { bandRank, type Band, type RiskCategory, type ScanFileEntry, type ScanReport, type Severity } from '../engine/scan-report.types';
 import { findingWeight } from '../scoring/score-file';
 import type { CorpusSample } from './corpus-loader';
 
@@ -65,7 +65,7 @@ export interface EvalResult {
   per_origin: Record<string, { malicious: RateCell; benign_fp: RateCell }>;
 }
 
-const rank = (b: Band | null): number => (b ? BANDS.indexOf(b) : -1);
+const rank = (b: Band | null): number => (b ? bandRank(b) : -1);
 const rate = (c: RateCell): number => (c.total === 0 ? 1 : c.hit / c.total);
 const round = (x: number): number => Math.round(x * 10000) / 10000;
 

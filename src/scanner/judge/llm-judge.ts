@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type {
-  AssessedIntent,
-  Confidence,
-  Judge,
-  JudgeFinding,
-  JudgeInput,
-  JudgeResult,
-  JudgeStatus,
-  StaticFinding,
+import {
+  confidenceRank,
+  intentRank,
+  type AssessedIntent,
+  type Confidence,
+  type Judge,
+  type JudgeFinding,
+  type JudgeInput,
+  type JudgeResult,
+  type JudgeStatus,
+  type StaticFinding,
 } from '../engine/scan-report.types';
 import { chunkLines, type Chunk } from './chunker';
 import { ConcurrencyLimiter } from './concurrency-limiter';
@@ -20,8 +22,6 @@ import { loadPromptAssets, type PromptAssets } from './prompt-assets';
 import { buildPrompt, hypothesesForChunk, type JudgePrompt } from './prompt-builder';
 import { parseReply, type JudgeReply } from './reply-parser';
 
-const INTENT_RANK: Record<AssessedIntent, number> = { benign: 0, suspicious: 1, malicious: 2 };
-const CONFIDENCE_RANK: Record<Confidence, number> = { low: 0, medium: 1, high: 2 };
 const MAX_FINDINGS = 50;
 /** Severities a documentation-context demotion may touch (docs/decisions/0022-scanner-scoring-and-judge-authority.md). */
 const DEMOTABLE = new Set(['info', 'low', 'medium']);
@@ -175,13 +175,13 @@ export abstract class LlmJudge implements Judge {
   ): JudgeResult {
     // Intent: the worst over chunks; confidence: the highest among chunks that reached it.
     let intent: AssessedIntent = 'benign';
-    for (const v of verdicts) if (INTENT_RANK[v.reply.assessed_intent] > INTENT_RANK[intent]) intent = v.reply.assessed_intent;
+    for (const v of verdicts) if (intentRank(v.reply.assessed_intent) > intentRank(intent)) intent = v.reply.assessed_intent;
     let confidence: Confidence = intent === 'benign' ? 'high' : 'low';
     for (const v of verdicts) {
       if (v.reply.assessed_intent !== intent) continue;
       const c = v.reply.confidence;
       // Benign must hold in every chunk, so its confidence is the weakest; a risk needs one strong read.
-      if (intent === 'benign' ? CONFIDENCE_RANK[c] < CONFIDENCE_RANK[confidence] : CONFIDENCE_RANK[c] > CONFIDENCE_RANK[confidence]) confidence = c;
+      if (intent === 'benign' ? confidenceRank(c) < confidenceRank(confidence) : confidenceRank(c) > confidenceRank(confidence)) confidence = c;
     }
 
     const findings: JudgeFinding[] = [];

@@ -6,14 +6,14 @@
  * their own base severity and climb the ladder by the evidence present, so each rule's policy reads
  * as "base + which classes escalate".
  */
-import { SEVERITIES, type Severity } from '../engine/scan-report.types';
+import { SEVERITIES, severityRank, type Severity } from '../engine/scan-report.types';
 import { firstInstructionFrom, instructionsOf } from '../instructions/instructions';
 import type { ScanContext } from '../views/scan-context';
 import { HOME_AGENT_CONFIG_PATHS, SHELL_PROFILE_TARGETS, VENDOR_API_HOSTS, VENDOR_BRANDS } from './mcp-lexicon';
 
 /** `sev` raised by `steps` (negative lowers), clamped to the ladder. */
 export function raiseSeverity(sev: Severity, steps: number): Severity {
-  const i = Math.max(1, Math.min(SEVERITIES.length - 1, SEVERITIES.indexOf(sev) + steps));
+  const i = Math.max(1, Math.min(SEVERITIES.length - 1, severityRank(sev) + steps));
   return SEVERITIES[i];
 }
 

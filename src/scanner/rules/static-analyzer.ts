@@ -6,7 +6,7 @@
 import { codeFactsIfComputed } from '../code/code-facts';
 import { initCodeParsers } from '../code/tree-sitter';
 import { boundEvidence, readableEvidence } from '../engine/evidence';
-import { CONFIDENCES, SEVERITIES, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
+import { confidenceRank, severityRank, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
 import { firstInstructionFrom, HEADING, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
@@ -56,7 +56,7 @@ const CONTEXT_RANK: Partial<Record<FindingContext, number>> = { direct: 1 };
 
 /** Strongest first: hard block, severity, confidence, then a direct finding before a quoted or negated one. */
 function findingRank(f: Pick<StaticFinding, 'hard_block' | 'severity' | 'confidence' | 'context'>): number {
-  return (f.hard_block ? 1000 : 0) + SEVERITIES.indexOf(f.severity) * 100 + CONFIDENCES.indexOf(f.confidence) * 10 + (CONTEXT_RANK[f.context ?? 'direct'] ?? 0);
+  return (f.hard_block ? 1000 : 0) + severityRank(f.severity) * 100 + confidenceRank(f.confidence) * 10 + (CONTEXT_RANK[f.context ?? 'direct'] ?? 0);
 }
 
 /** A hit's severity, confidence and hard-block flag, the rule's where the hit leaves them open. */

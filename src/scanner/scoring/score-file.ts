@@ -4,9 +4,9 @@
  * band → verdict, with a breakdown that explains every step.
  */
 import {
-  CONFIDENCES,
+  confidenceRank,
   judgeFindingsApply,
-  SEVERITIES,
+  severityRank,
   type Band,
   type Decision,
   type JudgeFinding,
@@ -18,6 +18,7 @@ import {
   type Verdict,
 } from '../engine/scan-report.types';
 import {
+  BAND_FLOOR,
   bandOf,
   CEILING,
   CONFIDENCE_WEIGHT,
@@ -29,16 +30,13 @@ import {
   SEVERITY_WEIGHT,
 } from './scoring-weights';
 
-const sevRank = (s: StaticFinding['severity']): number => SEVERITIES.indexOf(s);
-const confRank = (c: StaticFinding['confidence']): number => CONFIDENCES.indexOf(c);
-
 /** One finding per (rule, locator); the strongest variant wins. Order is stable. */
 export function dedupeFindings(findings: readonly StaticFinding[]): StaticFinding[] {
   const byKey = new Map<string, StaticFinding>();
   for (const f of findings) {
     const key = `${f.rule_id}\u0000${f.locator}`;
     const prev = byKey.get(key);
-    if (!prev || sevRank(f.severity) * 10 + confRank(f.confidence) > sevRank(prev.severity) * 10 + confRank(prev.confidence)) {
+    if (!prev || severityRank(f.severity) * 10 + confidenceRank(f.confidence) > severityRank(prev.severity) * 10 + confidenceRank(prev.confidence)) {
       byKey.set(key, f);
     }
   }
@@ -87,9 +85,6 @@ function decide(band: Band, hardBlockIds: string[]): Decision {
   if (band === 'medium') return 'review';
   return 'allow';
 }
-
-/** The lowest score of the medium band (bands: info 90–100, low 70–89, medium 45–69, high 20–44, critical 0–19). */
-const MEDIUM_BAND_FLOOR = 45;
 
 export const scoreFile: ScoreFileFn = ({ file, staticFindings, judge }) => {
   const adjustments: ScoreAdjustment[] = [];
@@ -159,7 +154,7 @@ export const scoreFile: ScoreFileFn = ({ file, staticFindings, judge }) => {
   // distinct medium techniques used directly may still combine into high.
   const anyHigh = deduped.some((f) => f.severity === 'high' || f.severity === 'critical') || judgeFindings.some((f) => f.severity === 'high' || f.severity === 'critical');
   const mediumTechniques = new Set(deduped.filter((f) => f.severity === 'medium' && isConfidentDirect(f)).map((f) => f.rule_id)).size;
-  const floor = anyHigh || mediumTechniques >= 2 ? 0 : MEDIUM_BAND_FLOOR;
+  const floor = anyHigh || mediumTechniques >= 2 ? 0 : BAND_FLOOR.medium;
   const score = Math.max(floor, Math.min(100, Math.min(rawScore, ceiling.value)));
   const band = bandOf(score);
 

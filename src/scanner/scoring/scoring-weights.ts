@@ -3,7 +3,7 @@
  * is severity × confidence × context, and the k-th repeat of the same rule in a file counts
  * REPEAT_DECAY^k as much, so a noisy rule cannot saturate the score by itself.
  */
-import type { Band, Confidence, FindingContext, Severity } from '../engine/scan-report.types';
+import { BANDS, type Band, type Confidence, type FindingContext, type Severity } from '../engine/scan-report.types';
 
 export const SEVERITY_WEIGHT: Record<Severity, number> = {
   critical: 0.9,
@@ -54,12 +54,10 @@ export const JUDGE_INTENT_RISK: Record<'benign' | 'suspicious' | 'malicious', nu
   malicious: 0.85,
 };
 
+/** The lowest score of each band (info 90–100, low 70–89, medium 45–69, high 20–44, critical 0–19). */
 export const BAND_FLOOR: Record<Band, number> = { info: 90, low: 70, medium: 45, high: 20, critical: 0 };
 
+/** The band of a score: the safest whose floor the score reaches. */
 export function bandOf(score: number): Band {
-  if (score >= 90) return 'info';
-  if (score >= 70) return 'low';
-  if (score >= 45) return 'medium';
-  if (score >= 20) return 'high';
-  return 'critical';
+  return BANDS.find((b) => score >= BAND_FLOOR[b]) ?? 'critical';
 }

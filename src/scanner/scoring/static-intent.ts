@@ -6,28 +6,24 @@
  * destruction or spending nobody asked for). A credential flow or a risky command alone is
  * practice, not intent. Nothing to report yields null: the rules never vouch for a file as benign.
  */
-import { SEVERITIES, type AssessedIntent, type Band, type StaticFinding } from '../engine/scan-report.types';
+import { bandRank, intentRank, severityRank, type AssessedIntent, type Band, type StaticFinding } from '../engine/scan-report.types';
 import { ALL_RULES } from '../rules/presets';
 
 const INTENT_RULES: ReadonlySet<string> = new Set(ALL_RULES.filter((r) => r.meta.shows_intent).map((r) => r.meta.id));
-const RISKY_BANDS: ReadonlySet<Band> = new Set<Band>(['medium', 'high', 'critical']);
-const HIGH = SEVERITIES.indexOf('high');
 
 function showsIntent(f: StaticFinding): boolean {
   if ((f.context ?? 'direct') !== 'direct' || f.confidence === 'low') return false;
-  return SEVERITIES.indexOf(f.severity) >= HIGH && INTENT_RULES.has(f.rule_id);
+  return severityRank(f.severity) >= severityRank('high') && INTENT_RULES.has(f.rule_id);
 }
 
 export function staticIntent(band: Band, findings: readonly StaticFinding[]): AssessedIntent | null {
-  if (!RISKY_BANDS.has(band)) return null;
+  if (bandRank(band) < bandRank('medium')) return null;
   return findings.some(showsIntent) ? 'malicious' : 'suspicious';
 }
-
-const RANK: Record<AssessedIntent, number> = { benign: 0, suspicious: 1, malicious: 2 };
 
 /** The more severe of two assessments (the judge's, when it answered, and the static one). */
 export function worseIntent(a: AssessedIntent | null, b: AssessedIntent | null): AssessedIntent | null {
   if (a === null) return b;
   if (b === null) return a;
-  return RANK[a] >= RANK[b] ? a : b;
+  return intentRank(a) >= intentRank(b) ? a : b;
 }
