@@ -22,6 +22,22 @@ const ANTI_PATTERN_HEADING =
 const EDUCATION_HEADING =
   /\b(?:threats?|attacks?|attack (?:patterns?|vectors?|examples?)|threat model|vulnerabilit(?:y|ies)|detection|detect(?:s|ing)?|indicators?|signatures?|(?:security|injection|exfiltration) (?:examples?|patterns?|risks?|categories|checks?)|what (?:we|it|this) (?:detects?|flags?|catches|looks? for)|malicious (?:patterns?|examples?)|known (?:attacks?|techniques)|severity|findings?|rules? reference|test cases?|how (?:attacks?|it) works)\b/i;
 const EXAMPLE_HEADING = /\b(?:examples?|samples?|illustrations?|demo)\b/i;
+/** A label line before a code block that marks it as the wrong way ("❌ BAD:", "**Don't:**", "Avoid:"). */
+const BAD_EXAMPLE_LABEL =
+  /^(?:[-*+>]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:(?:❌|🚫|⛔|✗|✘)[^\n]{0,60}|(?:bad|wrong|incorrect|avoid|unsafe|insecure|vulnerable|(?:don'?t|do not|never)(?!\s{1,3}(?:forget|skip|miss|hesitate|omit|neglect|leave out)\b))\b[^\n:]{0,40}:\s{0,2}(?:\*\*|__)?)$/i;
+/** The first line of a code block written as such a label in a comment (`# ❌ BAD`, `// Don't do this`). */
+const BAD_EXAMPLE_COMMENT = /^\s{0,8}(?:#|\/\/|--|\/\*|<!--)\s{0,3}(?:❌|🚫|⛔|(?:bad|wrong|incorrect|don'?t|do not|never|avoid|insecure|unsafe|vulnerable)\b)/i;
+
+/** The code block opening at line `i` (0-based) is shown as the wrong way: by the label line before it or its first line. */
+export function badExampleBlock(lines: readonly string[], i: number): boolean {
+  for (let k = i - 1; k >= 0 && k >= i - 2; k--) {
+    const prev = lines[k].trim();
+    if (prev === '') continue;
+    if (BAD_EXAMPLE_LABEL.test(prev.slice(0, 120))) return true;
+    break;
+  }
+  return i + 1 < lines.length && BAD_EXAMPLE_COMMENT.test(lines[i + 1].slice(0, 120));
+}
 
 export function classifyHeading(heading: string): SectionKind {
   if (ANTI_PATTERN_HEADING.test(heading)) return 'anti_pattern';
@@ -38,6 +54,8 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
   let inFrontmatter = lines.length > 0 && lines[0].trim() === '---';
   let heading = '';
   let sectionKind: SectionKind = 'normal';
+  // The section's own kind while a block labelled as a bad example is open.
+  let outerKind: SectionKind | null = null;
   // Heading levels, so a "## Examples" under "# Anti-patterns" keeps the stronger parent kind.
   const stack: { level: number; kind: SectionKind }[] = [];
 
@@ -64,6 +82,11 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
         inFence = true;
         fenceMarker = fence[1][0];
         fenceLang = fence[2] ? fence[2].toLowerCase() : null;
+        // A block labelled as the wrong way is an anti-pattern, whatever section it stands in.
+        if (badExampleBlock(lines, i)) {
+          outerKind = sectionKind;
+          sectionKind = 'anti_pattern';
+        }
         info[i] = { inFence: true, fenceLang, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
         continue;
       }
@@ -71,6 +94,10 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
         info[i] = { inFence: true, fenceLang, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
         inFence = false;
         fenceLang = null;
+        if (outerKind !== null) {
+          sectionKind = outerKind;
+          outerKind = null;
+        }
         continue;
       }
     }
@@ -100,4 +127,4 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const MARKDOWN_REGEXES: readonly RegExp[] = [ANTI_PATTERN_HEADING, EDUCATION_HEADING, EXAMPLE_HEADING];
+export const MARKDOWN_REGEXES: readonly RegExp[] = [ANTI_PATTERN_HEADING, EDUCATION_HEADING, EXAMPLE_HEADING, BAD_EXAMPLE_LABEL, BAD_EXAMPLE_COMMENT];

@@ -4,6 +4,7 @@
  */
 import type { FindingContext } from '../engine/scan-report.types';
 import { firstInstructionFrom, instructionsOf } from '../instructions/instructions';
+import { badExampleBlock } from '../parsers/markdown-structure.parser';
 import type { ScanContext } from '../views/scan-context';
 import { determineContext, type ContextInputs } from './context-layer';
 
@@ -17,8 +18,8 @@ const FENCE_REACH = 200;
 /**
  * determineContext, except that an "Example", "Unsafe …" or "How it works" heading no longer
  * discounts a hit inside a shell block of a non-document agent file: it stays direct unless the
- * prose leading up to the block within its section prohibits an action, or the whole file is
- * security material (input.educationalFile). Documents (READMEs, guides) keep their discounts.
+ * prose leading up to the block within its section prohibits an action, the block is labelled as
+ * the wrong way ("❌ BAD:"), or the whole file is security material (input.educationalFile). Documents (READMEs, guides) keep their discounts.
  */
 export function runnableBlockContext(ctx: ScanContext, input: ContextInputs): FindingContext {
   const base = determineContext(ctx, input);
@@ -29,6 +30,8 @@ export function runnableBlockContext(ctx: ScanContext, input: ContextInputs): Fi
   // Up to the fence opener (1-based), bounded so that many hits in one long block stay linear.
   let opener = input.line;
   while (opener > 1 && input.line - opener < FENCE_REACH && ctx.lineInfo[opener - 2]?.inFence) opener--;
+  // "❌ BAD:" just above the block (or as its first comment) says not to run it, as a prohibition would.
+  if (badExampleBlock(ctx.lines, opener - 1)) return base;
   let first = opener;
   while (first > 1 && opener - first < LEAD_IN_REACH && ctx.lineInfo[first - 2]?.heading === info.heading && !ctx.lineInfo[first - 2]?.inFence) first--;
   const { instructions } = instructionsOf(ctx);

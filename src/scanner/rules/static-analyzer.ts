@@ -11,6 +11,7 @@ import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
 import { firstInstructionFrom, HEADING, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
 import { citedAttackContext, determineContext, inDenyList, isEducationalFile, isNegatedAt } from './context-layer';
+import { badExampleBlock } from '../parsers/markdown-structure.parser';
 import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
 import type { Rule, RuleHit } from './rule.types';
@@ -146,8 +147,20 @@ function prohibitedAt(ctx: ScanContext, line: number, evidence: string): boolean
 function prohibitedInAgentProse(ctx: ScanContext, line: number, evidence: string): boolean {
   if (ctx.kind !== 'agent_file' || ctx.executable) return false;
   const info = ctx.lineInfo[line - 1];
-  if (!info || info.inFence || info.inFrontmatter) return false;
+  if (!info || info.inFrontmatter) return false;
+  // A code block labelled as the wrong way ("❌ BAD:" above it, `# don't` as its first line) is prohibited like a "never" sentence.
+  if (info.inFence) return badExampleBlock(ctx.lines, fenceOpener(ctx, line - 1));
   return prohibitedAt(ctx, line, evidence);
+}
+
+/** How far up a code block its opening line is looked for. */
+const FENCE_OPENER_REACH = 200;
+
+/** The 0-based index of the opening line of the code block holding line `idx` (0-based). */
+function fenceOpener(ctx: ScanContext, idx: number): number {
+  let k = idx;
+  while (k > 0 && idx - k < FENCE_OPENER_REACH && ctx.lineInfo[k - 1]?.inFence) k--;
+  return k;
 }
 
 export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFinding[] {
