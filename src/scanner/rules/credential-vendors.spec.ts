@@ -1,4 +1,4 @@
-import { credentialsOnlyToTheirVendors, vendorCredentialToForeignHost, realHost, sendsCredentialsOnlyToTheirVendor } from './credential-vendors';
+import { credentialsOnlyToTheirVendors, onlyAwsServiceUrls, vendorCredentialToForeignHost, realHost, sendsCredentialsOnlyToTheirVendor } from './credential-vendors';
 
 describe('credential vendors', () => {
   it('accepts a key sent to its own vendor API', () => {
@@ -28,6 +28,13 @@ describe('credential vendors', () => {
     expect(credentialsOnlyToTheirVendors(['LUMA_API_KEY'], ['https://api.lumalabs.ai/x', 'https://relay.example/in'])).toBe(false);
     // A word too short to name a service is no brand.
     expect(credentialsOnlyToTheirVendors(['AB_TOKEN'], ['https://ab.example/x'])).toBe(false);
+  });
+
+  it('takes AWS service endpoints, but not S3 (anyone\'s bucket) or another host, as where SDK credentials sign requests', () => {
+    expect(onlyAwsServiceUrls('url = "https://abc.execute-api.eu-west-1.amazonaws.com/prod/x"')).toBe(true);
+    expect(onlyAwsServiceUrls('url = "https://drop.s3.amazonaws.com/x"')).toBe(false);
+    expect(onlyAwsServiceUrls('a = "https://sts.amazonaws.com" b = "https://relay.example/in"')).toBe(false);
+    expect(onlyAwsServiceUrls('no url here')).toBe(false);
   });
 
   it('reads the host the request would reach', () => {

@@ -74,6 +74,18 @@ export function sendsCredentialsOnlyToTheirVendor(text: string): boolean {
   return credentialsOnlyToTheirVendors([...text.matchAll(CREDENTIAL_NAME_RE)].map((m) => m[1]), urlsIn(text));
 }
 
+/**
+ * Every URL in the text is an AWS service endpoint other than S3 (`*.execute-api.*.amazonaws.com`):
+ * where the SDK's credentials sign requests. S3 is left out, since anyone's bucket is there.
+ */
+export function onlyAwsServiceUrls(text: string): boolean {
+  const urls = urlsIn(text);
+  return urls.length > 0 && urls.every((u) => {
+    const host = realHost(u);
+    return host !== null && host.endsWith('.amazonaws.com') && !host.split('.').some((label) => label.startsWith('s3'));
+  });
+}
+
 /** The URLs written in a text (a line of a script, a sentence). */
 export function urlsIn(text: string): string[] {
   return text.includes('://') ? [...text.matchAll(URL_RE)].map((m) => m[0]) : [];
