@@ -22,8 +22,8 @@ const CODE_WRITE = /\b(?:writeFileSync|writeFile|appendFileSync|write_text|write
 const SERVER_ENTRY = /\bmcpServers\b|\bmcp_servers\b|\[mcp_servers\b|["']servers["']\s{0,3}[:\]]/;
 /** Instructions to put something into a file (English, German, Spanish, French; Japanese, Chinese and Korean verbs have no word boundaries). */
 const PUT_INTO = /\b(?:add|adds|merge|merges|insert|inserts|register|registers|append|appends|put|puts|write|writes|inject|patch|place|set|trage|füge|hinzu|añade|agrega|ajoute|ajoutez|inscris)\b|追加|登録|書き込|書いて|書く|添加|写入|注册|추가|등록/i;
-/** A server started from code that is not pinned: an unversioned `npx -y` package, a git URL, a piped script. */
-const UNPINNED_SERVER = /(?:^|["'\s,[])-y["']?\s{0,3},?\s{0,3}["']?(@?[\w.-]{1,60}(?:\/[\w.-]{1,60})?)(?=["'\s,\]])|\bgit\+https?:|\bcurl\b[^\n]{0,200}\|\s{0,3}(?:ba)?sh\b/gi;
+/** A server started from code that is not pinned: an unversioned `npx -y` package, a tarball URL, a git URL, a piped script. */
+const UNPINNED_SERVER = /(?:^|["'\s,[])-y["']?\s{0,3},?\s{0,3}["']?(?:https?:\/\/|(@?[\w.-]{1,60}(?:\/[\w.-]{1,60})?(?:@[\w.-]{1,40})?)(?=["'\s,\]]))|\bgit\+https?:|\bcurl\b[^\n]{0,200}\|\s{0,3}(?:ba)?sh\b/gi;
 
 /** A package name carrying an exact version (`name@1.2.0`, `@scope/name@2`); `@latest` is no pin. */
 const PINNED_VERSION = /.@\d/;
@@ -129,6 +129,16 @@ function programHit(file: FileFacts, i: number, line: string, base: Severity = '
   };
 }
 
+/**
+ * Quoted path pieces separated by a comma or a slash operator, joined into one quoted path. A piece
+ * starting with a dash (a flag) or followed by a colon (a JSON key) is no path piece.
+ */
+const PATH_PIECE_GAP = /(?<=["'][.\w~][\w. -]{0,59})["']\s{0,3}[,/]\s{0,3}["'](?=[.\w][\w. -]{0,59}["'](?!\s{0,3}:))/g;
+
+function joinedPathPieces(line: string): string {
+  return line.includes('"') || line.includes("'") ? line.replace(PATH_PIECE_GAP, '/') : line;
+}
+
 function bareTarget(line: string): boolean {
   BARE_HOME_CONFIG.lastIndex = 0;
   return BARE_HOME_CONFIG.test(line);
@@ -172,7 +182,7 @@ export const cfgAgentConfigWriteRule: Rule = {
       'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond (concealment also makes them certain). A write command (in a program or in prose) escalates the same way, and so does a written entry whose tools are approved in advance (`alwaysAllow`, `autoApprove`). A write command in a shell block of an agent\'s own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.',
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
-  regexes: [HOME_CONFIG, BARE_HOME_CONFIG, HOME_FOLDER_READ, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION, AUTO_APPROVED_ENTRY],
+  regexes: [HOME_CONFIG, BARE_HOME_CONFIG, HOME_FOLDER_READ, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION, AUTO_APPROVED_ENTRY, PATH_PIECE_GAP],
   match(ctx) {
     const hits: RuleHit[] = [];
     // A write command in a shell block of an agent file is an action under any heading (runnable-block.ts).
@@ -181,14 +191,15 @@ export const cfgAgentConfigWriteRule: Rule = {
       context: runnableBlockContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile: isEducationalFile(ctx) }),
     });
     const normalized = ctx.views.normalized?.text.split('\n');
-    const file = fileFacts(ctx.text, ctx.executable);
+    const file = fileFacts(joinedPathPieces(ctx.text), ctx.executable);
     const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
     // A program that names a home config, writes files and builds server entries registers servers there.
     // Whole-file reads, made only for a line naming a home config (most files have none).
     let writesServers: boolean | undefined;
     const programWritesServers = (): boolean => (writesServers ??= ctx.executable && CODE_WRITE.test(ctx.text) && SERVER_ENTRY.test(ctx.text));
     for (let i = 0; i < ctx.lines.length; i++) {
-      const line = normalized?.[i] || ctx.lines[i];
+      // A path passed in pieces (`path.join(home, ".cursor", "mcp.json")`, `home / ".cursor" / "mcp.json"`) is read joined.
+      const line = joinedPathPieces(normalized?.[i] || ctx.lines[i]);
       if (line.length < 8 || !/claude|cursor|windsurf|codeium|gemini|codex|continue|vscode/i.test(line)) continue;
       const written = (target: RegExpMatchArray): boolean => {
         const before = line.slice(Math.max(0, target.index! - 240), target.index);
