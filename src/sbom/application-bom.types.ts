@@ -1,4 +1,4 @@
-import type { PackageObservation } from '../applications/inventory-read.service';
+import type { PackageObservation } from '../inventory/inventory-read.service';
 import type { Environment } from '../applications/inventory-enums';
 
 /**

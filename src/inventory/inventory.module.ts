@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { InventoryReadService } from './inventory-read.service';
+import { InventoryReadRepository } from './persistence/inventory-read.repository';
+
+/**
+ * The inventory's services, resources, code roots, relations, packages and finding counts
+ * (docs/decisions/0026-inventory-module-and-unit-of-work.md). Exports services only (never repositories).
+ */
+@Module({
+  providers: [{ provide: InventoryReadRepository, inject: [DataSource], useFactory: (ds: DataSource) => new InventoryReadRepository(ds) }, InventoryReadService],
+  exports: [InventoryReadService],
+})
+export class InventoryModule {}
