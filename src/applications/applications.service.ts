@@ -4,20 +4,8 @@ import { UnitOfWork, type Transaction } from '../database/unit-of-work';
 import { APPLICATION_DEFAULT_ORDER, APPLICATION_ORDER_FIELDS, parseListFilter, parseOrders } from './application-list-query';
 import type { ApplicationDto, ApplicationPageDto, TermDto, TermsDto } from './dto/application.dto';
 import type { AssignTierDto, CreateApplicationDto, ListQueryDto, UpdateApplicationDto } from './dto/application-input.dto';
-import {
-  APPLICATION_TYPES,
-  BUSINESS_IMPACTS,
-  DEFAULT_DESCRIPTION,
-  ENVIRONMENTS,
-  MAX_OWNER_FIELD_LENGTH,
-  MAX_OWNERS,
-  OWNER_TYPES,
-  RESOURCE_CATEGORIES,
-  RISK_LEVELS,
-  TERM_TEXT,
-  TIERS,
-  type OwnerType,
-} from './inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, DEFAULT_DESCRIPTION, MAX_OWNER_FIELD_LENGTH, MAX_OWNERS, OWNER_TYPES, TERM_TEXT, TIERS, type OwnerType } from './application-enums';
+import { ENVIRONMENTS, RESOURCE_CATEGORIES, RISK_LEVELS } from '../inventory/inventory-enums';
 import { ApplicationsRepository, type ApplicationView, type LockedApplication, type Owner } from './persistence/applications.repository';
 
 export interface ResultBody {

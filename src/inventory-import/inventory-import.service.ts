@@ -3,7 +3,7 @@ import { QueryFailedError, type EntityManager } from 'typeorm';
 import { TenantsService } from '../auth/tenants.service';
 import { ConflictError, ValidationFailedError, type ValidationIssue } from '../common/errors';
 import { applicationNameKey } from '../applications/application-name';
-import { DEFAULT_DESCRIPTION } from '../applications/inventory-enums';
+import { DEFAULT_DESCRIPTION } from '../applications/application-enums';
 import { IMPORT_SECTIONS, parseImportDocument, type ImportDocument, type ImportSection } from './import-document';
 import { InventoryImportRepository } from './persistence/inventory-import.repository';
 

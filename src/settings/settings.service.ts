@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { INTEGRATION_PROVIDERS } from '../applications/inventory-enums';
+import { INTEGRATION_PROVIDERS } from './integration-providers';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { IntegrationsDto } from './dto/settings.dto';

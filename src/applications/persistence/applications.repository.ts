@@ -2,7 +2,8 @@ import { DataSource, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../../common/errors';
 import type { FilterClause, ListSpec } from '../application-list-query';
 import { applicationNameKey } from '../application-name';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, RISK_LEVELS, TIERS, type OwnerType } from '../inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, OWNER_TYPES, TIERS, type OwnerType } from '../application-enums';
+import { ENVIRONMENTS, RISK_LEVELS } from '../../inventory/inventory-enums';
 import { affectedRows, containsPattern, orderBySql, rankSql, SqlParams, toInt } from '../../database/sql-params';
 import { managerOf, type Transaction } from '../../database/unit-of-work';
 

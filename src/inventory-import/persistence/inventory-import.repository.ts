@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { applicationNameKey } from '../../applications/application-name';
-import { INTEGRATION_PROVIDERS } from '../../applications/inventory-enums';
+import { INTEGRATION_PROVIDERS } from '../../settings/integration-providers';
 import { categoryForResourceType } from '../resource-category';
 import { affectedRows, SqlParams, unnestColumns } from '../../database/sql-params';
 import type {
