@@ -7,7 +7,7 @@ const ENGINE = '^src/scanner/(engine|rules|views|parsers|scoring|archive|code|in
 
 /** The server's Nest modules (everything under src/ except the CLI, the scanner's engine and shared helpers). */
 const SERVER_MODULES =
-  '^src/(app\\.module|create-app|main|applications|auth|cli-api|config|database|graph|health|inventory-import|logging|mcp|metrics|openapi|rate-limit|sbom|settings)([./]|$)|^src/scanner/(scanner\\.|scan-upload|worker/|dto/)';
+  '^src/(app\\.module|create-app|main|applications|auth|cli-api|config|database|graph|health|inventory|inventory-import|logging|mcp|metrics|openapi|rate-limit|sbom|settings)([./]|$)|^src/scanner/(scanner\\.|scan-upload|worker/|dto/)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -22,6 +22,7 @@ const unitSpecs = [
   'src/common/(clearing-map|filters/.+|package-version|security/.+|validation-issue-types)',
   'src/config/.+',
   'src/inventory-import/.+',
+  'src/inventory/resource-category',
   'src/logging/.+',
   'src/mcp/.+',
   'src/rate-limit/(client-address|rate-limit\\.guard|rate-limit\\.middleware|route-matcher|store/(fallback|memory)-rate-limit\\.store)',

@@ -1,5 +1,6 @@
 import { ValidationFailedError, type ValidationIssue } from '../common/errors';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, OWNER_TYPES, RISK_LEVELS, TIERS } from './inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, OWNER_TYPES, TIERS } from './application-enums';
+import { RISK_LEVELS } from '../inventory/inventory-enums';
 import { MAX_INT4 } from '../common/int4';
 
 /**

@@ -9,7 +9,7 @@ import { ApplicationDto, ApplicationPageDto, TermsDto } from './dto/application.
 import { ArrayBodyPipe } from '../common/pipes/array-body.pipe';
 import { AssignTierDto, CreateApplicationDto, ListQueryDto, SERVICE_IDS_BODY, UpdateApplicationDto } from './dto/application-input.dto';
 import { FILTER_FIELDS, FILTER_OPS } from './application-list-query';
-import { MAX_OWNER_FIELD_LENGTH, MAX_OWNERS, MAX_SERVICE_IDS, OWNER_TYPES } from './inventory-enums';
+import { MAX_OWNER_FIELD_LENGTH, MAX_OWNERS, MAX_SERVICE_IDS, OWNER_TYPES } from './application-enums';
 
 const LIST_BODY_SCHEMA = {
   description:

@@ -1,20 +1,20 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { ApplicationImportWriter } from './application-import';
 import { ApplicationsController } from './applications.controller';
 import { ApplicationsService } from './applications.service';
-import { InventoryReadService } from './inventory-read.service';
+import { ApplicationImportRepository } from './persistence/application-import.repository';
 import { ApplicationsRepository } from './persistence/applications.repository';
-import { InventoryReadRepository } from './persistence/inventory-read.repository';
 
-/** Applications of the inventory. Exports services only (never repositories). */
+/** Applications of the inventory, their membership and owners. Exports services only (never repositories). */
 @Module({
   controllers: [ApplicationsController],
   providers: [
     { provide: ApplicationsRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ApplicationsRepository(ds) },
-    { provide: InventoryReadRepository, inject: [DataSource], useFactory: (ds: DataSource) => new InventoryReadRepository(ds) },
+    { provide: ApplicationImportRepository, inject: [DataSource], useFactory: (ds: DataSource) => new ApplicationImportRepository(ds) },
     ApplicationsService,
-    InventoryReadService,
+    ApplicationImportWriter,
   ],
-  exports: [ApplicationsService, InventoryReadService],
+  exports: [ApplicationsService, ApplicationImportWriter],
 })
 export class ApplicationsModule {}

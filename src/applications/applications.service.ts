@@ -1,23 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../common/errors';
+import { UnitOfWork, type Transaction } from '../database/unit-of-work';
 import { APPLICATION_DEFAULT_ORDER, APPLICATION_ORDER_FIELDS, parseListFilter, parseOrders } from './application-list-query';
 import type { ApplicationDto, ApplicationPageDto, TermDto, TermsDto } from './dto/application.dto';
 import type { AssignTierDto, CreateApplicationDto, ListQueryDto, UpdateApplicationDto } from './dto/application-input.dto';
-import {
-  APPLICATION_TYPES,
-  BUSINESS_IMPACTS,
-  DEFAULT_DESCRIPTION,
-  ENVIRONMENTS,
-  MAX_OWNER_FIELD_LENGTH,
-  MAX_OWNERS,
-  OWNER_TYPES,
-  RESOURCE_CATEGORIES,
-  RISK_LEVELS,
-  TERM_TEXT,
-  TIERS,
-  type OwnerType,
-} from './inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, DEFAULT_DESCRIPTION, MAX_OWNER_FIELD_LENGTH, MAX_OWNERS, OWNER_TYPES, TERM_TEXT, TIERS, type OwnerType } from './application-enums';
+import { ENVIRONMENTS, RESOURCE_CATEGORIES, RISK_LEVELS } from '../inventory/inventory-enums';
 import { ApplicationsRepository, type ApplicationView, type LockedApplication, type Owner } from './persistence/applications.repository';
 
 export interface ResultBody {
@@ -54,7 +42,10 @@ function notFound(id: number): NotFoundError {
 /** The application inventory (docs/inventory.md): every write that touches several rows is one transaction. */
 @Injectable()
 export class ApplicationsService {
-  constructor(private readonly repository: ApplicationsRepository) {}
+  constructor(
+    private readonly repository: ApplicationsRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
   async terms(tenantId: string): Promise<TermsDto> {
     const counts = await this.repository.termCounts(tenantId);
@@ -74,9 +65,9 @@ export class ApplicationsService {
 
   async create(tenantId: string, body: CreateApplicationDto): Promise<ApplicationDto> {
     const serviceIds = [...new Set(body.service_ids ?? [])];
-    const id = await this.repository.transaction(async (manager) => {
-      await this.assertKnownServices(manager, tenantId, serviceIds, body.service_ids ?? [], ['body', 'service_ids']);
-      const id = await this.repository.insertApplication(manager, {
+    const id = await this.write(async (tx) => {
+      await this.assertKnownServices(tx, tenantId, serviceIds, body.service_ids ?? [], ['body', 'service_ids']);
+      const id = await this.repository.insertApplication(tx, {
         tenantId,
         name: body.name,
         description: body.description === undefined ? DEFAULT_DESCRIPTION : body.description,
@@ -86,8 +77,8 @@ export class ApplicationsService {
         sourceId: body.source_id ?? 0,
         meta: body.meta ?? {},
       });
-      await this.repository.addMembership(manager, tenantId, id, serviceIds);
-      if (body.owner) await this.repository.replaceOwners(manager, tenantId, id, 'owner', [{ login: body.owner.login, name: body.owner.name }]);
+      await this.repository.addMembership(tx, tenantId, id, serviceIds);
+      if (body.owner) await this.repository.replaceOwners(tx, tenantId, id, 'owner', [{ login: body.owner.login, name: body.owner.name }]);
       return id;
     });
     return this.get(tenantId, id);
@@ -95,14 +86,14 @@ export class ApplicationsService {
 
   /** Name, description (null clears) and tier (null keeps), and membership when service_ids is an array: all or nothing. */
   async update(tenantId: string, body: UpdateApplicationDto): Promise<ResultBody> {
-    await this.repository.transaction(async (manager) => {
-      await this.lockOrThrow(manager, tenantId, body.id);
+    await this.write(async (tx) => {
+      await this.lockOrThrow(tx, tenantId, body.id);
       if (Array.isArray(body.service_ids)) {
         const ids = [...new Set(body.service_ids)];
-        await this.assertKnownServices(manager, tenantId, ids, body.service_ids, ['body', 'service_ids']);
-        await this.repository.replaceMembership(manager, tenantId, body.id, ids);
+        await this.assertKnownServices(tx, tenantId, ids, body.service_ids, ['body', 'service_ids']);
+        await this.repository.replaceMembership(tx, tenantId, body.id, ids);
       }
-      await this.repository.updateApplication(manager, tenantId, body.id, {
+      await this.repository.updateApplication(tx, tenantId, body.id, {
         name: body.name,
         description: body.description,
         ...(body.tier !== null ? { tier: body.tier } : {}),
@@ -114,29 +105,29 @@ export class ApplicationsService {
   /** `serviceIds` is the validated request body; unknown ids are reported at their request index. */
   async assignServices(tenantId: string, applicationId: number, serviceIds: number[]): Promise<ResultBody> {
     const ids = [...new Set(serviceIds)];
-    await this.repository.transaction(async (manager) => {
-      await this.lockOrThrow(manager, tenantId, applicationId);
-      await this.assertKnownServices(manager, tenantId, ids, serviceIds, ['body']);
-      await this.repository.addMembership(manager, tenantId, applicationId, ids);
-      await this.repository.touchApplication(manager, tenantId, applicationId);
+    await this.write(async (tx) => {
+      await this.lockOrThrow(tx, tenantId, applicationId);
+      await this.assertKnownServices(tx, tenantId, ids, serviceIds, ['body']);
+      await this.repository.addMembership(tx, tenantId, applicationId, ids);
+      await this.repository.touchApplication(tx, tenantId, applicationId);
     });
     return { ok: true, message: `${ids.length} service(s) assigned to application ${applicationId}` };
   }
 
   async removeService(tenantId: string, applicationId: number, serviceId: number): Promise<ResultBody> {
-    await this.repository.transaction(async (manager) => {
-      await this.lockOrThrow(manager, tenantId, applicationId);
-      const removed = await this.repository.removeMembership(manager, tenantId, applicationId, serviceId);
+    await this.write(async (tx) => {
+      await this.lockOrThrow(tx, tenantId, applicationId);
+      const removed = await this.repository.removeMembership(tx, tenantId, applicationId, serviceId);
       if (!removed) throw new NotFoundError(`Service ${serviceId} is not assigned to application ${applicationId}`);
-      await this.repository.touchApplication(manager, tenantId, applicationId);
+      await this.repository.touchApplication(tx, tenantId, applicationId);
     });
     return { ok: true, message: `Service ${serviceId} removed from application ${applicationId}` };
   }
 
   async assignTier(tenantId: string, applicationId: number, body: AssignTierDto): Promise<ApplicationDto> {
-    await this.repository.transaction(async (manager) => {
-      await this.lockOrThrow(manager, tenantId, applicationId);
-      await this.repository.updateApplication(manager, tenantId, applicationId, { tier: body.tier });
+    await this.write(async (tx) => {
+      await this.lockOrThrow(tx, tenantId, applicationId);
+      await this.repository.updateApplication(tx, tenantId, applicationId, { tier: body.tier });
     });
     return this.get(tenantId, applicationId);
   }
@@ -158,8 +149,8 @@ export class ApplicationsService {
     };
   }
 
-  async get(tenantId: string, applicationId: number, manager?: EntityManager): Promise<ApplicationDto> {
-    const [view] = await this.repository.loadViews(tenantId, [applicationId], manager);
+  async get(tenantId: string, applicationId: number, tx?: Transaction): Promise<ApplicationDto> {
+    const [view] = await this.repository.loadViews(tenantId, [applicationId], tx);
     if (!view) throw notFound(applicationId);
     return toApplicationDto(view);
   }
@@ -175,32 +166,43 @@ export class ApplicationsService {
       throw new ValidationFailedError([{ loc: ['path', 'owner_type'], msg: `must be one of ${OWNER_TYPES.join(', ')}`, type: 'value_error.enum' }]);
     }
     const owners = parseOwners(body);
-    await this.repository.transaction(async (manager) => {
-      await this.lockOrThrow(manager, tenantId, applicationId);
-      await this.repository.replaceOwners(manager, tenantId, applicationId, ownerType as OwnerType, owners);
-      await this.repository.touchApplication(manager, tenantId, applicationId);
+    await this.write(async (tx) => {
+      await this.lockOrThrow(tx, tenantId, applicationId);
+      await this.repository.replaceOwners(tx, tenantId, applicationId, ownerType as OwnerType, owners);
+      await this.repository.touchApplication(tx, tenantId, applicationId);
     });
     return { ok: true, message: `${owners.length} ${ownerType} owner(s) set on application ${applicationId}` };
   }
 
   /** 404 unless the application exists in the tenant; locks its row for the transaction. */
-  async lockOrThrow(manager: EntityManager, tenantId: string, applicationId: number): Promise<LockedApplication> {
-    const app = await this.repository.lockApplication(manager, tenantId, applicationId);
+  async lockOrThrow(tx: Transaction, tenantId: string, applicationId: number): Promise<LockedApplication> {
+    const app = await this.repository.lockApplication(tx, tenantId, applicationId);
     if (!app) throw notFound(applicationId);
     return app;
   }
 
-  async assertExists(tenantId: string, applicationId: number, manager?: EntityManager): Promise<void> {
-    if (!(await this.repository.applicationExists(tenantId, applicationId, manager))) throw notFound(applicationId);
+  async assertExists(tenantId: string, applicationId: number, tx?: Transaction): Promise<void> {
+    if (!(await this.repository.applicationExists(tenantId, applicationId, tx))) throw notFound(applicationId);
   }
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.repository.transaction(work);
+  /** The graph module's PUT graph stored a selection: applications stay the only writer of their rows. */
+  markGraphSelectionStored(tx: Transaction, tenantId: string, applicationId: number): Promise<void> {
+    return this.repository.markGraphSelectionStored(tx, tenantId, applicationId);
+  }
+
+  /** Whether PUT graph ever stored a selection for the application (false = the graph shows every member resource). */
+  graphSelectionStored(tenantId: string, applicationId: number, tx?: Transaction): Promise<boolean> {
+    return this.repository.graphSelectionStored(tenantId, applicationId, tx);
+  }
+
+  /** A transaction of several rows, repeated on deadlock or serialization failure (the work is safe to repeat). */
+  private write<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.unitOfWork.run(work, { retryConflicts: true });
   }
 
   /** 422 listing every unknown id at its index in the request (`original`). */
-  private async assertKnownServices(manager: EntityManager, tenantId: string, ids: number[], original: number[], loc: ValidationIssue['loc']): Promise<void> {
-    const unknown = new Set(await this.repository.findUnknownServiceIds(manager, tenantId, ids));
+  private async assertKnownServices(tx: Transaction, tenantId: string, ids: number[], original: number[], loc: ValidationIssue['loc']): Promise<void> {
+    const unknown = new Set(await this.repository.findUnknownServiceIds(tx, tenantId, ids));
     if (!unknown.size) return;
     const issues: ValidationIssue[] = [];
     original.forEach((id, i) => {

@@ -1,9 +1,12 @@
-import type { EntityManager } from 'typeorm';
 import { ALL_SCOPES, type ApiKeyPrincipal, type Scope } from './principal';
 import { displayPrefix, generateApiKeyToken, hashApiKeyToken, isWellFormedApiKeyToken, sameDigest } from './api-key-token';
 import type { ApiKeyEntity } from './persistence/api-key.entity';
 import type { ApiKeysRepository } from './persistence/api-keys.repository';
 import { NotFoundError, UnauthorizedError, ValidationFailedError, type ValidationIssue } from '../common/errors';
+import type { Transaction } from '../database/unit-of-work';
+
+/** A stored key as this service returns it (never its token). */
+export type ApiKey = ApiKeyEntity;
 
 export interface CreateKeyInput {
   tenantId: string;
@@ -44,8 +47,8 @@ export class ApiKeysService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** `manager` lets a caller create the key inside its own transaction. */
-  async create(input: CreateKeyInput, manager?: EntityManager): Promise<CreatedKey> {
+  /** `tx` lets a caller create the key inside its own unit of work. */
+  async create(input: CreateKeyInput, tx?: Transaction): Promise<CreatedKey> {
     const unknown = input.scopes.filter((s) => !ALL_SCOPES.includes(s));
     if (unknown.length) {
       throw new ValidationFailedError([{ loc: ['body', 'scopes'], msg: `unknown scopes: ${unknown.join(', ')}; allowed: ${ALL_SCOPES.join(', ')}`, type: 'value_error.enum' }]);
@@ -59,7 +62,7 @@ export class ApiKeysService {
       displayPrefix: displayPrefix(token),
       expiresAt: input.expiresAt,
       rateLimitPerMinute: input.rateLimitPerMinute,
-    }, manager);
+    }, tx);
     return { key, token };
   }
 
@@ -68,6 +71,11 @@ export class ApiKeysService {
     if (expiresAt !== null && expiresAt.getTime() <= this.now().getTime()) {
       throw new ValidationFailedError([{ loc, msg: 'must be in the future', type: 'value_error.date.past' }]);
     }
+  }
+
+  /** Any tenant's key by id (the operator's CLI works across tenants); null if unknown. */
+  findById(id: string): Promise<ApiKey | null> {
+    return this.repository.findKeyById(id);
   }
 
   list(tenantId: string): Promise<ApiKeyEntity[]> {

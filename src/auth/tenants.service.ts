@@ -1,14 +1,17 @@
-import type { EntityManager } from 'typeorm';
 import type { ApiKeysRepository } from './persistence/api-keys.repository';
 import type { TenantEntity } from './persistence/tenant.entity';
 import { NotFoundError } from '../common/errors';
 import type { AppConfig } from '../config/app-config';
+import type { Transaction } from '../database/unit-of-work';
 
 /**
  * Per-minute limit of each OAuth client + user of a tenant on /mcp when the tenant sets none. Defined
  * here and read by RATE_LIMIT_POLICY, so auth does not depend on rate limiting (which depends on auth).
  */
 export const DEFAULT_OAUTH_MCP_LIMIT_PER_MINUTE = 600;
+
+/** A tenant as this service returns it. */
+export type Tenant = TenantEntity;
 
 /** Highest per-minute limit a key (CreateApiKeyDto) or a tenant may be given. */
 export const MAX_RATE_LIMIT_PER_MINUTE = 10_000_000;
@@ -66,10 +69,10 @@ export class TenantsService {
 
   /**
    * The one way a tenant comes to exist: found by slug or created with the slug as its name (the
-   * bootstrap key, the demo and seed loader, `bulwark keys create`). Inside `manager`'s transaction when given.
+   * bootstrap key, the demo and seed loader, `bulwark keys create`). Inside `tx` when given.
    */
-  findOrCreate(slug: string, manager?: EntityManager): Promise<TenantEntity> {
-    return this.repository.findOrCreateTenant(slug, manager);
+  findOrCreate(slug: string, tx?: Transaction): Promise<TenantEntity> {
+    return this.repository.findOrCreateTenant(slug, tx);
   }
 
   findBySlug(slug: string): Promise<TenantEntity | null> {
@@ -93,6 +96,16 @@ export class TenantsService {
     if (!(await this.repository.updateTenantLimits(tenantId, changes))) throw new NotFoundError(`Tenant ${tenantId} not found`);
     this.limitsChanged(tenantId);
     return this.get(tenantId);
+  }
+
+  /**
+   * Writes limits inside the caller's unit of work (the inventory import): absent = unchanged, null =
+   * back to the default. Listeners are not told: the caller calls `limitsChanged` once committed.
+   */
+  async writeLimits(tx: Transaction, tenantId: string, limits: Partial<TenantLimits>): Promise<void> {
+    const changes: Partial<TenantLimits> = {};
+    for (const field of TENANT_LIMIT_FIELDS) if (limits[field] !== undefined) changes[field] = limits[field];
+    if (Object.keys(changes).length > 0) await this.repository.updateTenantLimits(tenantId, changes, tx);
   }
 
   /** The tenant's settings and the limits that apply: its own where set, else the defaults. */

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { buildDataSourceOptions, createDataSource } from './data-source-options';
 import { runMigrationsLocked } from './run-migrations';
+import { UnitOfWork } from './unit-of-work';
 
 /** Runs pending migrations once the DataSource is up: at start-up, never `synchronize` (docs/decisions/0020-config-providers-and-migrations.md). */
 @Injectable()
@@ -37,6 +38,7 @@ class StartupMigrations implements OnModuleInit {
       dataSourceFactory: async (options) => createDataSource(options!).initialize(),
     }),
   ],
-  providers: [StartupMigrations],
+  providers: [StartupMigrations, UnitOfWork],
+  exports: [UnitOfWork],
 })
 export class DatabaseModule {}

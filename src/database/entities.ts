@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from '../auth/persistence/api-key.entity';
 import { TenantEntity } from '../auth/persistence/tenant.entity';
-import { INVENTORY_ENTITIES } from '../applications/persistence/inventory-entities';
+import { APPLICATION_ENTITIES } from '../applications/persistence/application-entities';
+import { INVENTORY_ENTITIES } from '../inventory/persistence/inventory-entities';
 import { GraphSelectionEntity } from '../graph/persistence/graph-selection.entity';
 import { IntegrationSettingEntity } from '../settings/persistence/integration-setting.entity';
 
@@ -10,4 +11,4 @@ import { IntegrationSettingEntity } from '../settings/persistence/integration-se
  * Each module's entities are listed here, not by another module: that import made applications and
  * graph depend on each other (docs/decisions/0018-module-boundaries.md).
  */
-export const ENTITIES = [TenantEntity, ApiKeyEntity, ...INVENTORY_ENTITIES, GraphSelectionEntity, IntegrationSettingEntity];
+export const ENTITIES = [TenantEntity, ApiKeyEntity, ...INVENTORY_ENTITIES, ...APPLICATION_ENTITIES, GraphSelectionEntity, IntegrationSettingEntity];

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { parseOrders } from '../applications/application-list-query';
 import { ApplicationsService } from '../applications/applications.service';
 import { ValidationFailedError, type ValidationIssue } from '../common/errors';
+import { UnitOfWork, type Transaction } from '../database/unit-of-work';
 import type { ApplicationResourceDto, GraphDto, GraphEdgeDto, GraphNodeDto, GraphResourcePageDto, GraphResourcesQueryDto } from './dto/graph.dto';
 import { GRAPH_RESOURCE_ORDER_SQL, GraphRepository } from './persistence/graph.repository';
 
@@ -20,6 +20,7 @@ export class GraphService {
   constructor(
     private readonly repository: GraphRepository,
     private readonly applications: ApplicationsService,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   async resources(tenantId: string, applicationId: number): Promise<ApplicationResourceDto[]> {
@@ -51,13 +52,13 @@ export class GraphService {
     };
   }
 
-  async graph(tenantId: string, applicationId: number, manager?: EntityManager): Promise<GraphDto> {
-    const name = await this.repository.applicationName(tenantId, applicationId, manager);
-    if (name === null) await this.applications.assertExists(tenantId, applicationId, manager);
+  async graph(tenantId: string, applicationId: number, tx?: Transaction): Promise<GraphDto> {
+    const name = await this.repository.applicationName(tenantId, applicationId, tx);
+    if (name === null) await this.applications.assertExists(tenantId, applicationId, tx);
     const [services, resources, selection] = [
-      await this.repository.memberServices(tenantId, applicationId, manager),
-      await this.repository.memberResources(tenantId, applicationId, manager),
-      await this.repository.selection(tenantId, applicationId, manager),
+      await this.repository.memberServices(tenantId, applicationId, tx),
+      await this.repository.memberResources(tenantId, applicationId, tx),
+      (await this.applications.graphSelectionStored(tenantId, applicationId, tx)) ? await this.repository.selection(applicationId, tx) : null,
     ];
     const appNode = `application:${applicationId}`;
     const shown = resources.filter((r) => r.inGraph).sort((a, b) => byCodeUnits(a.platformId, b.platformId));
@@ -71,7 +72,7 @@ export class GraphService {
       ...shown.flatMap((r) => r.serviceIds.map((sid) => ({ source: `service:${sid}`, target: `resource:${r.platformId}`, relation: 'uses' }))),
     ];
     const seen = new Set(edges.map((e) => `${e.source}\n${e.target}\n${e.relation}`));
-    for (const rel of await this.repository.relationsBetween(tenantId, nodes.map((n) => n.id), manager)) {
+    for (const rel of await this.repository.relationsBetween(tenantId, nodes.map((n) => n.id), tx)) {
       const key = `${rel.source}\n${rel.target}\n${rel.relation}`;
       if (!seen.has(key)) edges.push(rel);
       seen.add(key);
@@ -86,18 +87,22 @@ export class GraphService {
    */
   async replaceGraph(tenantId: string, applicationId: number, platformIds: string[]): Promise<GraphDto> {
     const ids = [...new Set(platformIds)];
-    return this.applications.transaction(async (manager) => {
-      await this.applications.lockOrThrow(manager, tenantId, applicationId);
-      const foreign = new Set(await this.repository.foreignPlatformIds(manager, tenantId, applicationId, ids));
-      if (foreign.size) {
-        const issues: ValidationIssue[] = [];
-        platformIds.forEach((id, i) => {
-          if (foreign.has(id)) issues.push({ loc: ['body', i], msg: `resource '${id}' does not belong to a service of application ${applicationId}`, type: 'value_error.unknown_resource' });
-        });
-        throw new ValidationFailedError(issues);
-      }
-      await this.repository.replaceSelection(manager, tenantId, applicationId, ids);
-      return this.graph(tenantId, applicationId, manager);
-    });
+    return this.unitOfWork.run(
+      async (tx) => {
+        await this.applications.lockOrThrow(tx, tenantId, applicationId);
+        const foreign = new Set(await this.repository.foreignPlatformIds(tx, tenantId, applicationId, ids));
+        if (foreign.size) {
+          const issues: ValidationIssue[] = [];
+          platformIds.forEach((id, i) => {
+            if (foreign.has(id)) issues.push({ loc: ['body', i], msg: `resource '${id}' does not belong to a service of application ${applicationId}`, type: 'value_error.unknown_resource' });
+          });
+          throw new ValidationFailedError(issues);
+        }
+        await this.repository.replaceSelection(tx, tenantId, applicationId, ids);
+        await this.applications.markGraphSelectionStored(tx, tenantId, applicationId);
+        return this.graph(tenantId, applicationId, tx);
+      },
+      { retryConflicts: true },
+    );
   }
 }

@@ -3,78 +3,14 @@ import { ValidationFailedError, type ValidationIssue } from '../common/errors';
 import { ajvIssueType } from '../common/validation-issue-types';
 import { IMPORT_SCHEMA } from './import-schema';
 
-export interface ImportService {
-  id: number;
-  name: string;
-  source_type?: string | null;
-  source_id?: number;
-  meta?: Record<string, unknown> | null;
-}
-export interface ImportCodeRoot {
-  id: string;
-  service_id: number;
-  repository?: string;
-  path?: string;
-  default_branch?: string | null;
-}
-export interface ImportResource {
-  platform_id: string;
-  resource_type: string;
-  source_type?: string | null;
-  category?: string | null;
-  name?: string | null;
-  provider?: string | null;
-  region?: string | null;
-  environment?: string | null;
-  service_ids?: number[];
-}
-export interface ImportRelation {
-  source: string;
-  target: string;
-  relation: string;
-}
-export interface ImportPackage {
-  service_id: number;
-  coderoot_id?: string | null;
-  environment?: string | null;
-  purl: string;
-  name: string;
-  group?: string | null;
-  version?: string | null;
-  type?: string | null;
-  scope?: string | null;
-  direct?: boolean;
-  hashes?: { alg: string; content: string }[];
-  licenses?: string[];
-  depends_on?: string[];
-}
-export interface ImportFindingCount {
-  service_id: number;
-  severity: string;
-  urgent?: number;
-  plan?: number;
-  defer?: number;
-}
-export interface ImportOwner {
-  login: string;
-  name: string;
-}
-export interface ImportApplication {
-  name: string;
-  description?: string | null;
-  tier?: string;
-  business_impact?: string;
-  application_type?: string;
-  source_id?: number;
-  meta?: Record<string, unknown> | null;
-  service_ids?: number[];
-  owners?: Partial<Record<'owner' | 'tech_lead' | 'security_lead', ImportOwner[]>>;
-}
-export interface ImportIntegration {
-  enabled: boolean;
-  orgs?: string[];
-  accounts?: string[];
-}
+// The sections' row types belong to the modules that write them; the document re-exports them.
+export type { ImportCodeRoot, ImportFindingCount, ImportPackage, ImportRelation, ImportResource, ImportService } from '../inventory/inventory-rows';
+export type { ApplicationImport as ImportApplication, ApplicationOwnerImport as ImportOwner } from '../applications/application-import';
+export type { IntegrationImport as ImportIntegration } from '../settings/integration-providers';
+import type { ApplicationImport as ImportApplication } from '../applications/application-import';
+import type { ImportCodeRoot, ImportFindingCount, ImportPackage, ImportRelation, ImportResource, ImportService } from '../inventory/inventory-rows';
+import type { IntegrationImport as ImportIntegration } from '../settings/integration-providers';
+
 /** The importing tenant's limits (as PATCH /api/admin/tenant); null = the default. */
 export interface ImportTenantSettings {
   rate_limit_per_minute?: number | null;
@@ -136,10 +72,4 @@ export function parseImportDocument(body: unknown): ImportDocument {
     throw new ValidationFailedError(issues);
   }
   return body as ImportDocument;
-}
-
-/** `owner/repo:path` → repository and path. */
-export function splitCodeRootId(id: string): { repository: string; path: string } {
-  const colon = id.indexOf(':');
-  return { repository: id.slice(0, colon), path: id.slice(colon + 1) };
 }

@@ -1,5 +1,6 @@
 import { MAX_RATE_LIMIT_PER_MINUTE } from '../auth/tenants.service';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, RESOURCE_CATEGORIES, RISK_LEVELS, TIERS } from '../applications/inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, OWNER_TYPES, TIERS } from '../applications/application-enums';
+import { ENVIRONMENTS, RESOURCE_CATEGORIES, RISK_LEVELS } from '../inventory/inventory-enums';
 import { MAX_INT4 } from '../common/int4';
 
 /**

@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
+import { ApplicationImportWriter } from '../applications/application-import';
+import { applicationNameKey } from '../applications/application-name';
 import { TenantsService } from '../auth/tenants.service';
 import { ConflictError, ValidationFailedError, type ValidationIssue } from '../common/errors';
-import { applicationNameKey } from '../applications/application-name';
-import { DEFAULT_DESCRIPTION } from '../applications/inventory-enums';
+import { UnitOfWork, type Transaction } from '../database/unit-of-work';
+import { InventoryWriter } from '../inventory/inventory-writer.service';
+import { SettingsService } from '../settings/settings.service';
 import { IMPORT_SECTIONS, parseImportDocument, type ImportDocument, type ImportSection } from './import-document';
-import { InventoryImportRepository } from './persistence/inventory-import.repository';
 
 export interface ImportResult {
   ok: boolean;
@@ -39,16 +41,19 @@ export class InventoryImportService {
   private readonly logger = new Logger('InventoryImport');
 
   constructor(
-    private readonly repository: InventoryImportRepository,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly inventory: InventoryWriter,
+    private readonly applications: ApplicationImportWriter,
+    private readonly settings: SettingsService,
     private readonly tenants: TenantsService,
   ) {}
 
   async import(tenantId: string, body: unknown): Promise<ImportResult> {
     const doc = parseImportDocument(body);
     try {
-      const result = await this.repository.transaction(async (manager) => {
-        await this.repository.lockTenant(manager, tenantId);
-        return this.write(manager, tenantId, doc);
+      const result = await this.unitOfWork.run(async (tx) => {
+        await this.inventory.lockTenant(tx, tenantId);
+        return this.write(tx, tenantId, doc);
       });
       // Committed: cached principals must now re-read the tenant's limits.
       if (doc.tenant_settings) this.tenants.limitsChanged(tenantId);
@@ -65,41 +70,47 @@ export class InventoryImportService {
   /** Imports `body` into the tenant only if its inventory is empty (start-up seeding). Null if skipped. */
   async importIfEmpty(tenantSlug: string, body: unknown): Promise<{ tenantId: string; result: ImportResult } | null> {
     const doc = parseImportDocument(body);
-    const loaded = await this.repository.transaction(async (manager) => {
-      const tenantId = (await this.tenants.findOrCreate(tenantSlug, manager)).id;
-      await this.repository.lockTenant(manager, tenantId);
-      if (!(await this.repository.tenantInventoryIsEmpty(manager, tenantId))) return null;
-      return { tenantId, result: await this.write(manager, tenantId, doc) };
+    const loaded = await this.unitOfWork.run(async (tx) => {
+      const tenantId = (await this.tenants.findOrCreate(tenantSlug, tx)).id;
+      await this.inventory.lockTenant(tx, tenantId);
+      if ((await this.applications.count(tx, tenantId)) > 0 || !(await this.inventory.isEmpty(tx, tenantId))) return null;
+      return { tenantId, result: await this.write(tx, tenantId, doc) };
     });
     if (loaded && doc.tenant_settings) this.tenants.limitsChanged(loaded.tenantId);
     return loaded;
   }
 
-  private async write(manager: EntityManager, tenantId: string, doc: ImportDocument): Promise<ImportResult> {
+  private async write(tx: Transaction, tenantId: string, doc: ImportDocument): Promise<ImportResult> {
     const mode = doc.mode ?? 'merge';
-    await this.checkReferences(manager, tenantId, doc, mode);
+    await this.checkReferences(tx, tenantId, doc, mode);
     const replace = mode === 'replace';
     const counts = zero();
     const deleted = zero();
-    const r = this.repository;
+    const inv = this.inventory;
     if (doc.integrations) {
-      deleted.integrations = await r.upsertIntegrations(manager, tenantId, doc.integrations, replace);
+      deleted.integrations = await this.settings.importIntegrations(tx, tenantId, doc.integrations, replace);
       counts.integrations = Object.values(doc.integrations).filter(Boolean).length;
     }
     if (doc.tenant_settings) {
-      await r.setTenantLimits(manager, tenantId, doc.tenant_settings, replace);
+      // A field left out is unchanged (merge) or back to the default (replace).
+      const s = doc.tenant_settings;
+      const limit = (v: number | null | undefined) => (v === undefined && !replace ? undefined : (v ?? null));
+      await this.tenants.writeLimits(tx, tenantId, { rateLimitPerMinute: limit(s.rate_limit_per_minute), oauthMcpRateLimitPerMinute: limit(s.oauth_mcp_rate_limit_per_minute) });
       counts.tenant_settings = 1;
     }
-    if (doc.services) deleted.services = await r.upsertServices(manager, tenantId, doc.services, replace);
-    if (doc.resources) deleted.resources = await r.upsertResources(manager, tenantId, doc.resources, replace);
-    if (doc.code_roots) deleted.code_roots = await r.upsertCodeRoots(manager, tenantId, doc.code_roots, replace);
-    if (doc.packages) deleted.packages = await r.upsertPackages(manager, tenantId, doc.packages, replace);
-    if (doc.finding_counts) deleted.finding_counts = await r.upsertFindingCounts(manager, tenantId, doc.finding_counts, replace);
-    if (doc.relations) deleted.relations = await r.upsertRelations(manager, tenantId, doc.relations, replace);
-    if (doc.applications) deleted.applications = await r.upsertApplications(manager, tenantId, doc.applications, replace, DEFAULT_DESCRIPTION);
-    await r.refreshDynamicMembership(manager, tenantId);
+    if (doc.services) deleted.services = await inv.upsertServices(tx, tenantId, doc.services, replace);
+    if (doc.resources) deleted.resources = await inv.upsertResources(tx, tenantId, doc.resources, replace);
+    if (doc.code_roots) deleted.code_roots = await inv.upsertCodeRoots(tx, tenantId, doc.code_roots, replace);
+    if (doc.packages) deleted.packages = await inv.upsertPackages(tx, tenantId, doc.packages, replace);
+    if (doc.finding_counts) deleted.finding_counts = await inv.upsertFindingCounts(tx, tenantId, doc.finding_counts, replace);
+    if (doc.relations) deleted.relations = await inv.upsertRelations(tx, tenantId, doc.relations, replace);
+    if (doc.applications) deleted.applications = await this.applications.upsert(tx, tenantId, doc.applications, replace);
+    await this.applications.refreshDynamicMembership(tx, tenantId);
     for (const section of IMPORT_SECTIONS) if (section !== 'integrations' && section !== 'tenant_settings') counts[section] = (doc[section] as unknown[] | undefined)?.length ?? 0;
-    if (Object.values(counts).reduce((a, b) => a + b, 0) >= ANALYZE_AFTER_ROWS) await r.analyzeInventoryTables(manager);
+    if (Object.values(counts).reduce((a, b) => a + b, 0) >= ANALYZE_AFTER_ROWS) {
+      await inv.analyze(tx);
+      await this.applications.analyze(tx);
+    }
     this.logger.log(`Imported inventory (${mode}): ${IMPORT_SECTIONS.map((s) => `${s}=${counts[s]}`).join(' ')}`);
     return { ok: true, mode, counts, deleted };
   }
@@ -108,7 +119,7 @@ export class InventoryImportService {
    * Duplicates within a section and references to services, code roots and resources: each must be
    * in the document, or (unless the document replaces that section) already stored.
    */
-  private async checkReferences(manager: EntityManager, tenantId: string, doc: ImportDocument, mode: 'merge' | 'replace'): Promise<void> {
+  private async checkReferences(tx: Transaction, tenantId: string, doc: ImportDocument, mode: 'merge' | 'replace'): Promise<void> {
     const issues: Issues = [];
     duplicates(doc.services, (s) => String(s.id), 'services', 'id', issues);
     duplicates(doc.code_roots, (c) => c.id, 'code_roots', 'id', issues);
@@ -153,7 +164,7 @@ export class InventoryImportService {
       });
     }
     const missingServices = [...new Set(serviceRefs.map((r) => r.id).filter((id) => !docServices.has(id)))];
-    const stored = storedCount ? new Set<number>() : await this.repository.existingServiceIds(manager, tenantId, missingServices);
+    const stored = storedCount ? new Set<number>() : await this.inventory.existingServiceIds(tx, tenantId, missingServices);
     for (const ref of serviceRefs) {
       if (!docServices.has(ref.id) && !stored.has(ref.id)) issues.push({ loc: ref.loc, msg: `unknown service id ${ref.id}`, type: 'value_error.unknown_service' });
     }
@@ -162,7 +173,7 @@ export class InventoryImportService {
     const docRoots = new Map((doc.code_roots ?? []).map((c) => [c.id, c.service_id]));
     const rootRefs = (doc.packages ?? []).flatMap((p, i) => (p.coderoot_id ? [{ i, id: p.coderoot_id, serviceId: p.service_id }] : []));
     const storedRoots =
-      mode === 'replace' && doc.code_roots ? new Map<string, number>() : await this.repository.existingCodeRoots(manager, tenantId, [...new Set(rootRefs.map((r) => r.id).filter((id) => !docRoots.has(id)))]);
+      mode === 'replace' && doc.code_roots ? new Map<string, number>() : await this.inventory.existingCodeRoots(tx, tenantId, [...new Set(rootRefs.map((r) => r.id).filter((id) => !docRoots.has(id)))]);
     for (const ref of rootRefs) {
       const owner = docRoots.get(ref.id) ?? storedRoots.get(ref.id);
       if (owner === undefined) issues.push({ loc: ['body', 'packages', ref.i, 'coderoot_id'], msg: `unknown code root '${ref.id}'`, type: 'value_error.unknown_code_root' });
@@ -175,7 +186,7 @@ export class InventoryImportService {
       (['source', 'target'] as const).flatMap((rel) => (r[rel].startsWith('resource:') ? [{ loc: ['body', 'relations', i, rel], id: r[rel].slice('resource:'.length) }] : [])),
     );
     const storedResources =
-      mode === 'replace' && doc.resources ? new Set<string>() : await this.repository.existingResourceIds(manager, tenantId, [...new Set(resourceRefs.map((r) => r.id).filter((id) => !docResources.has(id)))]);
+      mode === 'replace' && doc.resources ? new Set<string>() : await this.inventory.existingResourceIds(tx, tenantId, [...new Set(resourceRefs.map((r) => r.id).filter((id) => !docResources.has(id)))]);
     for (const ref of resourceRefs) {
       if (!docResources.has(ref.id) && !storedResources.has(ref.id)) issues.push({ loc: ref.loc, msg: `unknown resource '${ref.id}'`, type: 'value_error.unknown_resource' });
     }

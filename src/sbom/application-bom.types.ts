@@ -1,5 +1,5 @@
-import type { PackageObservation } from '../applications/inventory-read.service';
-import type { Environment } from '../applications/inventory-enums';
+import type { PackageObservation } from '../inventory/inventory-read.service';
+import type { Environment } from '../inventory/inventory-enums';
 
 /**
  * Plain input of the SBOM builder: no entities and no Nest at run time, so the builder is a pure

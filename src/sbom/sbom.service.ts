@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { InventoryReadService } from '../applications/inventory-read.service';
+import { InventoryReadService } from '../inventory/inventory-read.service';
 import { packageVersion } from '../common/package-version';
 import { Clock } from '../common/clock/clock';
 import { ValidationFailedError, type ValidationIssue } from '../common/errors';

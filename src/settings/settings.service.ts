@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { INTEGRATION_PROVIDERS } from '../applications/inventory-enums';
+import type { Transaction } from '../database/unit-of-work';
+import { INTEGRATION_PROVIDERS, type IntegrationImport } from './integration-providers';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { IntegrationsDto } from './dto/settings.dto';
@@ -21,6 +22,18 @@ export class SettingsService {
       return { enabled: s?.enabled ?? false, orgs: [...(s?.orgs ?? [])].sort(), accounts: [...(s?.accounts ?? [])].sort() };
     };
     return Object.fromEntries(INTEGRATION_PROVIDERS.map((p) => [p, entry(p)])) as unknown as IntegrationsDto;
+  }
+
+  /**
+   * The import's integrations, in its unit of work (settings stay the only writer of their table).
+   * Only the providers the settings endpoint reports; other keys are ignored like any unknown field
+   * (a null or oversized unknown key used to reach the INSERT and become a 500). Returns how many
+   * providers `replace` deleted.
+   */
+  importIntegrations(tx: Transaction, tenantId: string, integrations: Partial<Record<string, IntegrationImport>>, replace: boolean): Promise<number> {
+    const entries = Object.entries(integrations).filter((e): e is [string, IntegrationImport] => e[1] !== undefined && (INTEGRATION_PROVIDERS as readonly string[]).includes(e[0]));
+    const states = entries.map(([provider, s]) => ({ provider, enabled: s.enabled, orgs: s.orgs ?? [], accounts: s.accounts ?? [] }));
+    return this.repository.upsertIntegrations(tx, tenantId, states, replace);
   }
 
   /** Enabled features from config (FEATURES), sorted and deduplicated. */

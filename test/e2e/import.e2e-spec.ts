@@ -1,5 +1,5 @@
 import { generateDemoInventory } from '../../src/inventory-import/demo-inventory.generator';
-import { InventoryReadService } from '../../src/applications/inventory-read.service';
+import { InventoryReadService } from '../../src/inventory/inventory-read.service';
 import { NotFoundError } from '../../src/common/errors';
 import { InventoryImportService } from '../../src/inventory-import/inventory-import.service';
 import { createTestApp, type TestApp } from '../support/create-test-app';

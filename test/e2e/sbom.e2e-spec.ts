@@ -1,4 +1,4 @@
-import { InventoryReadService } from '../../src/applications/inventory-read.service';
+import { InventoryReadService } from '../../src/inventory/inventory-read.service';
 import { validateCycloneDx16Json } from '../../src/sbom/application-bom.serializer';
 import { createTestApp, type TestApp } from '../support/create-test-app';
 

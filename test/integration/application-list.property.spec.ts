@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { APPLICATION_ORDER_FIELDS, type OrderTerm } from '../../src/applications/application-list-query';
 import { ApplicationsService } from '../../src/applications/applications.service';
 import type { ApplicationDto } from '../../src/applications/dto/application.dto';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, RISK_LEVELS, TIERS } from '../../src/applications/inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, TIERS } from '../../src/applications/application-enums';
+import { RISK_LEVELS } from '../../src/inventory/inventory-enums';
 import { InventoryImportService } from '../../src/inventory-import/inventory-import.service';
 import { createTestApp, type TestApp } from '../support/create-test-app';
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { ENVIRONMENTS, OWNER_TYPES, TIERS } from '../../src/applications/inventory-enums';
+import { OWNER_TYPES, TIERS } from '../../src/applications/application-enums';
+import { ENVIRONMENTS } from '../../src/inventory/inventory-enums';
 import { pkg, resource, seedInventory, service } from '../factories/inventory.factory';
 import { createTestApp, type TestApp, type TestTenant } from '../support/create-test-app';
 import { encode, hostileText } from './fuzz-arbitraries';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsObject, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
-import { APPLICATION_TYPES, MAX_OWNER_FIELD_LENGTH, MAX_SERVICE_IDS, TIERS } from '../inventory-enums';
+import { APPLICATION_TYPES, MAX_OWNER_FIELD_LENGTH, MAX_SERVICE_IDS, TIERS } from '../application-enums';
 import { MAX_INT4 } from '../../common/int4';
 import type { ArrayBodyRules } from '../../common/pipes/array-body.pipe';
 import { Satisfies } from '../../common/property-rule';

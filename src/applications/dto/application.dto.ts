@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, MAX_OWNER_FIELD_LENGTH, RISK_LEVELS, TIERS } from '../inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, MAX_OWNER_FIELD_LENGTH, TIERS } from '../application-enums';
+import { RISK_LEVELS } from '../../inventory/inventory-enums';
 
 export class OwnerDto {
   @ApiProperty({ example: 'jdoe', minLength: 1, maxLength: MAX_OWNER_FIELD_LENGTH }) login!: string;

@@ -1,6 +1,5 @@
 import { Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { ApplicationEntity } from './application.entity';
-import { InventoryServiceEntity } from './inventory-service.entity';
 
 /** Membership: an application contains a service. Deleting either side removes only this row. */
 @Entity({ name: 'application_services' })
@@ -19,10 +18,11 @@ export class ApplicationServiceEntity {
   @JoinColumn({ name: 'application_id' })
   readonly application?: ApplicationEntity;
 
-  @ManyToOne(() => InventoryServiceEntity, { onDelete: 'CASCADE' })
+  // By entity name: the services are the inventory module's.
+  @ManyToOne('InventoryServiceEntity', { onDelete: 'CASCADE' })
   @JoinColumn([
     { name: 'tenant_id', referencedColumnName: 'tenantId' },
     { name: 'service_id', referencedColumnName: 'id' },
   ])
-  readonly service?: InventoryServiceEntity;
+  readonly service?: object;
 }

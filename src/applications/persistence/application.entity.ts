@@ -1,5 +1,4 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
-import { TenantEntity } from '../../auth/persistence/tenant.entity';
 
 /**
  * An application of the inventory. Derived fields (service_count, resource_count, severity, urgent,
@@ -14,9 +13,10 @@ export class ApplicationEntity {
   @Column({ name: 'tenant_id', type: 'uuid' })
   tenantId!: string;
 
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  // By entity name: auth's persistence is its own (docs/decisions/0018-module-boundaries.md).
+  @ManyToOne('TenantEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'tenant_id' })
-  readonly tenant?: TenantEntity;
+  readonly tenant?: object;
 
   @Column({ type: 'varchar', length: 255 })
   name!: string;

@@ -1,9 +1,11 @@
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../../common/errors';
 import type { FilterClause, ListSpec } from '../application-list-query';
 import { applicationNameKey } from '../application-name';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, ENVIRONMENTS, OWNER_TYPES, RISK_LEVELS, TIERS, type OwnerType } from '../inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS, OWNER_TYPES, TIERS, type OwnerType } from '../application-enums';
+import { ENVIRONMENTS, RISK_LEVELS } from '../../inventory/inventory-enums';
 import { affectedRows, containsPattern, orderBySql, rankSql, SqlParams, toInt } from '../../database/sql-params';
+import { managerOf, type Transaction } from '../../database/unit-of-work';
 
 /** An application with every derived field, as computed by SQL for a handful of ids. */
 export interface ApplicationView {
@@ -159,31 +161,21 @@ function isUniqueViolation(err: unknown): boolean {
   return err instanceof QueryFailedError && (err.driverError as { code?: string } | undefined)?.code === '23505';
 }
 
-const RETRYABLE = new Set(['40P01', '40001']);
-
 /**
  * Purpose-named persistence of applications, their membership and owners. Every method filters by
- * tenant. Methods taking a manager run inside the caller's transaction (PGlite has one connection:
+ * tenant. Methods taking a Transaction run inside the caller's unit of work (PGlite has one connection:
  * never reach for the DataSource while a transaction is open).
  */
 export class ApplicationsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Runs `work` in a transaction, retrying a few times on deadlock / serialization failure. */
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.dataSource.transaction(work);
-      } catch (err) {
-        const code = err instanceof QueryFailedError ? (err.driverError as { code?: string }).code : undefined;
-        if (attempt >= 4 || !code || !RETRYABLE.has(code)) throw err;
-      }
-    }
+  private db(tx?: Transaction) {
+    return managerOf(this.dataSource, tx);
   }
 
   /** Row-locks the application for the rest of the transaction (serialises concurrent writers). */
-  async lockApplication(manager: EntityManager, tenantId: string, id: number): Promise<LockedApplication | null> {
-    const rows = (await manager.query('SELECT id, name, name_key, tier FROM applications WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenantId, id])) as {
+  async lockApplication(tx: Transaction, tenantId: string, id: number): Promise<LockedApplication | null> {
+    const rows = (await this.db(tx).query('SELECT id, name, name_key, tier FROM applications WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [tenantId, id])) as {
       id: number;
       name: string;
       name_key: string;
@@ -193,20 +185,20 @@ export class ApplicationsRepository {
     return row ? { id: row.id, name: row.name, nameKey: row.name_key, tier: row.tier } : null;
   }
 
-  async applicationExists(tenantId: string, id: number, manager?: EntityManager): Promise<boolean> {
-    const rows = (await (manager ?? this.dataSource.manager).query('SELECT 1 FROM applications WHERE tenant_id = $1 AND id = $2', [tenantId, id])) as unknown[];
+  async applicationExists(tenantId: string, id: number, tx?: Transaction): Promise<boolean> {
+    const rows = (await this.db(tx).query('SELECT 1 FROM applications WHERE tenant_id = $1 AND id = $2', [tenantId, id])) as unknown[];
     return rows.length > 0;
   }
 
-  async findApplicationIdByName(manager: EntityManager, tenantId: string, name: string): Promise<number | null> {
-    const rows = (await manager.query('SELECT id FROM applications WHERE tenant_id = $1 AND name_key = $2', [tenantId, applicationNameKey(name)])) as { id: number }[];
+  async findApplicationIdByName(tx: Transaction, tenantId: string, name: string): Promise<number | null> {
+    const rows = (await this.db(tx).query('SELECT id FROM applications WHERE tenant_id = $1 AND name_key = $2', [tenantId, applicationNameKey(name)])) as { id: number }[];
     return rows[0]?.id ?? null;
   }
 
   /** Inserts an application; a concurrent duplicate name surfaces as 409, never as a 500. */
-  async insertApplication(manager: EntityManager, app: NewApplication): Promise<number> {
+  async insertApplication(tx: Transaction, app: NewApplication): Promise<number> {
     try {
-      const rows = (await manager.query(
+      const rows = (await this.db(tx).query(
         `INSERT INTO applications (tenant_id, name, name_key, description, tier, business_impact, application_type, source_id, meta)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) RETURNING id`,
         [app.tenantId, app.name, applicationNameKey(app.name), app.description, app.tier, app.businessImpact, app.applicationType, app.sourceId, JSON.stringify(app.meta)],
@@ -219,7 +211,7 @@ export class ApplicationsRepository {
   }
 
   async updateApplication(
-    manager: EntityManager,
+    tx: Transaction,
     tenantId: string,
     id: number,
     patch: { name?: string; description?: string | null; tier?: string; businessImpact?: string; applicationType?: string; sourceId?: number; meta?: Record<string, unknown> },
@@ -234,16 +226,26 @@ export class ApplicationsRepository {
     if (patch.sourceId !== undefined) sets.push(`source_id = ${p.add(patch.sourceId)}`);
     if (patch.meta !== undefined) sets.push(`meta = ${p.add(JSON.stringify(patch.meta))}::jsonb`);
     try {
-      await manager.query(`UPDATE applications SET ${sets.join(', ')} WHERE tenant_id = ${p.add(tenantId)} AND id = ${p.add(id)}`, p.values);
+      await this.db(tx).query(`UPDATE applications SET ${sets.join(', ')} WHERE tenant_id = ${p.add(tenantId)} AND id = ${p.add(id)}`, p.values);
     } catch (err) {
       if (isUniqueViolation(err)) throw new ConflictError(`An application named '${patch.name}' already exists`);
       throw err;
     }
   }
 
+  /** Records that PUT graph stored a selection (which may be empty): the graph shows only the selected resources from now on. */
+  async markGraphSelectionStored(tx: Transaction, tenantId: string, id: number): Promise<void> {
+    await this.db(tx).query('UPDATE applications SET graph_selection_set = true, updated = now() WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+  }
+
+  async graphSelectionStored(tenantId: string, id: number, tx?: Transaction): Promise<boolean> {
+    const rows = (await this.db(tx).query('SELECT graph_selection_set FROM applications WHERE tenant_id = $1 AND id = $2', [tenantId, id])) as { graph_selection_set: boolean }[];
+    return Boolean(rows[0]?.graph_selection_set);
+  }
+
   /** Marks the application updated (membership or owners changed). */
-  async touchApplication(manager: EntityManager, tenantId: string, id: number): Promise<void> {
-    await manager.query('UPDATE applications SET updated = now() WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
+  async touchApplication(tx: Transaction, tenantId: string, id: number): Promise<void> {
+    await this.db(tx).query('UPDATE applications SET updated = now() WHERE tenant_id = $1 AND id = $2', [tenantId, id]);
   }
 
   /** Deletes the application; membership, owners and graph selection go with it (FK cascade), services and resources stay. */
@@ -252,37 +254,37 @@ export class ApplicationsRepository {
   }
 
   /** The ids among `ids` that are not services of the tenant (in input order). */
-  async findUnknownServiceIds(manager: EntityManager, tenantId: string, ids: number[]): Promise<number[]> {
+  async findUnknownServiceIds(tx: Transaction, tenantId: string, ids: number[]): Promise<number[]> {
     if (!ids.length) return [];
-    const rows = (await manager.query('SELECT id FROM inventory_services WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids])) as { id: number }[];
+    const rows = (await this.db(tx).query('SELECT id FROM inventory_services WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids])) as { id: number }[];
     const known = new Set(rows.map((r) => Number(r.id)));
     return ids.filter((id) => !known.has(id));
   }
 
-  async replaceMembership(manager: EntityManager, tenantId: string, applicationId: number, serviceIds: number[]): Promise<void> {
-    await manager.query('DELETE FROM application_services WHERE application_id = $1', [applicationId]);
-    await this.addMembership(manager, tenantId, applicationId, serviceIds);
+  async replaceMembership(tx: Transaction, tenantId: string, applicationId: number, serviceIds: number[]): Promise<void> {
+    await this.db(tx).query('DELETE FROM application_services WHERE application_id = $1', [applicationId]);
+    await this.addMembership(tx, tenantId, applicationId, serviceIds);
   }
 
   /** Union with the current membership; already-assigned ids are left alone. */
-  async addMembership(manager: EntityManager, tenantId: string, applicationId: number, serviceIds: number[]): Promise<void> {
+  async addMembership(tx: Transaction, tenantId: string, applicationId: number, serviceIds: number[]): Promise<void> {
     if (!serviceIds.length) return;
-    await manager.query(
+    await this.db(tx).query(
       `INSERT INTO application_services (application_id, service_id, tenant_id)
        SELECT $1, sid, $2 FROM unnest($3::int[]) AS sid ON CONFLICT DO NOTHING`,
       [applicationId, tenantId, serviceIds],
     );
   }
 
-  async removeMembership(manager: EntityManager, tenantId: string, applicationId: number, serviceId: number): Promise<boolean> {
-    const result: unknown = await manager.query('DELETE FROM application_services WHERE tenant_id = $1 AND application_id = $2 AND service_id = $3', [tenantId, applicationId, serviceId]);
+  async removeMembership(tx: Transaction, tenantId: string, applicationId: number, serviceId: number): Promise<boolean> {
+    const result: unknown = await this.db(tx).query('DELETE FROM application_services WHERE tenant_id = $1 AND application_id = $2 AND service_id = $3', [tenantId, applicationId, serviceId]);
     return affectedRows(result) > 0;
   }
 
-  async replaceOwners(manager: EntityManager, tenantId: string, applicationId: number, ownerType: OwnerType, owners: Owner[]): Promise<void> {
-    await manager.query('DELETE FROM application_owners WHERE application_id = $1 AND owner_type = $2', [applicationId, ownerType]);
+  async replaceOwners(tx: Transaction, tenantId: string, applicationId: number, ownerType: OwnerType, owners: Owner[]): Promise<void> {
+    await this.db(tx).query('DELETE FROM application_owners WHERE application_id = $1 AND owner_type = $2', [applicationId, ownerType]);
     if (!owners.length) return;
-    await manager.query(
+    await this.db(tx).query(
       `INSERT INTO application_owners (application_id, owner_type, position, tenant_id, login, name)
        SELECT $1, $2, o.ord - 1, $3, o.login, o.name FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS o(login, name, ord)`,
       [applicationId, ownerType, tenantId, owners.map((o) => o.login), owners.map((o) => o.name)],
@@ -290,9 +292,9 @@ export class ApplicationsRepository {
   }
 
   /** The applications with these ids, every derived field computed in one query (order not kept). */
-  async loadViews(tenantId: string, ids: number[], manager?: EntityManager): Promise<ApplicationView[]> {
+  async loadViews(tenantId: string, ids: number[], tx?: Transaction): Promise<ApplicationView[]> {
     if (!ids.length) return [];
-    const rows = (await (manager ?? this.dataSource.manager).query(
+    const rows = (await this.db(tx).query(
       `SELECT a.id, a.name, a.description, a.tier, a.business_impact, a.application_type, a.source_id, a.meta, a.created, a.updated,
               m.services, COALESCE(m.service_count, 0) AS service_count, COALESCE(r.resource_count, 0) AS resource_count,
               COALESCE(f.urgent, 0) AS urgent, COALESCE(f.plan, 0) AS plan, COALESCE(f.defer, 0) AS defer,

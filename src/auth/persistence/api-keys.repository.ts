@@ -1,4 +1,5 @@
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, IsNull } from 'typeorm';
+import { managerOf, transactionManager, UnitOfWork, type Transaction } from '../../database/unit-of-work';
 import { ApiKeyEntity } from './api-key.entity';
 import { TenantEntity } from './tenant.entity';
 
@@ -31,8 +32,8 @@ export class ApiKeysRepository {
     return this.dataSource.getRepository(ApiKeyEntity).findOne({ where: { id } });
   }
 
-  insertKey(key: Omit<ApiKeyEntity, 'id' | 'createdAt' | 'tenant' | 'lastUsedAt' | 'revokedAt'>, manager?: EntityManager): Promise<ApiKeyEntity> {
-    const repo = (manager ?? this.dataSource.manager).getRepository(ApiKeyEntity);
+  insertKey(key: Omit<ApiKeyEntity, 'id' | 'createdAt' | 'tenant' | 'lastUsedAt' | 'revokedAt'>, tx?: Transaction): Promise<ApiKeyEntity> {
+    const repo = managerOf(this.dataSource, tx).getRepository(ApiKeyEntity);
     return repo.save(repo.create({ ...key, lastUsedAt: null, revokedAt: null }));
   }
 
@@ -48,8 +49,8 @@ export class ApiKeysRepository {
     await this.dataSource.getRepository(ApiKeyEntity).update({ id }, { lastUsedAt: now });
   }
 
-  findTenantBySlug(slug: string, manager?: EntityManager): Promise<TenantEntity | null> {
-    return (manager ?? this.dataSource.manager).getRepository(TenantEntity).findOne({ where: { slug } });
+  findTenantBySlug(slug: string, tx?: Transaction): Promise<TenantEntity | null> {
+    return managerOf(this.dataSource, tx).getRepository(TenantEntity).findOne({ where: { slug } });
   }
 
   findTenantById(id: string): Promise<TenantEntity | null> {
@@ -61,14 +62,14 @@ export class ApiKeysRepository {
   }
 
   /** Writes the given limit columns of a tenant (absent = unchanged); false if there is no such tenant. */
-  async updateTenantLimits(id: string, limits: Partial<Pick<TenantEntity, 'rateLimitPerMinute' | 'oauthMcpRateLimitPerMinute'>>): Promise<boolean> {
+  async updateTenantLimits(id: string, limits: Partial<Pick<TenantEntity, 'rateLimitPerMinute' | 'oauthMcpRateLimitPerMinute'>>, tx?: Transaction): Promise<boolean> {
     if (Object.keys(limits).length === 0) return (await this.findTenantById(id)) !== null;
-    const result = await this.dataSource.getRepository(TenantEntity).update({ id }, limits);
+    const result = await managerOf(this.dataSource, tx).getRepository(TenantEntity).update({ id }, limits);
     return (result.affected ?? 0) > 0;
   }
 
-  async findOrCreateTenant(slug: string, manager?: EntityManager): Promise<TenantEntity> {
-    const repo = (manager ?? this.dataSource.manager).getRepository(TenantEntity);
+  async findOrCreateTenant(slug: string, tx?: Transaction): Promise<TenantEntity> {
+    const repo = managerOf(this.dataSource, tx).getRepository(TenantEntity);
     await repo.createQueryBuilder().insert().values({ slug, name: slug }).orIgnore().execute();
     return repo.findOneOrFail({ where: { slug } });
   }
@@ -77,11 +78,12 @@ export class ApiKeysRepository {
    * Runs `work` only if no API key exists at all, serialised by a transaction-scoped advisory lock
    * so replicas starting together create one bootstrap key between them.
    */
-  async whenNoKeysExist<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
-    return this.dataSource.transaction(async (manager) => {
+  async whenNoKeysExist<T>(work: (tx: Transaction) => Promise<T>): Promise<T | null> {
+    return new UnitOfWork(this.dataSource).run(async (tx) => {
+      const manager = transactionManager(tx);
       await manager.query('SELECT pg_advisory_xact_lock(72640302)');
       const count = await manager.getRepository(ApiKeyEntity).count();
-      return count === 0 ? work(manager) : null;
+      return count === 0 ? work(tx) : null;
     });
   }
 }

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
-import { ApiKeysService } from '../../auth/api-keys.service';
-import { ApiKeysRepository } from '../../auth/persistence/api-keys.repository';
+import type { ApiKeysService } from '../../auth/api-keys.service';
+import { authServices } from '../../auth/auth-services';
+import type { TenantsService } from '../../auth/tenants.service';
 import { DomainError } from '../../common/errors';
 import { type AppConfig, ConfigError, loadConfig } from '../../config/app-config';
 import { DataDirInUseError } from '../../database/data-dir-lock';
@@ -13,9 +14,8 @@ import { safeText } from '../output/terminal';
 /** What the `keys` and `tenants` commands work with: the database, opened as the server opens it. */
 export interface Db {
   config: AppConfig;
-  dataSource: DataSource;
-  repository: ApiKeysRepository;
-  service: ApiKeysService;
+  apiKeys: ApiKeysService;
+  tenants: TenantsService;
 }
 
 /** How to do the same through a running server: the request, and what it can and cannot do. */
@@ -49,9 +49,8 @@ export async function withDatabase<T>(io: CliIo, viaServer: ViaServer, work: (db
   }
   try {
     await runMigrationsLocked(dataSource, config.database.kind === 'pglite');
-    const repository = new ApiKeysRepository(dataSource);
     // No cache: this process verifies nothing, and a stale entry could only confuse.
-    return await work({ config, dataSource, repository, service: new ApiKeysService(repository, 0) });
+    return await work({ config, ...authServices(dataSource, config, 0) });
   } catch (err) {
     if (err instanceof DomainError) throw new CliError(err.detail);
     throw err;

@@ -1,6 +1,6 @@
-import type { ApiKeyEntity } from '../../auth/persistence/api-key.entity';
-import { TenantEntity } from '../../auth/persistence/tenant.entity';
+import type { ApiKey } from '../../auth/api-keys.service';
 import { ALL_SCOPES, type Scope } from '../../auth/principal';
+import type { Tenant } from '../../auth/tenants.service';
 import { TENANT_SLUG } from '../../config/app-config';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
 import { parseDuration } from '../duration';
@@ -42,10 +42,10 @@ function parseScopes(raw: string | undefined): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
-const status = (k: ApiKeyEntity, now: Date): string => (k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active');
+const status = (k: ApiKey, now: Date): string => (k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active');
 const iso = (d: Date | null): string => (d ? d.toISOString() : '-');
 
-export function keyJson(k: ApiKeyEntity, tenantSlug: string, now = new Date()): Record<string, unknown> {
+export function keyJson(k: ApiKey, tenantSlug: string, now = new Date()): Record<string, unknown> {
   return {
     id: k.id,
     tenant: tenantSlug,
@@ -71,9 +71,9 @@ async function create(argv: string[], io: CliIo): Promise<number> {
   const expiresIn = values['expires-in'] as string | undefined;
   const expiresAt = expiresIn ? new Date(Date.now() + parseDuration(expiresIn)) : null;
 
-  const created = await withDatabase(io, VIA_SERVER, async ({ repository, service }) => {
-    const t = await repository.findOrCreateTenant(tenant);
-    return service.create({ tenantId: t.id, name, scopes, expiresAt, rateLimitPerMinute: null });
+  const created = await withDatabase(io, VIA_SERVER, async ({ apiKeys, tenants }) => {
+    const t = await tenants.findOrCreate(tenant);
+    return apiKeys.create({ tenantId: t.id, name, scopes, expiresAt, rateLimitPerMinute: null });
   });
   io.stdout(
     `Created API key ${created.key.id} "${safeText(name)}" for tenant ${tenant} (scopes: ${scopes.join(', ')}; expires: ${expiresAt ? expiresAt.toISOString() : 'never'}).\n` +
@@ -86,13 +86,11 @@ async function create(argv: string[], io: CliIo): Promise<number> {
 async function list(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, { tenant: { type: 'string' }, json: { type: 'boolean', default: false } });
   const slug = values.tenant as string | undefined;
-  const rows = await withDatabase(io, VIA_SERVER, async ({ dataSource, repository }) => {
-    const tenants = slug
-      ? [await repository.findTenantBySlug(slug)].filter((t): t is TenantEntity => t !== null)
-      : await dataSource.getRepository(TenantEntity).find({ order: { slug: 'ASC' } });
-    if (slug && tenants.length === 0) throw new CliError(`No tenant "${slug}".`);
+  const rows = await withDatabase(io, VIA_SERVER, async ({ apiKeys, tenants }) => {
+    const found = slug ? [await tenants.findBySlug(slug)].filter((t): t is Tenant => t !== null) : await tenants.list();
+    if (slug && found.length === 0) throw new CliError(`No tenant "${slug}".`);
     const out: Record<string, unknown>[] = [];
-    for (const t of tenants) for (const k of await repository.listKeysOfTenant(t.id)) out.push(keyJson(k, t.slug));
+    for (const t of found) for (const k of await apiKeys.list(t.id)) out.push(keyJson(k, t.slug));
     return out;
   });
   if (values.json) {
@@ -114,11 +112,11 @@ async function revoke(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('keys revoke takes exactly one key id');
   const id = positionals[0];
   if (!UUID.test(id)) throw new CliError(`No API key with id "${safeText(id, 60)}" (ids are UUIDs; see \`bulwark keys list\`).`);
-  const key = await withDatabase(io, VIA_SERVER, async ({ repository, service }) => {
-    const found = await repository.findKeyById(id);
+  const key = await withDatabase(io, VIA_SERVER, async ({ apiKeys }) => {
+    const found = await apiKeys.findById(id);
     if (!found) throw new CliError(`No API key with id ${id}.`);
     const wasRevoked = found.revokedAt !== null;
-    const revoked = await service.revoke(found.tenantId, id);
+    const revoked = await apiKeys.revoke(found.tenantId, id);
     return { revoked, wasRevoked };
   });
   io.stdout(key.wasRevoked ? `API key ${id} was already revoked (${iso(key.revoked.revokedAt)}).\n` : `Revoked API key ${id} "${safeText(key.revoked.name)}".\n`);

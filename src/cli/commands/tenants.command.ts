@@ -1,5 +1,4 @@
-import type { TenantEntity } from '../../auth/persistence/tenant.entity';
-import { MAX_RATE_LIMIT_PER_MINUTE, tenantLimitDefaults, TenantsService, type TenantLimits, type TenantView } from '../../auth/tenants.service';
+import { MAX_RATE_LIMIT_PER_MINUTE, type Tenant, type TenantLimits, type TenantView } from '../../auth/tenants.service';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
 import { columns, safeText } from '../output/terminal';
 import { parse, withDatabase, type Db, type ViaServer } from './cli-database';
@@ -28,10 +27,6 @@ const VIA_SERVER: ViaServer = {
   note: 'GET shows the tenant; an admin key reaches its own tenant only',
 };
 
-function tenantsService({ config, repository }: Db): TenantsService {
-  return new TenantsService(repository, tenantLimitDefaults(config));
-}
-
 /** `5000` → 5000, `default` → null; anything else is a usage error naming the option. */
 function parseLimit(option: string, raw: string | undefined): number | null | undefined {
   if (raw === undefined) return undefined;
@@ -46,8 +41,8 @@ function slugArgument(command: string, positionals: string[]): string {
   return positionals[0]!;
 }
 
-async function findTenant(db: Db, slug: string): Promise<TenantEntity> {
-  const tenant = await db.repository.findTenantBySlug(slug);
+async function findTenant(db: Db, slug: string): Promise<Tenant> {
+  const tenant = await db.tenants.findBySlug(slug);
   if (!tenant) throw new CliError(`No tenant "${safeText(slug, 100)}" (see \`bulwark tenants list\`; \`bulwark keys create --tenant <slug>\` creates one).`);
   return tenant;
 }
@@ -65,7 +60,7 @@ function describeTenant(v: TenantView): string {
 async function list(argv: string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, { json: { type: 'boolean', default: false } });
   const views = await withDatabase(io, VIA_SERVER, async (db) => {
-    const service = tenantsService(db);
+    const service = db.tenants;
     return (await service.list()).map((t) => service.view(t));
   });
   if (values.json) {
@@ -85,7 +80,7 @@ async function list(argv: string[], io: CliIo): Promise<number> {
 async function show(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, { json: { type: 'boolean', default: false } }, true);
   const slug = slugArgument('show', positionals);
-  const view = await withDatabase(io, VIA_SERVER, async (db) => tenantsService(db).view(await findTenant(db, slug)));
+  const view = await withDatabase(io, VIA_SERVER, async (db) => db.tenants.view(await findTenant(db, slug)));
   io.stdout(values.json ? `${JSON.stringify(view, null, 2)}\n` : `${describeTenant(view)}\n`);
   return EXIT_OK;
 }
@@ -99,7 +94,7 @@ async function set(argv: string[], io: CliIo): Promise<number> {
   };
   if (limits.rateLimitPerMinute === undefined && limits.oauthMcpRateLimitPerMinute === undefined) throw new UsageError('tenants set needs --rate-limit and/or --oauth-mcp-rate-limit');
   const view = await withDatabase(io, VIA_SERVER, async (db) => {
-    const service = tenantsService(db);
+    const service = db.tenants;
     const tenant = await findTenant(db, slug);
     return service.view(await service.setLimits(tenant.id, limits));
   });

@@ -3,7 +3,8 @@ import { IsIn, IsOptional } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { PagedEnvelopeDto } from '../../applications/dto/application.dto';
 import { ListQueryDto } from '../../applications/dto/application-input.dto';
-import { MAX_GRAPH_SELECTION, MAX_PLATFORM_ID_LENGTH, RESOURCE_CATEGORIES } from '../../applications/inventory-enums';
+import { MAX_GRAPH_SELECTION } from '../graph-limits';
+import { MAX_PLATFORM_ID_LENGTH, RESOURCE_CATEGORIES } from '../../inventory/inventory-enums';
 import type { ArrayBodyRules } from '../../common/pipes/array-body.pipe';
 import { Satisfies } from '../../common/property-rule';
 

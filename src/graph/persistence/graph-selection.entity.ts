@@ -1,5 +1,4 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { ApplicationEntity } from '../../applications/persistence/application.entity';
 
 /** A resource chosen for an application's graph (PUT graph replaces the whole set). */
 @Entity({ name: 'application_graph_selections' })
@@ -10,9 +9,10 @@ export class GraphSelectionEntity {
   @PrimaryColumn({ name: 'platform_id', type: 'varchar', length: 512 })
   platformId!: string;
 
-  @ManyToOne(() => ApplicationEntity, { onDelete: 'CASCADE' })
+  // By entity name: applications' persistence is its own (docs/decisions/0018-module-boundaries.md).
+  @ManyToOne('ApplicationEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'application_id' })
-  readonly application?: ApplicationEntity;
+  readonly application?: object;
 
   @Column({ name: 'tenant_id', type: 'uuid' })
   tenantId!: string;

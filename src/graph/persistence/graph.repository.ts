@@ -1,6 +1,7 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { OrderTerm } from '../../applications/application-list-query';
 import { containsPattern, orderBySql, SqlParams, toInt } from '../../database/sql-params';
+import { managerOf, type Transaction } from '../../database/unit-of-work';
 
 export interface MemberResource {
   platformId: string;
@@ -63,13 +64,13 @@ function toMemberResource(r: Record<string, unknown>): MemberResource {
 export class GraphRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  private q(manager?: EntityManager) {
-    return manager ?? this.dataSource.manager;
+  private db(tx?: Transaction) {
+    return managerOf(this.dataSource, tx);
   }
 
   /** Every resource of the member services, sorted by (resource_type, platform_id). */
-  async memberResources(tenantId: string, applicationId: number, manager?: EntityManager): Promise<MemberResource[]> {
-    const rows = (await this.q(manager).query(`SELECT * FROM (${MEMBER_RESOURCES_SQL}) x ORDER BY x.resource_type ${C}, x.platform_id ${C}`, [tenantId, applicationId])) as Record<
+  async memberResources(tenantId: string, applicationId: number, tx?: Transaction): Promise<MemberResource[]> {
+    const rows = (await this.db(tx).query(`SELECT * FROM (${MEMBER_RESOURCES_SQL}) x ORDER BY x.resource_type ${C}, x.platform_id ${C}`, [tenantId, applicationId])) as Record<
       string,
       unknown
     >[];
@@ -98,8 +99,8 @@ export class GraphRepository {
     return { total, items: rows.map(toMemberResource) };
   }
 
-  async memberServices(tenantId: string, applicationId: number, manager?: EntityManager): Promise<{ id: number; name: string }[]> {
-    const rows = (await this.q(manager).query(
+  async memberServices(tenantId: string, applicationId: number, tx?: Transaction): Promise<{ id: number; name: string }[]> {
+    const rows = (await this.db(tx).query(
       `SELECT sv.id, sv.name FROM application_services s JOIN inventory_services sv ON sv.tenant_id = s.tenant_id AND sv.id = s.service_id
        WHERE s.tenant_id = $1 AND s.application_id = $2 ORDER BY sv.id`,
       [tenantId, applicationId],
@@ -107,27 +108,23 @@ export class GraphRepository {
     return rows.map((r) => ({ id: Number(r.id), name: r.name }));
   }
 
-  async applicationName(tenantId: string, applicationId: number, manager?: EntityManager): Promise<string | null> {
-    const rows = (await this.q(manager).query('SELECT name FROM applications WHERE tenant_id = $1 AND id = $2', [tenantId, applicationId])) as { name: string }[];
+  async applicationName(tenantId: string, applicationId: number, tx?: Transaction): Promise<string | null> {
+    const rows = (await this.db(tx).query('SELECT name FROM applications WHERE tenant_id = $1 AND id = $2', [tenantId, applicationId])) as { name: string }[];
     return rows[0]?.name ?? null;
   }
 
-  /** The stored selection, or null when none was ever stored (graph = all member resources). */
-  async selection(tenantId: string, applicationId: number, manager?: EntityManager): Promise<string[] | null> {
-    const flag = (await this.q(manager).query('SELECT graph_selection_set FROM applications WHERE tenant_id = $1 AND id = $2', [tenantId, applicationId])) as {
-      graph_selection_set: boolean;
-    }[];
-    if (!flag[0]?.graph_selection_set) return null;
-    const rows = (await this.q(manager).query(`SELECT platform_id FROM application_graph_selections WHERE application_id = $1 ORDER BY platform_id ${C}`, [applicationId])) as {
+  /** The stored selection rows (meaningful once the application records that a selection was stored). */
+  async selection(applicationId: number, tx?: Transaction): Promise<string[]> {
+    const rows = (await this.db(tx).query(`SELECT platform_id FROM application_graph_selections WHERE application_id = $1 ORDER BY platform_id ${C}`, [applicationId])) as {
       platform_id: string;
     }[];
     return rows.map((r) => r.platform_id);
   }
 
   /** The ids among `platformIds` that are not resources of a member service. */
-  async foreignPlatformIds(manager: EntityManager, tenantId: string, applicationId: number, platformIds: string[]): Promise<string[]> {
+  async foreignPlatformIds(tx: Transaction, tenantId: string, applicationId: number, platformIds: string[]): Promise<string[]> {
     if (!platformIds.length) return [];
-    const rows = (await manager.query(
+    const rows = (await this.db(tx).query(
       `SELECT DISTINCT sr.platform_id FROM application_services s JOIN service_resources sr ON sr.tenant_id = s.tenant_id AND sr.service_id = s.service_id
        WHERE s.tenant_id = $1 AND s.application_id = $2 AND sr.platform_id = ANY($3::text[])`,
       [tenantId, applicationId, platformIds],
@@ -136,21 +133,20 @@ export class GraphRepository {
     return platformIds.filter((id) => !known.has(id));
   }
 
-  async replaceSelection(manager: EntityManager, tenantId: string, applicationId: number, platformIds: string[]): Promise<void> {
-    await manager.query('DELETE FROM application_graph_selections WHERE application_id = $1', [applicationId]);
+  async replaceSelection(tx: Transaction, tenantId: string, applicationId: number, platformIds: string[]): Promise<void> {
+    await this.db(tx).query('DELETE FROM application_graph_selections WHERE application_id = $1', [applicationId]);
     if (platformIds.length) {
-      await manager.query(
+      await this.db(tx).query(
         'INSERT INTO application_graph_selections (application_id, platform_id, tenant_id) SELECT $1, pid, $2 FROM unnest($3::text[]) AS pid',
         [applicationId, tenantId, platformIds],
       );
     }
-    await manager.query('UPDATE applications SET graph_selection_set = true, updated = now() WHERE tenant_id = $1 AND id = $2', [tenantId, applicationId]);
   }
 
   /** Imported relations whose both ends are among `nodeIds`. */
-  async relationsBetween(tenantId: string, nodeIds: string[], manager?: EntityManager): Promise<{ source: string; target: string; relation: string }[]> {
+  async relationsBetween(tenantId: string, nodeIds: string[], tx?: Transaction): Promise<{ source: string; target: string; relation: string }[]> {
     if (!nodeIds.length) return [];
-    const rows = (await this.q(manager).query(
+    const rows = (await this.db(tx).query(
       `SELECT source_node, target_node, relation FROM inventory_relations
        WHERE tenant_id = $1 AND source_node = ANY($2::text[]) AND target_node = ANY($2::text[])`,
       [tenantId, nodeIds],

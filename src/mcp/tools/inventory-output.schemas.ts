@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, RESOURCE_CATEGORIES, RISK_LEVELS } from '../../applications/inventory-enums';
+import { APPLICATION_TYPES, BUSINESS_IMPACTS } from '../../applications/application-enums';
+import { RESOURCE_CATEGORIES, RISK_LEVELS } from '../../inventory/inventory-enums';
 
 /**
  * Output schemas of the inventory tools: the JSON the REST endpoints answer (the DTOs of

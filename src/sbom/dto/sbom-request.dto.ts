@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { registerDecorator, type ValidationOptions } from 'class-validator';
-import { ENVIRONMENTS } from '../../applications/inventory-enums';
+import { ENVIRONMENTS } from '../../inventory/inventory-enums';
 import type { SbomEnvironment } from '../application-bom.types';
 
 /** Most code roots one request may name (an application has far fewer; this bounds the work). */

@@ -1,5 +1,4 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TenantEntity } from '../../auth/persistence/tenant.entity';
 
 /** Integration state per provider (`github`, `aws`), written by the inventory import. */
 @Entity({ name: 'integration_settings' })
@@ -10,9 +9,10 @@ export class IntegrationSettingEntity {
   @PrimaryColumn({ type: 'varchar', length: 32 })
   provider!: string;
 
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  // By entity name: auth's persistence is its own (docs/decisions/0018-module-boundaries.md).
+  @ManyToOne('TenantEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'tenant_id' })
-  readonly tenant?: TenantEntity;
+  readonly tenant?: object;
 
   @Column({ type: 'boolean', default: false })
   enabled!: boolean;

@@ -1,5 +1,4 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TenantEntity } from '../../auth/persistence/tenant.entity';
 
 /**
  * A service of the inventory (a deployable unit found by an integration). Its integer id is chosen by
@@ -15,9 +14,10 @@ export class InventoryServiceEntity {
   @PrimaryColumn({ type: 'integer' })
   id!: number;
 
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  // By entity name: auth's persistence is its own (docs/decisions/0018-module-boundaries.md).
+  @ManyToOne('TenantEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'tenant_id' })
-  readonly tenant?: TenantEntity;
+  readonly tenant?: object;
 
   @Column({ type: 'varchar', length: 255 })
   name!: string;

@@ -5,7 +5,7 @@ import { InventoryReadRepository, type PackageObservation, type SbomApplication 
 export type { PackageObservation, SbomApplication, SbomInventoryService } from './persistence/inventory-read.repository';
 
 /**
- * The inventory as other modules read it (the SBOM generator). Exported by ApplicationsModule;
+ * The inventory as other modules read it (the SBOM generator). Exported by InventoryModule;
  * documented in docs/inventory.md ("Read API for other modules").
  */
 @Injectable()

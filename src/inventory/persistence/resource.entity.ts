@@ -1,5 +1,4 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TenantEntity } from '../../auth/persistence/tenant.entity';
 
 /** A cloud or platform resource, identified within the tenant by its platform id (ARN, URL, ...). */
 @Entity({ name: 'resources' })
@@ -10,9 +9,10 @@ export class ResourceEntity {
   @PrimaryColumn({ name: 'platform_id', type: 'varchar', length: 512 })
   platformId!: string;
 
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  // By entity name: auth's persistence is its own (docs/decisions/0018-module-boundaries.md).
+  @ManyToOne('TenantEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'tenant_id' })
-  readonly tenant?: TenantEntity;
+  readonly tenant?: object;
 
   @Column({ name: 'resource_type', type: 'varchar', length: 128 })
   resourceType!: string;

@@ -1,4 +1,4 @@
-import type { ResourceCategory } from '../applications/inventory-enums';
+import type { ResourceCategory } from './inventory-enums';
 
 // Resource families by name, for imports that give a resource no category (RESOURCE_CATEGORIES).
 const CATEGORY_PATTERNS: [RegExp, ResourceCategory][] = [

@@ -1,26 +1,18 @@
+import { RISK_LEVELS } from '../inventory/inventory-enums';
+
 /**
- * The closed value sets of the inventory (docs/inventory.md, docs/sbom.md). Order matters: it is the rank used
- * for sorting ("enum fields sort by rank") and the order `_terms` lists them in.
+ * The applications' closed value sets (docs/inventory.md). Order matters: it is the rank used for
+ * sorting ("enum fields sort by rank") and the order `_terms` lists them in.
  */
 export const TIERS = ['TIER_1', 'TIER_2', 'TIER_3', 'TIER_4'] as const;
-/**
- * Ranked levels of business impact and of the worst open finding, least to most severe (`asc` puts LOW
- * first). Not the scanner's SEVERITIES (src/scanner/engine/scan-report.types.ts): another scale.
- */
-export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
+/** Business impact shares the inventory's LOW..CRITICAL scale. */
 export const BUSINESS_IMPACTS = RISK_LEVELS;
 export const APPLICATION_TYPES = ['static', 'dynamic'] as const;
 export const OWNER_TYPES = ['owner', 'tech_lead', 'security_lead'] as const;
-export const ENVIRONMENTS = ['production', 'staging', 'test', 'development', 'sandbox', 'corporate', 'disaster_recovery', 'unassigned'] as const;
-export const RESOURCE_CATEGORIES = ['compute', 'storage', 'database', 'network', 'identity', 'messaging', 'other'] as const;
-export const INTEGRATION_PROVIDERS = ['github', 'aws'] as const;
 
 export type Tier = (typeof TIERS)[number];
-export type RiskLevel = (typeof RISK_LEVELS)[number];
 export type ApplicationType = (typeof APPLICATION_TYPES)[number];
 export type OwnerType = (typeof OWNER_TYPES)[number];
-export type Environment = (typeof ENVIRONMENTS)[number];
-export type ResourceCategory = (typeof RESOURCE_CATEGORIES)[number];
 
 export const DEFAULT_DESCRIPTION = 'Created by the Bulwark application inventory.';
 export const MAX_PAGE_LIMIT = 1000;
@@ -28,9 +20,8 @@ export const MAX_OWNERS = 50;
 /** Longest owner `login` and `name` (their columns are varchar(255)). */
 export const MAX_OWNER_FIELD_LENGTH = 255;
 export const MAX_SERVICE_IDS = 10_000;
-export const MAX_GRAPH_SELECTION = 10_000;
-export const MAX_PLATFORM_ID_LENGTH = 512;
 
+/** Labels and descriptions of the values `GET /api/applications/_terms` lists (its environments and graph categories too). */
 export const TERM_TEXT: Record<string, Record<string, { label: string; description: string }>> = {
   tier: {
     TIER_1: { label: 'Tier 1', description: 'Mission critical: an outage stops the business.' },

@@ -1,5 +1,4 @@
 import { Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { TenantEntity } from '../../auth/persistence/tenant.entity';
 
 /** An imported edge between graph nodes (`service:<id>`, `resource:<platform_id>`), e.g. `reads_from`. */
 @Entity({ name: 'inventory_relations' })
@@ -16,7 +15,8 @@ export class RelationEntity {
   @PrimaryColumn({ type: 'varchar', length: 64 })
   relation!: string;
 
-  @ManyToOne(() => TenantEntity, { onDelete: 'CASCADE' })
+  // By entity name: auth's persistence is its own (docs/decisions/0018-module-boundaries.md).
+  @ManyToOne('TenantEntity', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'tenant_id' })
-  readonly tenant?: TenantEntity;
+  readonly tenant?: object;
 }
