@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ENVIRONMENTS } from '../../applications/inventory-enums';
+import { ENVIRONMENTS } from '../../inventory/inventory-enums';
 import { MAX_INT4 } from '../../common/int4';
 import { UsageError, type CliIo } from '../cli-io';
 import { runSbom, SBOM_HELP } from './sbom.command';

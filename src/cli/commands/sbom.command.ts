@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_INT4 } from '../../common/int4';
+import { ENVIRONMENTS } from '../../inventory/inventory-enums';
 import { CliError, EXIT_OK, UsageError, type CliIo } from '../cli-io';
 import { safeText } from '../output/terminal';
 import { remoteCall } from './remote-call';
@@ -9,8 +10,8 @@ import { remoteCall } from './remote-call';
 export const SBOM_HELP = `Usage: bulwark sbom <application_id> [--environment <env>] [--coderoot <owner/repo:path>]… [-o <file>] [--server <url>]
 
 Generates the application's CycloneDX 1.6 SBOM (POST /api/applications/{id}/sbom).
-  --environment   production, staging, test, development, sandbox, corporate, disaster_recovery or
-                  unassigned (default: every observation)
+  --environment   ${ENVIRONMENTS.slice(0, -1).join(', ')} or
+                  ${ENVIRONMENTS[ENVIRONMENTS.length - 1]} (default: every observation)
   --coderoot      limit to these code roots (repeatable; default: all of the application's)
   -o, --output    write the SBOM to a file (default: stdout)
 `;
