@@ -16,7 +16,7 @@ import { codeLexicon } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
 import { codeChunksOf, type CodeChunk } from './code-units';
 import { asText, decodeStep, xorBytes, type DecodeStep } from './code-decode';
-import { parseCode, type CodeLanguage, type SyntaxNode } from './tree-sitter';
+import { parseCode, type CodeLanguage, type SyntaxNode, type SyntaxTree } from './tree-sitter';
 import { literalPattern } from '../engine/literal-pattern';
 
 export interface CodeCall {
@@ -593,7 +593,17 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
   if (known) return known;
   const facts: CodeFacts = { calls: [], incomplete: null };
   memo.set(ctx, facts);
-  const chunks = codeChunksOf(ctx);
+  const chunks = codeChunksOf(ctx).filter((c) => worthParsing(c.text));
+  const trees = new ParsedChunks(chunks);
+  try {
+    analyseChunks(ctx, chunks, trees, facts);
+  } finally {
+    trees.release();
+  }
+  return facts;
+}
+
+function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: ParsedChunks, facts: CodeFacts): void {
   // Time spent in parses that met syntax errors (clean parses are linear and never counted).
   let errorMs = 0;
   let state: WalkState | null = null;
@@ -601,7 +611,6 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
   let why = '';
   let capped = false;
   for (const chunk of chunks) {
-    if (!worthParsing(chunk.text)) continue;
     if (capped) break;
     if (errorMs > FILE_PARSE_BUDGET_MS || performance.now() > ctx.deadline) {
       notParsed++;
@@ -614,24 +623,76 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
       // The previous chunk's tree is gone: its function bodies can no longer be re-resolved.
       state.fnDefs.clear();
     }
-    const parsed = parseCode(chunk.lang, chunk.text);
+    const parsed = trees.parse(chunk);
     errorMs += parsed.slowMs;
     if ('error' in parsed) {
       notParsed++;
       why = parsed.error === 'not_ready' ? 'the code parsers were not ready' : 'a code block took too long to parse';
       continue;
     }
-    try {
-      if (errorShare(parsed.tree.rootNode, chunk.text.length) <= MAX_ERROR_SHARE) walk(parsed.tree.rootNode, state);
-    } finally {
-      parsed.tree.delete();
-    }
+    if (parsed.walkable) walk(parsed.tree.rootNode, state);
     // The calls past the cap were not recorded: what follows them is not analysed.
     capped = facts.calls.length >= MAX_CALLS;
   }
   if (capped) facts.incomplete = `code analysis incomplete: more than ${MAX_CALLS} commands and calls; the code after line ${facts.calls[facts.calls.length - 1]!.line} was not analysed`;
   else if (notParsed > 0) facts.incomplete = `code analysis incomplete: ${notParsed} code block(s) not parsed (${why})`;
-  return facts;
+}
+
+/** Trees kept at once for chunks whose text comes again later in the file: a bound on memory, not on analysis (past it a repeat is parsed again). */
+export const MAX_KEPT_TREES = 32;
+
+/**
+ * The parse of each chunk of one file. A chunk whose text (and language) comes again later in the
+ * file, as in repeated or tiled content, is parsed once: its tree is kept until its last
+ * occurrence and walked again there with that occurrence's own state (lines, constants, unit), so
+ * the facts are those of a fresh parse. Everything is deleted at the end (`release`).
+ */
+class ParsedChunks {
+  /** Occurrences still to come of each repeated text. */
+  private readonly remaining = new Map<string, number>();
+  private readonly kept = new Map<string, { tree: SyntaxTree; walkable: boolean }>();
+  /** Trees no later chunk needs: deleted once walked (at the next parse or at the end). */
+  private afterWalk: SyntaxTree[] = [];
+
+  constructor(chunks: readonly CodeChunk[]) {
+    const seen = new Map<string, number>();
+    for (const c of chunks) {
+      const key = `${c.lang}\0${c.text}`;
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of seen) if (n > 1) this.remaining.set(key, n);
+  }
+
+  parse(chunk: CodeChunk): { tree: SyntaxTree; walkable: boolean; slowMs: number } | { error: 'not_ready' | 'cancelled'; slowMs: number } {
+    // The previous chunk has been walked: its tree goes unless a later chunk repeats it.
+    for (const t of this.afterWalk) t.delete();
+    this.afterWalk = [];
+    const key = `${chunk.lang}\0${chunk.text}`;
+    const left = this.remaining.get(key);
+    if (left !== undefined) this.remaining.set(key, left - 1);
+    const known = this.kept.get(key);
+    if (known) {
+      if (left === 1) {
+        this.kept.delete(key);
+        this.afterWalk.push(known.tree);
+      }
+      return { tree: known.tree, walkable: known.walkable, slowMs: 0 };
+    }
+    const parsed = parseCode(chunk.lang, chunk.text);
+    if ('error' in parsed) return parsed;
+    // A tree more than half error nodes is not walked.
+    const walkable = errorShare(parsed.tree.rootNode, chunk.text.length) <= MAX_ERROR_SHARE;
+    if (left !== undefined && left > 1 && this.kept.size < MAX_KEPT_TREES) this.kept.set(key, { tree: parsed.tree, walkable });
+    else this.afterWalk.push(parsed.tree);
+    return { tree: parsed.tree, walkable, slowMs: parsed.slowMs };
+  }
+
+  release(): void {
+    for (const t of this.afterWalk) t.delete();
+    for (const { tree } of this.kept.values()) tree.delete();
+    this.afterWalk = [];
+    this.kept.clear();
+  }
 }
 
 /** The facts if some rule already computed them for this file (the analyzer reports `incomplete`). */
