@@ -412,12 +412,18 @@ function enclosingFunction(node: SyntaxNode): { name: string; node: SyntaxNode }
   return null;
 }
 
-function walk(root: SyntaxNode, state: WalkState): void {
+/** The nodes a walk reads, in source order (`nodes`), fetched from the tree on the first walk and kept with a tree walked again. */
+interface WalkNodes {
+  nodes?: (SyntaxNode | null)[];
+}
+
+function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
   const lang = state.chunk.lang;
   // Guards in force: the condition applies from its end to the end of its statement.
   const guards: { from: number; to: number; text: string }[] = [];
   // Only the nodes the walk reads cross from WebAssembly, in source order, in one call.
-  for (const node of root.descendantsOfType(INTERESTING_TYPES[lang])) {
+  kept.nodes ??= root.descendantsOfType(INTERESTING_TYPES[lang]);
+  for (const node of kept.nodes) {
     if (!node) continue;
     const t = node.type;
     const at = node.startIndex;
@@ -630,7 +636,7 @@ function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: Pa
       why = parsed.error === 'not_ready' ? 'the code parsers were not ready' : 'a code block took too long to parse';
       continue;
     }
-    if (parsed.walkable) walk(parsed.tree.rootNode, state);
+    if (parsed.walkable) walk(parsed.tree.rootNode, state, parsed.walkNodes);
     // The calls past the cap were not recorded: what follows them is not analysed.
     capped = facts.calls.length >= MAX_CALLS;
   }
@@ -650,7 +656,7 @@ export const MAX_KEPT_TREES = 32;
 class ParsedChunks {
   /** Occurrences still to come of each repeated text. */
   private readonly remaining = new Map<string, number>();
-  private readonly kept = new Map<string, { tree: SyntaxTree; walkable: boolean }>();
+  private readonly kept = new Map<string, { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes }>();
   /** Trees no later chunk needs: deleted once walked (at the next parse or at the end). */
   private afterWalk: SyntaxTree[] = [];
 
@@ -663,7 +669,7 @@ class ParsedChunks {
     for (const [key, n] of seen) if (n > 1) this.remaining.set(key, n);
   }
 
-  parse(chunk: CodeChunk): { tree: SyntaxTree; walkable: boolean; slowMs: number } | { error: 'not_ready' | 'cancelled'; slowMs: number } {
+  parse(chunk: CodeChunk): { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes; slowMs: number } | { error: 'not_ready' | 'cancelled'; slowMs: number } {
     // The previous chunk has been walked: its tree goes unless a later chunk repeats it.
     for (const t of this.afterWalk) t.delete();
     this.afterWalk = [];
@@ -676,15 +682,16 @@ class ParsedChunks {
         this.kept.delete(key);
         this.afterWalk.push(known.tree);
       }
-      return { tree: known.tree, walkable: known.walkable, slowMs: 0 };
+      return { ...known, slowMs: 0 };
     }
     const parsed = parseCode(chunk.lang, chunk.text);
     if ('error' in parsed) return parsed;
     // A tree more than half error nodes is not walked.
     const walkable = errorShare(parsed.tree.rootNode, chunk.text.length) <= MAX_ERROR_SHARE;
-    if (left !== undefined && left > 1 && this.kept.size < MAX_KEPT_TREES) this.kept.set(key, { tree: parsed.tree, walkable });
+    const entry = { tree: parsed.tree, walkable, walkNodes: {} };
+    if (left !== undefined && left > 1 && this.kept.size < MAX_KEPT_TREES) this.kept.set(key, entry);
     else this.afterWalk.push(parsed.tree);
-    return { tree: parsed.tree, walkable, slowMs: parsed.slowMs };
+    return { ...entry, slowMs: parsed.slowMs };
   }
 
   release(): void {
