@@ -392,7 +392,7 @@ const GUARD_TYPES = ['if_statement', 'elif_clause', 'while_statement', 'conditio
  * is passed by the cursor without being materialised.
  */
 const INTERESTING_TYPES: Record<CodeLanguage, string[]> = {
-  bash: [...GUARD_TYPES, 'list', 'for_statement', 'variable_assignment', 'command'],
+  bash: [...GUARD_TYPES, 'list', 'for_statement', 'variable_assignment', 'redirected_statement', 'command'],
   python: [...GUARD_TYPES, 'return_statement', 'for_statement', 'assignment', 'call'],
   typescript: [...GUARD_TYPES, 'return_statement', 'for_statement', 'for_in_statement', 'variable_declarator', 'assignment_expression', 'call_expression', 'new_expression'],
   powershell: [...GUARD_TYPES, 'return_statement', 'for_statement', 'assignment_expression', 'command'],
@@ -421,6 +421,10 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
   const lang = state.chunk.lang;
   // Guards in force: the condition applies from its end to the end of its statement.
   const guards: { from: number; to: number; text: string }[] = [];
+  // Shell: the redirects of each redirected statement, by the id of the statement it redirects. The
+  // nodes come in source order, a statement before its body, so a command finds its redirects here
+  // instead of asking for its parent (which tree-sitter finds by descending from the root again).
+  const redirectsOf = new Map<number, SyntaxNode>();
   // Only the nodes the walk reads cross from WebAssembly, in source order, in one call.
   kept.nodes ??= root.descendantsOfType(INTERESTING_TYPES[lang]);
   for (const node of kept.nodes) {
@@ -436,6 +440,11 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
       // `[ cond ] && cmd`, `test … && cmd`: the test guards what follows.
       const first = node.namedChild(0);
       if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? '')))) guards.push({ from: first.endIndex, to: node.endIndex, text: condText(first, state) });
+    }
+    if (t === 'redirected_statement') {
+      const body = node.childForFieldName('body');
+      if (body) redirectsOf.set(body.id, node);
+      continue;
     }
     if (t === 'return_statement' && lang !== 'bash') {
       const fn = enclosingFunction(node);
@@ -508,8 +517,8 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
       if (nameNode) {
         const args = node.childrenForFieldName('argument').map((a) => resolve(a, state));
         const redirects: string[] = [];
-        const parent = node.parent;
-        if (parent?.type === 'redirected_statement') {
+        const parent = redirectsOf.get(node.id);
+        if (parent) {
           for (const r of parent.childrenForFieldName('redirect')) {
             if (r?.type === 'file_redirect') {
               const dest = r.childForFieldName('destination');
