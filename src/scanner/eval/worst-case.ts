@@ -20,7 +20,6 @@ import { buildViews } from '../views/build-views';
 import { codeFactsOf } from '../code/code-facts';
 import { buildScanContext, viewOptionsFor } from '../views/scan-context';
 import { loadManifest } from './corpus-loader';
-import { DEFAULT_SCAN_LIMITS } from '../archive/scan-limits';
 
 export interface WorstCaseInput {
   name: string;
@@ -196,15 +195,11 @@ function analysisFile(path: string, text: string): AnalysisFile {
 }
 
 const analyzer = createStaticAnalyzer();
-/** For growth: no time budget, which would cut the larger size short and hide its growth. */
-const unboundedAnalyzer = createStaticAnalyzer({ budgetMs: Number.POSITIVE_INFINITY });
 const NO_JUDGE: JudgeResult = { status: 'disabled', assessed_intent: null, confidence: null, findings: [], demoted_rule_ids: [] };
 
 /** The CPU-bound part of a scan, end to end: upload → entries → kinds → text → rules → scores. */
-function scanSync(path: string, bytes: Buffer, growth = false): void {
-  // The growth confirmation reads sizes past the upload limit (GROWTH_CHECK): the limits are raised to the input's size.
-  const deps = growth ? { analyzer: unboundedAnalyzer, limits: { maxUploadBytes: Math.max(DEFAULT_SCAN_LIMITS.maxUploadBytes, bytes.length), maxFileBytes: Math.max(DEFAULT_SCAN_LIMITS.maxFileBytes, bytes.length), maxTotalBytes: Math.max(DEFAULT_SCAN_LIMITS.maxTotalBytes, bytes.length) } } : { analyzer };
-  const prepared = prepareScan({ filename: path, bytes }, deps);
+function scanSync(path: string, bytes: Buffer): void {
+  const prepared = prepareScan({ filename: path, bytes }, { analyzer });
   for (const p of prepared.files) scoreFile({ file: p.file, staticFindings: p.staticFindings, judge: NO_JUDGE });
 }
 
@@ -222,7 +217,7 @@ function stagesOf(path: string, text: string, rules: readonly Rule[]): Stage[] {
     // context object each run.
     { name: 'code', run: () => codeFactsOf({ ...ctx }) },
     ...rules.map((r) => ({ name: `rule:${r.meta.id}`, run: () => r.match(ctx, []) })),
-    { name: 'scan', run: () => scanSync(path, bytes, true) },
+    { name: 'scan', run: () => scanSync(path, bytes) },
   ];
 }
 
@@ -303,35 +298,8 @@ export function superLinear(rows: readonly GrowthRow[], maxRatio: number, floorM
  * per byte still rises (bounded windows filling up, caches), which read 6× per 4× from 32 to 128 KB
  * and crossed 8× under CI load. Stages under 5 ms at the larger size are noise, not growth. A stage
  * fails only when a second confirmation reads it above 8× again.
- *
- * A stage under `confirmMinMs` at the smaller size is read at sizes 4× larger (up to
- * `maxConfirmSize`) before it is judged: a busy machine adds milliseconds of its own to a reading
- * (a linear stage read 0.7 → 8.8 ms, ×12.6, twice in a row), which is growth only for a stage that
- * costs about as little. A quadratic stage reaches `confirmMinMs` within one or two steps and
- * then reads 16× per step, far above the noise; a linear one reads 4×, noise included.
  */
-export const GROWTH_CHECK = {
-  screenSizes: [8 * 1024, 32 * 1024],
-  confirmSizes: [64_000, 256_000],
-  confirmMinMs: 5,
-  maxConfirmSize: 4_096_000,
-  screenRatio: 6,
-  screenFloorMs: 1,
-  maxRatio: 8,
-  floorMs: 5,
-} as const;
-
-/** One stage's growth at the confirmation sizes, moved up 4× at a time while the smaller size reads under `confirmMinMs`. */
-export function confirmationRow(input: WorstCaseInput, stage: string, rules: readonly Rule[] | undefined): GrowthRow {
-  const c = GROWTH_CHECK;
-  let sizes: readonly number[] = c.confirmSizes;
-  for (;;) {
-    const row = measureGrowth(input, { sizes, runs: 5, rules, stages: new Set([stage]) })[0]!;
-    const larger = sizes[sizes.length - 1]!;
-    if (row.ms[0]! >= c.confirmMinMs || larger * 4 > c.maxConfirmSize) return row;
-    sizes = [larger, larger * 4];
-  }
-}
+export const GROWTH_CHECK = { screenSizes: [8 * 1024, 32 * 1024], confirmSizes: [64_000, 256_000], screenRatio: 6, screenFloorMs: 1, maxRatio: 8, floorMs: 5 } as const;
 
 /** Stages that grow faster than linearly on the generated inputs, after confirmation. */
 export function confirmedSuperLinear(inputs: readonly WorstCaseInput[], rules?: readonly Rule[]): GrowthRow[] {
@@ -339,12 +307,13 @@ export function confirmedSuperLinear(inputs: readonly WorstCaseInput[], rules?: 
   const found: GrowthRow[] = [];
   for (const input of inputs) {
     const flagged = superLinear(measureGrowth(input, { sizes: c.screenSizes, runs: 1, rules }), c.screenRatio, c.screenFloorMs);
-    for (const stage of new Set(flagged.map((r) => r.stage))) {
-      // Twice: a quadratic stage reads 16x every time, while a lucky fast reading of the smaller size
-      // (a 1 ms stage varies by half between runs) does not repeat.
-      if (superLinear([confirmationRow(input, stage, rules)], c.maxRatio, c.floorMs).length === 0) continue;
-      found.push(...superLinear([confirmationRow(input, stage, rules)], c.maxRatio, c.floorMs));
-    }
+    if (flagged.length === 0) continue;
+    const stages = new Set(flagged.map((r) => r.stage));
+    const confirm = (names: ReadonlySet<string>): GrowthRow[] => superLinear(measureGrowth(input, { sizes: c.confirmSizes, runs: 5, rules, stages: names }), c.maxRatio, c.floorMs);
+    // Twice: a quadratic stage reads 16x every time, while a lucky fast reading of the smaller size
+    // (a 1 ms stage varies by half between runs) does not repeat.
+    const once = confirm(stages);
+    if (once.length > 0) found.push(...confirm(new Set(once.map((r) => r.stage))));
   }
   return found;
 }
