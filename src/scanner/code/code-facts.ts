@@ -16,7 +16,7 @@ import { codeLexicon } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
 import { codeChunksOf, type CodeChunk } from './code-units';
 import { asText, decodeStep, xorBytes, type DecodeStep } from './code-decode';
-import { parseCode, type CodeLanguage, type SyntaxNode } from './tree-sitter';
+import { parseCode, type CodeLanguage, type SyntaxNode, type SyntaxTree } from './tree-sitter';
 import { literalPattern } from '../engine/literal-pattern';
 
 export interface CodeCall {
@@ -397,7 +397,7 @@ const GUARD_TYPES = ['if_statement', 'elif_clause', 'while_statement', 'conditio
  * is passed by the cursor without being materialised.
  */
 const INTERESTING_TYPES: Record<CodeLanguage, string[]> = {
-  bash: [...GUARD_TYPES, 'list', 'for_statement', 'variable_assignment', 'command'],
+  bash: [...GUARD_TYPES, 'list', 'for_statement', 'variable_assignment', 'redirected_statement', 'command'],
   python: [...GUARD_TYPES, 'return_statement', 'for_statement', 'assignment', 'call'],
   typescript: [...GUARD_TYPES, 'return_statement', 'for_statement', 'for_in_statement', 'variable_declarator', 'assignment_expression', 'call_expression', 'new_expression'],
   powershell: [...GUARD_TYPES, 'return_statement', 'for_statement', 'assignment_expression', 'command'],
@@ -417,12 +417,22 @@ function enclosingFunction(node: SyntaxNode): { name: string; node: SyntaxNode }
   return null;
 }
 
-function walk(root: SyntaxNode, state: WalkState): void {
+/** The nodes a walk reads, in source order (`nodes`), fetched from the tree on the first walk and kept with a tree walked again. */
+interface WalkNodes {
+  nodes?: (SyntaxNode | null)[];
+}
+
+function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
   const lang = state.chunk.lang;
   // Guards in force: the condition applies from its end to the end of its statement.
   const guards: { from: number; to: number; text: string }[] = [];
+  // Shell: the redirects of each redirected statement, by the id of the statement it redirects. The
+  // nodes come in source order, a statement before its body, so a command finds its redirects here
+  // instead of asking for its parent (which tree-sitter finds by descending from the root again).
+  const redirectsOf = new Map<number, SyntaxNode>();
   // Only the nodes the walk reads cross from WebAssembly, in source order, in one call.
-  for (const node of root.descendantsOfType(INTERESTING_TYPES[lang])) {
+  kept.nodes ??= root.descendantsOfType(INTERESTING_TYPES[lang]);
+  for (const node of kept.nodes) {
     if (!node) continue;
     const t = node.type;
     const at = node.startIndex;
@@ -435,6 +445,11 @@ function walk(root: SyntaxNode, state: WalkState): void {
       // `[ cond ] && cmd`, `test … && cmd`: the test guards what follows.
       const first = node.namedChild(0);
       if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? '')))) guards.push({ from: first.endIndex, to: node.endIndex, text: condText(first, state) });
+    }
+    if (t === 'redirected_statement') {
+      const body = node.childForFieldName('body');
+      if (body) redirectsOf.set(body.id, node);
+      continue;
     }
     if (t === 'return_statement' && lang !== 'bash') {
       const fn = enclosingFunction(node);
@@ -507,8 +522,8 @@ function walk(root: SyntaxNode, state: WalkState): void {
       if (nameNode) {
         const args = node.childrenForFieldName('argument').map((a) => resolve(a, state));
         const redirects: string[] = [];
-        const parent = node.parent;
-        if (parent?.type === 'redirected_statement') {
+        const parent = redirectsOf.get(node.id);
+        if (parent) {
           for (const r of parent.childrenForFieldName('redirect')) {
             if (r?.type === 'file_redirect') {
               const dest = r.childForFieldName('destination');
@@ -598,7 +613,17 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
   if (known) return known;
   const facts: CodeFacts = { calls: [], incomplete: null };
   memo.set(ctx, facts);
-  const chunks = codeChunksOf(ctx);
+  const chunks = codeChunksOf(ctx).filter((c) => worthParsing(c.text));
+  const trees = new ParsedChunks(chunks);
+  try {
+    analyseChunks(ctx, chunks, trees, facts);
+  } finally {
+    trees.release();
+  }
+  return facts;
+}
+
+function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: ParsedChunks, facts: CodeFacts): void {
   // Time spent in parses that met syntax errors (clean parses are linear and never counted).
   let errorMs = 0;
   let state: WalkState | null = null;
@@ -606,7 +631,6 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
   let why = '';
   let capped = false;
   for (const chunk of chunks) {
-    if (!worthParsing(chunk.text)) continue;
     if (capped) break;
     if (errorMs > FILE_PARSE_BUDGET_MS || performance.now() > ctx.deadline) {
       notParsed++;
@@ -619,24 +643,77 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
       // The previous chunk's tree is gone: its function bodies can no longer be re-resolved.
       state.fnDefs.clear();
     }
-    const parsed = parseCode(chunk.lang, chunk.text);
+    const parsed = trees.parse(chunk);
     errorMs += parsed.slowMs;
     if ('error' in parsed) {
       notParsed++;
       why = parsed.error === 'not_ready' ? 'the code parsers were not ready' : 'a code block took too long to parse';
       continue;
     }
-    try {
-      if (errorShare(parsed.tree.rootNode, chunk.text.length) <= MAX_ERROR_SHARE) walk(parsed.tree.rootNode, state);
-    } finally {
-      parsed.tree.delete();
-    }
+    if (parsed.walkable) walk(parsed.tree.rootNode, state, parsed.walkNodes);
     // The calls past the cap were not recorded: what follows them is not analysed.
     capped = facts.calls.length >= MAX_CALLS;
   }
   if (capped) facts.incomplete = `code analysis incomplete: more than ${MAX_CALLS} commands and calls; the code after line ${facts.calls[facts.calls.length - 1]!.line} was not analysed`;
   else if (notParsed > 0) facts.incomplete = `code analysis incomplete: ${notParsed} code block(s) not parsed (${why})`;
-  return facts;
+}
+
+/** Trees kept at once for chunks whose text comes again later in the file: a bound on memory, not on analysis (past it a repeat is parsed again). */
+export const MAX_KEPT_TREES = 32;
+
+/**
+ * The parse of each chunk of one file. A chunk whose text (and language) comes again later in the
+ * file, as in repeated or tiled content, is parsed once: its tree is kept until its last
+ * occurrence and walked again there with that occurrence's own state (lines, constants, unit), so
+ * the facts are those of a fresh parse. Everything is deleted at the end (`release`).
+ */
+class ParsedChunks {
+  /** Occurrences still to come of each repeated text. */
+  private readonly remaining = new Map<string, number>();
+  private readonly kept = new Map<string, { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes }>();
+  /** Trees no later chunk needs: deleted once walked (at the next parse or at the end). */
+  private afterWalk: SyntaxTree[] = [];
+
+  constructor(chunks: readonly CodeChunk[]) {
+    const seen = new Map<string, number>();
+    for (const c of chunks) {
+      const key = `${c.lang}\0${c.text}`;
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of seen) if (n > 1) this.remaining.set(key, n);
+  }
+
+  parse(chunk: CodeChunk): { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes; slowMs: number } | { error: 'not_ready' | 'cancelled'; slowMs: number } {
+    // The previous chunk has been walked: its tree goes unless a later chunk repeats it.
+    for (const t of this.afterWalk) t.delete();
+    this.afterWalk = [];
+    const key = `${chunk.lang}\0${chunk.text}`;
+    const left = this.remaining.get(key);
+    if (left !== undefined) this.remaining.set(key, left - 1);
+    const known = this.kept.get(key);
+    if (known) {
+      if (left === 1) {
+        this.kept.delete(key);
+        this.afterWalk.push(known.tree);
+      }
+      return { ...known, slowMs: 0 };
+    }
+    const parsed = parseCode(chunk.lang, chunk.text);
+    if ('error' in parsed) return parsed;
+    // A tree more than half error nodes is not walked.
+    const walkable = errorShare(parsed.tree.rootNode, chunk.text.length) <= MAX_ERROR_SHARE;
+    const entry = { tree: parsed.tree, walkable, walkNodes: {} };
+    if (left !== undefined && left > 1 && this.kept.size < MAX_KEPT_TREES) this.kept.set(key, entry);
+    else this.afterWalk.push(parsed.tree);
+    return { ...entry, slowMs: parsed.slowMs };
+  }
+
+  release(): void {
+    for (const t of this.afterWalk) t.delete();
+    for (const { tree } of this.kept.values()) tree.delete();
+    this.afterWalk = [];
+    this.kept.clear();
+  }
 }
 
 /** The facts if some rule already computed them for this file (the analyzer reports `incomplete`). */

@@ -163,6 +163,26 @@ describe('code facts', () => {
     // Parses ~250 KB of shell twice: seconds on a loaded CI machine.
   }, 60_000);
 
+  it('walks a repeated chunk again with the state of each occurrence: its own lines and the constants of that point', () => {
+    // One block of about CHUNK_MAX characters (its long last line closes the chunk), repeated:
+    // every chunk's text recurs, and each block re-defines T from the one before.
+    const block = `T="$T/n"\ncurl -so "$T/run" https://h.example/r\n${Array.from({ length: 60 }, (_, i) => `echo step-${i} "$T"\n`).join('')}# ${'x'.repeat(CHUNK_MAX / 2)}\n`;
+    const blocks = 12;
+    const script = block.repeat(blocks);
+    const { ctx } = ctxOf('rep.sh', script);
+    const chunks = codeChunksOf(ctx);
+    // The chunks do repeat, so the parse is shared between occurrences.
+    expect(new Set(chunks.map((c) => c.text)).size).toBeLessThan(chunks.length);
+    const facts = codeFactsOf(ctx);
+    expect(facts.incomplete).toBeNull();
+    const rows = script.split('\n');
+    const curls = facts.calls.filter((c) => c.name === 'curl');
+    expect(curls.map((c) => c.args[1])).toEqual(Array.from({ length: blocks }, (_, k) => `$T${'/n'.repeat(k + 1)}/run`));
+    expect(facts.calls).toHaveLength(blocks * 61);
+    for (const c of facts.calls) expect(rows[c.line - 1]).toContain(c.name);
+    expect(facts.calls.filter((c) => c.name === 'echo').map((c) => c.line)).toEqual(rows.flatMap((r, i) => (r.startsWith('echo') ? [i + 1] : [])));
+  });
+
   it('does not parse code that mentions nothing the code rules read', () => {
     const facts = codeFactsOf(ctxOf('pad.sh', '${'.repeat(20000)).ctx);
     expect(facts.calls).toEqual([]);

@@ -22,13 +22,18 @@ const EXECUTES_STRINGS_RE =
 
 const blank = (s: string): string => ' '.repeat(s.length);
 
+/** Every candidate literal has a quote, a backtick or a slash: a line without one is left as it is, with no search. */
+const LITERAL_MARK_RE = /["'`/]/;
+
 function maskLine(line: string): string {
-  if (line.length === 0) return line;
+  if (line.length === 0 || !LITERAL_MARK_RE.test(line)) return line;
   // The line is rebuilt from pieces once: replacing each literal in place copied the whole line
   // per literal, quadratic on a long line full of them.
   const pieces: string[] = [];
   let from = 0;
-  for (const m of line.matchAll(CANDIDATE_LITERAL_RE)) {
+  // exec on the shared pattern, not matchAll, which copies the pattern for every line of the file.
+  CANDIDATE_LITERAL_RE.lastIndex = 0;
+  for (let m = CANDIDATE_LITERAL_RE.exec(line); m; m = CANDIDATE_LITERAL_RE.exec(line)) {
     const literal = m[1] ?? m[2] ?? m[3] ?? '';
     if (!REGEX_SYNTAX_RE.test(literal)) continue;
     const at = (m.index ?? 0) + m[0].indexOf(literal);
@@ -70,4 +75,4 @@ export function insidePatternLiteral(ctx: ScanContext, line: number, evidence: s
   return words.length > 0 && words.every((w) => !code.includes(w));
 }
 
-export const PATTERN_LITERAL_REGEXES: readonly RegExp[] = [CANDIDATE_LITERAL_RE, REGEX_SYNTAX_RE, EXECUTES_STRINGS_RE, STRING_LITERAL_RE, DATA_ROW_RE];
+export const PATTERN_LITERAL_REGEXES: readonly RegExp[] = [LITERAL_MARK_RE, CANDIDATE_LITERAL_RE, REGEX_SYNTAX_RE, EXECUTES_STRINGS_RE, STRING_LITERAL_RE, DATA_ROW_RE];

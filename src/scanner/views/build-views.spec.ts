@@ -51,6 +51,11 @@ describe('views', () => {
     expect(lineOf(v.joined?.text ?? '', 7)).toBe('');
   });
 
+  it('decode a run of a few hundred thousand character references on one line (a 4 MB local file) without overflowing the stack', () => {
+    const run = '&#65;'.repeat(300_000);
+    expect(decodeLine(run, { rot13: false }).map((p) => [p.source, p.text.length])).toEqual([['html_entity', 300_000]]);
+  });
+
   it('ignore random blobs that do not decode to text', () => {
     expect(decodeLine('sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', { rot13: false })).toEqual([]);
   });

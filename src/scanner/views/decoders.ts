@@ -112,9 +112,13 @@ function safeDecodeUri(s: string): string | null {
   }
 }
 
+const CODES_PER_CALL = 8192;
+
 function codesToText(codes: number[]): string | null {
   if (codes.some((c) => !Number.isFinite(c) || c < 0 || c > 0x10ffff)) return null;
-  const out = String.fromCodePoint(...codes);
+  // In slices: spreading a run of a few hundred thousand codes (a 4 MB local file of entities) overflowed the stack.
+  let out = '';
+  for (let i = 0; i < codes.length; i += CODES_PER_CALL) out += String.fromCodePoint(...codes.slice(i, i + CODES_PER_CALL));
   return looksLikeText(out) ? out : null;
 }
 

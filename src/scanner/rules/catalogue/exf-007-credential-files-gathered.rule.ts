@@ -7,10 +7,16 @@ const HOME_WALK = /\bos\.walk\(\s{0,3}(?:os\.path\.expanduser\(\s{0,3}["']~\/?["
 /** Copying or packing what was found. */
 const GATHER = /\btarfile\.open\(|\bzipfile\.ZipFile\(|\bshutil\.(?:copy|copy2|copyfile|copytree|make_archive)\(|\btar\s{1,3}-{0,2}[a-z]{0,4}c|\bzip\s{1,3}-[a-z]{0,3}r|\barchiver\(|\bAdmZip\b|\bfs\.(?:copyFile|copyFileSync|cp|cpSync)\(/;
 
-/** Distinct credential-file names on one line (a list of what to look for). */
+/**
+ * Distinct credential-file names on one line (a list of what to look for). Runs on every line of a
+ * script: a line without a name allocates nothing (`matchAll` copies the pattern per call).
+ */
 function distinctMarkers(line: string): number {
+  CREDENTIAL_FILE.lastIndex = 0;
+  let m = CREDENTIAL_FILE.exec(line);
+  if (!m) return 0;
   const seen = new Set<string>();
-  for (const m of line.matchAll(CREDENTIAL_FILE)) seen.add(m[0].toLowerCase());
+  for (; m; m = CREDENTIAL_FILE.exec(line)) seen.add(m[0].toLowerCase());
   return seen.size;
 }
 
@@ -42,6 +48,8 @@ export const exfCredentialFilesGatheredRule: Rule = {
     let gathers = false;
     for (let i = 0; i < ctx.lines.length; i++) {
       const l = ctx.lines[i];
+      // An empty line holds none of the three (a file of line breaks is 250,000 of them).
+      if (l.length === 0) continue;
       if (listLine === 0 && distinctMarkers(l) >= 3) listLine = i + 1;
       if (!walks && HOME_WALK.test(l)) walks = true;
       if (!gathers && GATHER.test(l)) gathers = true;
