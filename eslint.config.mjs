@@ -5,7 +5,21 @@ import globals from 'globals';
 import regexp from 'eslint-plugin-regexp';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'bench/results/**', 'test/fixtures/rules/**', 'test/fixtures/red-team/**', 'test/fixtures/red-team-blind/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      'bench/results/**',
+      'test/fixtures/rules/**',
+      'test/fixtures/red-team/**',
+      'test/fixtures/red-team-blind/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,9 +1,19 @@
 // Node 20: Jest cannot require() ESM-only packages (NestJS 12, jose, ...) nor run import() without
 // --experimental-vm-modules, so those packages are transformed to CommonJS by swc.
-const transformDeps = ['@electric-sql', '@nestjs', 'file-type', 'strtok3', 'token-types', '@tokenizer',
-  '@borewit', 'uint8array-extras', 'jose', 'json-schema-typed',
+const transformDeps = [
+  '@electric-sql',
+  '@nestjs',
+  'file-type',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  '@borewit',
+  'uint8array-extras',
+  'jose',
+  'json-schema-typed',
   // tree-sitter's runtime loads node:module with import(), which Jest's VM refuses; transformed, it is a require.
-  '@vscode/tree-sitter-wasm'];
+  '@vscode/tree-sitter-wasm',
+];
 
 const specFile = '\\.(spec|e2e-spec)\\.ts$';
 const ignored = ['/node_modules/', '/dist/'];

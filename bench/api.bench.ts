@@ -77,11 +77,17 @@ runPart('api', async (report: PartReport) => {
       redis ? start(seed, { ...pglite, REDIS_URL: redisUrl }) : Promise.resolve(null),
       scratch ? start(seed, { DATABASE_URL: scratch.url }) : Promise.resolve(null),
     ]);
-    const pgRedis = scratch && pgMem && redis ? await start({ kind: 'app', tenantId: pgMem.tenantId, scopes: ['inventory:read'] }, { DATABASE_URL: scratch.url, REDIS_URL: redisUrl }) : null;
+    const pgRedis =
+      scratch && pgMem && redis
+        ? await start({ kind: 'app', tenantId: pgMem.tenantId, scopes: ['inventory:read'] }, { DATABASE_URL: scratch.url, REDIS_URL: redisUrl })
+        : null;
 
     const setups: Setup[] = [{ name: 'hello', load: { url: `${hello.url}/hello`, connections }, samples: [] }];
     const add = (name: string, load: LoadOptions | null) => load && setups.push({ name, load, samples: [] });
-    for (const [db, mem, red] of [['pg', pgMem, pgRedis], ['pglite', pgliteMem, pgliteRedis]] as const) {
+    for (const [db, mem, red] of [
+      ['pg', pgMem, pgRedis],
+      ['pglite', pgliteMem, pgliteRedis],
+    ] as const) {
       add(`${db}.get`, mem && getLoad(mem, connections));
       add(`${db}.get_redis`, red && getLoad(red, connections));
       add(`${db}.list_c32`, mem && listLoad(mem, connections));
@@ -98,7 +104,10 @@ runPart('api', async (report: PartReport) => {
     }
     // Sequential list latency (one client, no queueing behind other requests).
     const sequential: Record<string, LoadResult> = {};
-    for (const [db, mem] of [['pg', pgMem], ['pglite', pgliteMem]] as const) {
+    for (const [db, mem] of [
+      ['pg', pgMem],
+      ['pglite', pgliteMem],
+    ] as const) {
       if (!mem) continue;
       const r = await runLoad({ ...listLoad(mem, 1), amount: listRequests });
       assertClean(`${db}.list_c1`, r);
@@ -116,7 +125,9 @@ runPart('api', async (report: PartReport) => {
       return a && b ? round(median(a.samples.map((x, i) => (x.rps / b.samples[i]!.rps) * 100)), 1) : null;
     };
 
-    report.add(figure('api.hello.rps', '(a) Express hello-world req/s (ceiling)', round(medianOf('hello', 'rps')!, 0), 'req/s', undefined, `${connections} connections`));
+    report.add(
+      figure('api.hello.rps', '(a) Express hello-world req/s (ceiling)', round(medianOf('hello', 'rps')!, 0), 'req/s', undefined, `${connections} connections`),
+    );
     for (const db of ['pg', 'pglite'] as const) {
       const label = db === 'pg' ? 'PostgreSQL' : 'PGlite';
       const present = db === 'pg' ? Boolean(pgMem) : true;
@@ -126,24 +137,66 @@ runPart('api', async (report: PartReport) => {
           ['get.p99', `(b) GET ${label} p99 at ${connections} conn`, 'ms', atMost(25)],
           ['list.p99_c1', `(c) list ${label} p99, 1 client`, 'ms', atMost(50)],
           ['get_redis.pct_of_get', `(d) GET ${label} Redis store, % of (b) req/s`, '%', atLeast(85)],
-        ] as const) report.skip(`api.${db}.${id}`, l, u, 'skipped (no PostgreSQL)', t);
+        ] as const)
+          report.skip(`api.${db}.${id}`, l, u, 'skipped (no PostgreSQL)', t);
         continue;
       }
       // The 40% target is stated for PostgreSQL; PGlite is shown against the same bar for comparison.
       report.add(figure(`api.${db}.get.rps`, `(b) GET /api/applications/{id} ${label} req/s`, round(medianOf(`${db}.get`, 'rps')!, 0), 'req/s'));
       report.add(figure(`api.${db}.get.rps_pct_of_hello`, `(b) GET ${label}, % of (a) req/s (paired)`, pairedRatio(`${db}.get`, 'hello'), '%', atLeast(40)));
       report.add(figure(`api.${db}.get.p99`, `(b) GET ${label} p99 at ${connections} conn`, medianOf(`${db}.get`, 'p99_ms'), 'ms', atMost(25)));
-      report.add(figure(`api.${db}.list.p99_c1`, `(c) list 100 of 10,000 + search + filter ${label} p99, 1 client`, sequential[db]?.p99_ms ?? null, 'ms', atMost(50), `p50 ${sequential[db]?.p50_ms} ms`));
-      report.add(figure(`api.${db}.list.p99_c32`, `(c) list ${label} p99 at ${connections} conn`, medianOf(`${db}.list_c32`, 'p99_ms'), 'ms', undefined, `${round(medianOf(`${db}.list_c32`, 'rps') ?? NaN, 0)} req/s`));
+      report.add(
+        figure(
+          `api.${db}.list.p99_c1`,
+          `(c) list 100 of 10,000 + search + filter ${label} p99, 1 client`,
+          sequential[db]?.p99_ms ?? null,
+          'ms',
+          atMost(50),
+          `p50 ${sequential[db]?.p50_ms} ms`,
+        ),
+      );
+      report.add(
+        figure(
+          `api.${db}.list.p99_c32`,
+          `(c) list ${label} p99 at ${connections} conn`,
+          medianOf(`${db}.list_c32`, 'p99_ms'),
+          'ms',
+          undefined,
+          `${round(medianOf(`${db}.list_c32`, 'rps') ?? NaN, 0)} req/s`,
+        ),
+      );
       if (by(`${db}.get_redis`)) {
-        report.add(figure(`api.${db}.get_redis.rps`, `(d) GET ${label} with Redis store req/s`, round(medianOf(`${db}.get_redis`, 'rps')!, 0), 'req/s', undefined, `p99 ${medianOf(`${db}.get_redis`, 'p99_ms')} ms`));
-        report.add(figure(`api.${db}.get_redis.pct_of_get`, `(d) GET ${label} Redis store, % of (b) req/s (paired)`, pairedRatio(`${db}.get_redis`, `${db}.get`), '%', atLeast(85)));
+        report.add(
+          figure(
+            `api.${db}.get_redis.rps`,
+            `(d) GET ${label} with Redis store req/s`,
+            round(medianOf(`${db}.get_redis`, 'rps')!, 0),
+            'req/s',
+            undefined,
+            `p99 ${medianOf(`${db}.get_redis`, 'p99_ms')} ms`,
+          ),
+        );
+        report.add(
+          figure(
+            `api.${db}.get_redis.pct_of_get`,
+            `(d) GET ${label} Redis store, % of (b) req/s (paired)`,
+            pairedRatio(`${db}.get_redis`, `${db}.get`),
+            '%',
+            atLeast(85),
+          ),
+        );
       } else {
         report.skip(`api.${db}.get_redis.pct_of_get`, `(d) GET ${label} Redis store, % of (b) req/s`, '%', 'skipped (no Redis)', atLeast(85));
       }
     }
     const stats: Record<string, unknown> = {};
-    for (const [name, s] of [['hello', hello], ['pglite', pgliteMem], ['pglite_redis', pgliteRedis], ['pg', pgMem], ['pg_redis', pgRedis]] as const) {
+    for (const [name, s] of [
+      ['hello', hello],
+      ['pglite', pgliteMem],
+      ['pglite_redis', pgliteRedis],
+      ['pg', pgMem],
+      ['pg_redis', pgRedis],
+    ] as const) {
       if (s) stats[name] = { ...(await s.stats()), seed_ms: s.seedMs };
     }
     Object.assign(report.details, {

@@ -34,7 +34,14 @@ async function runCase(fixture: 'demo' | 'resources', resources: number): Promis
     const before = peakRssMb();
     const started = performance.now();
     const result = await t.app.get(InventoryImportService).import(tenant.id, doc);
-    const out: CaseResult = { fixture, database: t.config.database.kind, import_ms: Math.round(performance.now() - started), rss_before_mb: before, peak_rss_mb: peakRssMb(), counts: result.counts };
+    const out: CaseResult = {
+      fixture,
+      database: t.config.database.kind,
+      import_ms: Math.round(performance.now() - started),
+      rss_before_mb: before,
+      peak_rss_mb: peakRssMb(),
+      counts: result.counts,
+    };
     process.stdout.write(`${JSON.stringify(out)}\n`);
   } finally {
     await t.close();
@@ -43,7 +50,11 @@ async function runCase(fixture: 'demo' | 'resources', resources: number): Promis
 
 function childCase(fixture: string, env: NodeJS.ProcessEnv, resources: number): Promise<CaseResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(__filename, ['--case', fixture, '--resources', String(resources)], { env, execArgv: ['--require', 'ts-node/register/transpile-only'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const child = fork(__filename, ['--case', fixture, '--resources', String(resources)], {
+      env,
+      execArgv: ['--require', 'ts-node/register/transpile-only'],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {

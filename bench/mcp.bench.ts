@@ -38,7 +38,13 @@ async function main(report: PartReport): Promise<void> {
     const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     const key = await (await t.tenant()).key(['admin'], { rateLimitPerMinute: 10_000_000 });
     const auth = { Authorization: `Bearer ${key}` };
-    const app = await (await fetch(`${base}/api/applications/`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'bench' }) })).json() as { id: number };
+    const app = (await (
+      await fetch(`${base}/api/applications/`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'bench' }),
+      })
+    ).json()) as { id: number };
     const mcp = (body: unknown): LoadOptions => ({
       url: `${base}/mcp`,
       method: 'POST',
@@ -47,12 +53,43 @@ async function main(report: PartReport): Promise<void> {
     });
     const results = {
       rest_get_application: await time(requests, 30, { url: `${base}/api/applications/${app.id}`, headers: auth }),
-      mcp_get_application: await time(requests, 30, mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_application', arguments: { application_id: app.id } } })),
+      mcp_get_application: await time(
+        requests,
+        30,
+        mcp({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_application', arguments: { application_id: app.id } } }),
+      ),
       mcp_tools_list: await time(requests, 30, mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' })),
-      mcp_initialize: await time(requests, 30, mcp({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })),
+      mcp_initialize: await time(
+        requests,
+        30,
+        mcp({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+        }),
+      ),
     };
-    report.add(figure('mcp.rest_get.p50', 'REST GET /api/applications/{id} p50 (sequential)', results.rest_get_application.p50_ms, 'ms', undefined, `p99 ${results.rest_get_application.p99_ms} ms`));
-    report.add(figure('mcp.get.p50', 'MCP tools/call get_application p50 (sequential)', results.mcp_get_application.p50_ms, 'ms', undefined, `p99 ${results.mcp_get_application.p99_ms} ms`));
+    report.add(
+      figure(
+        'mcp.rest_get.p50',
+        'REST GET /api/applications/{id} p50 (sequential)',
+        results.rest_get_application.p50_ms,
+        'ms',
+        undefined,
+        `p99 ${results.rest_get_application.p99_ms} ms`,
+      ),
+    );
+    report.add(
+      figure(
+        'mcp.get.p50',
+        'MCP tools/call get_application p50 (sequential)',
+        results.mcp_get_application.p50_ms,
+        'ms',
+        undefined,
+        `p99 ${results.mcp_get_application.p99_ms} ms`,
+      ),
+    );
     report.add(figure('mcp.tools_list.p50', 'MCP tools/list p50', results.mcp_tools_list.p50_ms, 'ms', undefined, `p99 ${results.mcp_tools_list.p99_ms} ms`));
     report.add(figure('mcp.initialize.p50', 'MCP initialize p50', results.mcp_initialize.p50_ms, 'ms', undefined, `p99 ${results.mcp_initialize.p99_ms} ms`));
     Object.assign(report.details, { database: t.config.database.kind, requests, results });

@@ -73,7 +73,10 @@ async function startServer(env: Record<string, string>, port: number): Promise<{
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { child, startMs: Date.now() - started };
     await sleep(500);
   }
@@ -100,7 +103,9 @@ async function load(port: number, token: string, count: number, concurrency: num
   const calls: (() => Promise<Response>)[] = [];
   for (let i = 0; i < count; i++) {
     calls.push(() => fetch(`${base}/api/agent_files/scan`, { method: 'POST', headers: { ...auth, 'content-type': upload.contentType }, body: upload.body }));
-    calls.push(() => fetch(`${base}/api/applications?limit=100&page=0`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' }));
+    calls.push(() =>
+      fetch(`${base}/api/applications?limit=100&page=0`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{}' }),
+    );
     if (ids.length) calls.push(() => fetch(`${base}/api/applications/${ids[i % ids.length]}`, { headers: auth }));
   }
   let next = 0;
@@ -116,19 +121,44 @@ async function load(port: number, token: string, count: number, concurrency: num
 }
 
 /** Starts the server, reads its idle RSS, optionally loads it and reads RSS again, stops it. */
-async function measure(report: PartReport, setup: Setup, run: { tag: string; what: string; token?: string }, opts: { scans: number; settleMs: number }): Promise<void> {
+async function measure(
+  report: PartReport,
+  setup: Setup,
+  run: { tag: string; what: string; token?: string },
+  opts: { scans: number; settleMs: number },
+): Promise<void> {
   const port = await freePort();
   const { child, startMs } = await startServer(setup.env, port);
   try {
     await sleep(opts.settleMs);
     const idle = memoryOf(child.pid!);
-    report.add(figure(`memory.${setup.id}${run.tag}.idle_rss`, `${setup.label}${run.what}: idle RSS`, idle.rss_mb, 'MB', undefined, `start-up ${round(startMs / 1000, 1)} s, peak ${idle.peak_mb} MB`));
+    report.add(
+      figure(
+        `memory.${setup.id}${run.tag}.idle_rss`,
+        `${setup.label}${run.what}: idle RSS`,
+        idle.rss_mb,
+        'MB',
+        undefined,
+        `start-up ${round(startMs / 1000, 1)} s, peak ${idle.peak_mb} MB`,
+      ),
+    );
     if (!run.token) return;
     const statuses = await load(port, run.token, opts.scans, 4);
     await sleep(opts.settleMs);
     const after = memoryOf(child.pid!);
-    const seen = Object.entries(statuses).map(([c, n]) => `${n}×${c}`).join(', ');
-    report.add(figure(`memory.${setup.id}.load_peak_rss`, `${setup.label}: peak RSS under load (${opts.scans} scans + inventory calls)`, after.peak_mb, 'MB', undefined, seen));
+    const seen = Object.entries(statuses)
+      .map(([c, n]) => `${n}×${c}`)
+      .join(', ');
+    report.add(
+      figure(
+        `memory.${setup.id}.load_peak_rss`,
+        `${setup.label}: peak RSS under load (${opts.scans} scans + inventory calls)`,
+        after.peak_mb,
+        'MB',
+        undefined,
+        seen,
+      ),
+    );
     report.add(figure(`memory.${setup.id}.after_load_rss`, `${setup.label}: RSS idle after the load`, after.rss_mb, 'MB'));
     report.details[`${setup.id}_statuses`] = statuses;
   } finally {

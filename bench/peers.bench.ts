@@ -41,7 +41,7 @@ function exec(cmd: string, args: string[], opts: ExecFileOptions & { timeoutMs?:
   const started = performance.now();
   return new Promise((resolveRun) => {
     execFile(cmd, args, { maxBuffer: 256 * 1024 * 1024, timeout: opts.timeoutMs ?? 300_000, ...opts, encoding: 'utf8' }, (err, stdout) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolveRun({ stdout: String(stdout), ms: performance.now() - started, code });
     });
   });
@@ -88,17 +88,28 @@ function tools(peersDir: string): Tool[] {
     {
       name: 'agent-threat-rules',
       run: async (staging) => {
-        const r = await exec(node, [join(__dirname, 'support', 'peer-atr-runner.mjs'), join(nm, 'agent-threat-rules'), staging], { cwd: staging, timeoutMs: 600_000 });
+        const r = await exec(node, [join(__dirname, 'support', 'peer-atr-runner.mjs'), join(nm, 'agent-threat-rules'), staging], {
+          cwd: staging,
+          timeoutMs: 600_000,
+        });
         const out = JSON.parse(r.stdout) as { files: Record<string, string | null> };
-        const hits = Object.entries(out.files).filter(([, s]) => s !== null).map(([path, s]) => ({ path, band: bandOfSeverity(s!) }));
+        const hits = Object.entries(out.files)
+          .filter(([, s]) => s !== null)
+          .map(([path, s]) => ({ path, band: bandOfSeverity(s!) }));
         return { ms: r.ms, files_reported: Object.keys(out.files).length, hits };
       },
     },
     {
       name: 'bulwark',
       run: async (staging) => {
-        const r = await exec(node, [join(REPO, 'dist', 'cli', 'main.js'), 'scan', '--local', '--format', 'json', '--max-uploads', '100000', '.'], { cwd: staging, env: { ...process.env, NO_COLOR: '1' } });
-        const out = JSON.parse(r.stdout) as { summary: { files: number }; uploads: { report?: { files: { relative_path: string; band: Band; content_skipped?: boolean }[] } }[] };
+        const r = await exec(node, [join(REPO, 'dist', 'cli', 'main.js'), 'scan', '--local', '--format', 'json', '--max-uploads', '100000', '.'], {
+          cwd: staging,
+          env: { ...process.env, NO_COLOR: '1' },
+        });
+        const out = JSON.parse(r.stdout) as {
+          summary: { files: number };
+          uploads: { report?: { files: { relative_path: string; band: Band; content_skipped?: boolean }[] } }[];
+        };
         const hits = out.uploads.flatMap((u) => u.report?.files ?? []).map((f) => ({ path: f.relative_path, band: f.band }));
         return { ms: r.ms, files_reported: out.summary.files, hits };
       },
@@ -119,7 +130,11 @@ runPart('peers', async (report) => {
   }
   const peersDir = resolve(process.env.BENCH_PEERS_DIR ?? join(tmpdir(), 'bulwark-bench-peers'));
   if (!installed(peersDir)) {
-    const r = await exec('npm', ['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--prefix', peersDir, ...Object.entries(PEERS).map(([n, v]) => `${n}@${v}`)], { timeoutMs: 240_000 });
+    const r = await exec(
+      'npm',
+      ['install', '--ignore-scripts', '--no-save', '--no-audit', '--no-fund', '--prefix', peersDir, ...Object.entries(PEERS).map(([n, v]) => `${n}@${v}`)],
+      { timeoutMs: 240_000 },
+    );
     if (r.code !== 0 || !installed(peersDir)) {
       report.skipPart(`could not install the peers into ${peersDir} (npm exit ${r.code})`);
       return;
@@ -157,18 +172,58 @@ runPart('peers', async (report) => {
       const r = results[name];
       if (!r) continue;
       const d = r.detection;
-      report.add(figure(`peers.${name}.ms_per_sample`, `${name}: time per sample (whole-corpus run / ${samples.length})`, r.ms_per_sample, 'ms', undefined, `${r.files_reported} files scanned`));
-      report.add(figure(`peers.${name}.recall`, `${name}: malicious recall (band ≥ min_band)`, d.malicious_recall, '%', undefined, `${d.malicious_hits}/${d.malicious_total}`));
-      report.add(figure(`peers.${name}.fpr`, `${name}: benign false-positive rate (band > max_band)`, d.benign_fpr, '%', undefined, `${d.benign_fps}/${d.benign_total}`));
+      report.add(
+        figure(
+          `peers.${name}.ms_per_sample`,
+          `${name}: time per sample (whole-corpus run / ${samples.length})`,
+          r.ms_per_sample,
+          'ms',
+          undefined,
+          `${r.files_reported} files scanned`,
+        ),
+      );
+      report.add(
+        figure(
+          `peers.${name}.recall`,
+          `${name}: malicious recall (band ≥ min_band)`,
+          d.malicious_recall,
+          '%',
+          undefined,
+          `${d.malicious_hits}/${d.malicious_total}`,
+        ),
+      );
+      report.add(
+        figure(`peers.${name}.fpr`, `${name}: benign false-positive rate (band > max_band)`, d.benign_fpr, '%', undefined, `${d.benign_fps}/${d.benign_total}`),
+      );
     }
     if (bw && peers.length) {
       const fastest = Math.min(...peers.map((p) => results[p]!.ms_per_sample));
       const bestRecall = Math.max(...peers.map((p) => results[p]!.detection.malicious_recall));
       const bestFpr = Math.min(...peers.map((p) => results[p]!.detection.benign_fpr));
       // Targets relative to the best peer of this run: "faster than every peer" is ≤ the fastest.
-      report.add(figure('peers.bulwark.vs_fastest_ms', 'bulwark time per sample vs the fastest peer', bw.ms_per_sample, 'ms', atMost(fastest), 'target = fastest peer of this run'));
-      report.add(figure('peers.bulwark.vs_best_recall', 'bulwark malicious recall vs the best peer', bw.detection.malicious_recall, '%', atLeast(bestRecall), 'target = best peer'));
-      report.add(figure('peers.bulwark.vs_best_fpr', 'bulwark benign FP rate vs the best peer', bw.detection.benign_fpr, '%', atMost(bestFpr), 'target = best peer'));
+      report.add(
+        figure(
+          'peers.bulwark.vs_fastest_ms',
+          'bulwark time per sample vs the fastest peer',
+          bw.ms_per_sample,
+          'ms',
+          atMost(fastest),
+          'target = fastest peer of this run',
+        ),
+      );
+      report.add(
+        figure(
+          'peers.bulwark.vs_best_recall',
+          'bulwark malicious recall vs the best peer',
+          bw.detection.malicious_recall,
+          '%',
+          atLeast(bestRecall),
+          'target = best peer',
+        ),
+      );
+      report.add(
+        figure('peers.bulwark.vs_best_fpr', 'bulwark benign FP rate vs the best peer', bw.detection.benign_fpr, '%', atMost(bestFpr), 'target = best peer'),
+      );
     }
     for (const [name, reason] of Object.entries(failures)) report.skip(`peers.${name}.failed`, `${name}: run failed`, '', reason);
     Object.assign(report.details, {

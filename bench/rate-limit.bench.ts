@@ -76,7 +76,11 @@ async function nsPerCheck(kind: 'sync' | 'store' | 'limiter', limit: number, ite
   const run = async (n: number) => {
     if (kind === 'sync') for (let i = 0; i < n; i++) store.evaluateSync(checks[i % KEYS]!, (now += 0.001));
     else if (kind === 'store') for (let i = 0; i < n; i++) await store.evaluate(checks[i % KEYS]!, (now += 0.001));
-    else for (let i = 0; i < n; i++) { now += 0.001; await limiter.evaluate(limiterChecks[i % KEYS]!); }
+    else
+      for (let i = 0; i < n; i++) {
+        now += 0.001;
+        await limiter.evaluate(limiterChecks[i % KEYS]!);
+      }
   };
   await run(Math.min(iterations, 200_000)); // warm-up (JIT)
   const samples: number[] = [];
@@ -203,8 +207,14 @@ function probeSubject(redisUrl: string | null, prefix: string): Subject {
     modes: ['off-control', 'headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])],
     profiled: ['headers-only', 'minimal', 'memory', ...(redisUrl ? (['redis'] as const) : [])],
     otherCode: OTHER_CODE,
-    start: (limiter) => pinnedServer({ kind: 'limiter-probe', limiter, keyPrefix: prefix }, limiter === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined),
-    load: (server, connections, duration) => ({ url: `${server.url}${PROBE_PATH}`, connections, duration, headers: { authorization: `Bearer ${PROBE_TOKEN}` } }),
+    start: (limiter) =>
+      pinnedServer({ kind: 'limiter-probe', limiter, keyPrefix: prefix }, limiter === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined),
+    load: (server, connections, duration) => ({
+      url: `${server.url}${PROBE_PATH}`,
+      connections,
+      duration,
+      headers: { authorization: `Bearer ${PROBE_TOKEN}` },
+    }),
   };
 }
 
@@ -220,7 +230,12 @@ function serviceSubject(redisUrl: string | null): Subject {
     // Both servers of the Redis pair get REDIS_URL, so only the limiter differs between them.
     // serviceLimiter refuses the probe's yardsticks.
     start: (limiter, pair) => pinnedServer({ kind: 'app', limiter }, pair === 'redis' && redisUrl ? { REDIS_URL: redisUrl } : undefined),
-    load: (server, connections, duration) => ({ url: `${server.url}${SERVICE_PATH}`, connections, duration, headers: { authorization: `Bearer ${server.token}` } }),
+    load: (server, connections, duration) => ({
+      url: `${server.url}${SERVICE_PATH}`,
+      connections,
+      duration,
+      headers: { authorization: `Bearer ${server.token}` },
+    }),
   };
 }
 
@@ -368,7 +383,9 @@ async function throughputOnVsOff(subject: Subject, { seconds, rounds, processes,
     subject: subject.name,
     endpoint: subject.endpoint,
     method: `paired: each mode and its own limiter-off partner (same history) loaded at the same time, each in its own process; ${processes} generations of fresh processes × ${rounds} rounds`,
-    cpu_pinning: CAN_PIN_CPUS ? `servers on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPU}` : 'none (taskset unavailable or one CPU): the throughput ratios are unreliable, the CPU ones still hold',
+    cpu_pinning: CAN_PIN_CPUS
+      ? `servers on CPU ${SERVER_CPU}, load generators on CPU ${LOAD_CPU}`
+      : 'none (taskset unavailable or one CPU): the throughput ratios are unreliable, the CPU ones still hold',
     connections,
     seconds_per_sample: seconds,
     warmup_s: warmup,
@@ -445,15 +462,30 @@ async function main(report: PartReport): Promise<void> {
   report.add(figure('rate_limit.memory.ns_limit_200000', 'rate limiter memory store, per check at limit 200,000', ns.limit_200000, 'ns', atMost(2000)));
   if (perCheck.redis_ns) {
     const r = perCheck.redis_ns as { sequential: { limit_60: number }; in_flight_64: { limit_60: number } };
-    report.add(figure('rate_limit.redis.us_in_flight_64', 'rate limiter Redis store, per check with 64 in flight', round(r.in_flight_64.limit_60 / 1000), 'µs', undefined, `sequential ${round(r.sequential.limit_60 / 1000)} µs (one round trip)`));
+    report.add(
+      figure(
+        'rate_limit.redis.us_in_flight_64',
+        'rate limiter Redis store, per check with 64 in flight',
+        round(r.in_flight_64.limit_60 / 1000),
+        'µs',
+        undefined,
+        `sequential ${round(r.sequential.limit_60 / 1000)} µs (one round trip)`,
+      ),
+    );
   }
   const path = perCheck.memory_request_path_ns as { limiter: number };
   const probeOffCpuNs = probe.median_server_cpu_us_per_req.off! * 1000;
   const serviceOffCpuNs = service.median_server_cpu_us_per_req.off! * 1000;
   const shareOf = (offCpuNs: number) => `${round((path.limiter / offCpuNs) * 100, 2)}% (${round(offCpuNs / 1000)} µs)`;
   report.add(
-    figure('rate_limit.memory.ns_per_request', "limiter's own code per request, memory store (middleware + guard, in process)", path.limiter, 'ns', undefined,
-      `of the server CPU per request with the limiter off: service ${shareOf(serviceOffCpuNs)}, probe ${shareOf(probeOffCpuNs)}`),
+    figure(
+      'rate_limit.memory.ns_per_request',
+      "limiter's own code per request, memory store (middleware + guard, in process)",
+      path.limiter,
+      'ns',
+      undefined,
+      `of the server CPU per request with the limiter off: service ${shareOf(serviceOffCpuNs)}, probe ${shareOf(probeOffCpuNs)}`,
+    ),
   );
   for (const t of [service, probe]) addLossFigures(report, t, connections);
 }
@@ -468,24 +500,45 @@ function addLossFigures(report: PartReport, t: ThroughputResult, connections: nu
   const detail = (l: Loss) => `from server CPU/req ${l.from_cpu_pct}%; per round ${l.per_round.join(', ')}`;
   const noise = t.loss['off-control']!;
   report.add(
-    figure(id('noise_floor_pct'), `A/A control${on}: a limiter-off server vs its limiter-off partner ${vs}`, noise.pct, '%', undefined,
-      `${detail(noise)}: a loss within this spread is not resolved by this run`),
+    figure(
+      id('noise_floor_pct'),
+      `A/A control${on}: a limiter-off server vs its limiter-off partner ${vs}`,
+      noise.pct,
+      '%',
+      undefined,
+      `${detail(noise)}: a loss within this spread is not resolved by this run`,
+    ),
   );
   const headers = t.loss['headers-only'];
   if (headers) {
     report.add(
-      figure(id('headers_only.loss_pct'), `the three X-RateLimit-* headers alone, no limiter, vs off ${vs}`, headers.pct, '%', undefined,
-        `${detail(headers)}; ${profiled('headers-only')}: SPEC.md requires them on every evaluated request, so this part of the loss is the contract's`),
+      figure(
+        id('headers_only.loss_pct'),
+        `the three X-RateLimit-* headers alone, no limiter, vs off ${vs}`,
+        headers.pct,
+        '%',
+        undefined,
+        `${detail(headers)}; ${profiled('headers-only')}: SPEC.md requires them on every evaluated request, so this part of the loss is the contract's`,
+      ),
     );
   }
   const minimal = t.loss.minimal;
   if (minimal) {
     report.add(
-      figure(id('minimal_limiter.loss_pct'), `a minimal limiter (edge + app-budget counters in Maps, the three headers, no route rules) vs off ${vs}`, minimal.pct, '%', undefined,
-        `${detail(minimal)}; ${profiled('minimal')}: the floor under any limiter with these layers; the memory limiter's loss above it is this implementation's`),
+      figure(
+        id('minimal_limiter.loss_pct'),
+        `a minimal limiter (edge + app-budget counters in Maps, the three headers, no route rules) vs off ${vs}`,
+        minimal.pct,
+        '%',
+        undefined,
+        `${detail(minimal)}; ${profiled('minimal')}: the floor under any limiter with these layers; the memory limiter's loss above it is this implementation's`,
+      ),
     );
   }
-  for (const [m, label] of [['memory', 'memory'], ['redis', 'Redis']] as const) {
+  for (const [m, label] of [
+    ['memory', 'memory'],
+    ['redis', 'Redis'],
+  ] as const) {
     const l = t.loss[m];
     const name = `throughput loss${on}, limiter on (${label}) vs off`;
     const target = t.targets_pct === null ? undefined : atMost(t.targets_pct[m]);

@@ -33,17 +33,62 @@ export interface PartSpec {
 /** Order: cheap and self-contained first, so a late failure still leaves most of the table. */
 export const PARTS: readonly PartSpec[] = [
   { name: 'scanner-static', file: 'scanner-static.bench.ts', what: 'static engine MB/s over the corpus, p50/p99 per sample, peak RSS', timeoutS: 180 },
-  { name: 'scanner-worst-case', file: 'scanner-worst-case.bench.ts', what: 'whole-scan CPU of every 250 KB worst-case input (generated and corpus-derived), growth 32→128 KB of every stage', timeoutS: 900 },
-  { name: 'rate-limit', file: 'rate-limit.bench.ts', args: ['--seconds', '3', '--processes', '2', '--rounds', '2', '--warmup', '15'], what: 'ns per check (memory, Redis); throughput loss limiter on vs off (paired, simultaneous, 2 generations of processes), judged on the whole service, with the bare probe and its yardsticks as diagnostics', timeoutS: 720 },
-  { name: 'sbom', file: 'sbom.bench.ts', args: ['--rounds', '2'], what: 'SBOM of 50 services / 10,000 packages: generation, validation, endpoint', timeoutS: 300 },
-  { name: 'api', file: 'api.bench.ts', args: ['--seconds', '3', '--rounds', '3'], what: 'hello-world ceiling vs GET by id, list page, Redis store; PostgreSQL and PGlite', timeoutS: 420 },
-  { name: 'scan-endpoint', file: 'scan-endpoint.bench.ts', what: 'POST /api/agent_files/scan p50/p99 (3×250 KB zip), req/s at 32 concurrent uploads, peak RSS', timeoutS: 240 },
+  {
+    name: 'scanner-worst-case',
+    file: 'scanner-worst-case.bench.ts',
+    what: 'whole-scan CPU of every 250 KB worst-case input (generated and corpus-derived), growth 32→128 KB of every stage',
+    timeoutS: 900,
+  },
+  {
+    name: 'rate-limit',
+    file: 'rate-limit.bench.ts',
+    args: ['--seconds', '3', '--processes', '2', '--rounds', '2', '--warmup', '15'],
+    what: 'ns per check (memory, Redis); throughput loss limiter on vs off (paired, simultaneous, 2 generations of processes), judged on the whole service, with the bare probe and its yardsticks as diagnostics',
+    timeoutS: 720,
+  },
+  {
+    name: 'sbom',
+    file: 'sbom.bench.ts',
+    args: ['--rounds', '2'],
+    what: 'SBOM of 50 services / 10,000 packages: generation, validation, endpoint',
+    timeoutS: 300,
+  },
+  {
+    name: 'api',
+    file: 'api.bench.ts',
+    args: ['--seconds', '3', '--rounds', '3'],
+    what: 'hello-world ceiling vs GET by id, list page, Redis store; PostgreSQL and PGlite',
+    timeoutS: 420,
+  },
+  {
+    name: 'scan-endpoint',
+    file: 'scan-endpoint.bench.ts',
+    what: 'POST /api/agent_files/scan p50/p99 (3×250 KB zip), req/s at 32 concurrent uploads, peak RSS',
+    timeoutS: 240,
+  },
   { name: 'peers', file: 'peers.bench.ts', what: 'ferret-scan, ecc-agentshield, agent-threat-rules vs bulwark scan --local over the corpus', timeoutS: 420 },
   { name: 'import', file: 'import.bench.ts', what: 'demo fixture and 100,000-resource import time and peak RSS', timeoutS: 300 },
-  { name: 'inventory', file: 'inventory.bench.ts', args: ['--requests', '100', '--no-demo'], what: 'list/get latency over 10,000 applications (sequential), derived-field ordering', timeoutS: 240 },
+  {
+    name: 'inventory',
+    file: 'inventory.bench.ts',
+    args: ['--requests', '100', '--no-demo'],
+    what: 'list/get latency over 10,000 applications (sequential), derived-field ordering',
+    timeoutS: 240,
+  },
   { name: 'mcp', file: 'mcp.bench.ts', args: ['--requests', '150'], what: 'MCP vs REST latency for the same read, tools/list, initialize', timeoutS: 180 },
-  { name: 'memory', file: 'memory.bench.ts', what: 'RSS of `node dist/main.js` idle and under load (200 scans + inventory calls): PGlite (fresh folder, restart) and PostgreSQL (+ Redis)', timeoutS: 900 },
-  { name: 'scale-out', file: 'scale-out.bench.ts', args: ['--seconds', '4', '--rounds', '2'], what: 'req/s through nginx with one and two replicas (PostgreSQL + Redis)', timeoutS: 240 },
+  {
+    name: 'memory',
+    file: 'memory.bench.ts',
+    what: 'RSS of `node dist/main.js` idle and under load (200 scans + inventory calls): PGlite (fresh folder, restart) and PostgreSQL (+ Redis)',
+    timeoutS: 900,
+  },
+  {
+    name: 'scale-out',
+    file: 'scale-out.bench.ts',
+    args: ['--seconds', '4', '--rounds', '2'],
+    what: 'req/s through nginx with one and two replicas (PostgreSQL + Redis)',
+    timeoutS: 240,
+  },
 ];
 
 export function selectParts(argv: readonly string[], parts: readonly PartSpec[] = PARTS): PartSpec[] {
@@ -103,7 +148,10 @@ function runOne(part: PartSpec, env: NodeJS.ProcessEnv): Promise<PartResult> {
       const durationS = Math.round((Date.now() - started) / 100) / 10;
       const file = resultFileOf(part.name);
       const fresh = existsSync(file) && statSync(file).mtimeMs >= started;
-      if (timedOut) return resolve(withFigures(failedResult(part, `timed out after ${part.timeoutS} s (see ${relative(process.cwd(), logPath)})`, durationS), fresh ? file : null));
+      if (timedOut)
+        return resolve(
+          withFigures(failedResult(part, `timed out after ${part.timeoutS} s (see ${relative(process.cwd(), logPath)})`, durationS), fresh ? file : null),
+        );
       if (!fresh) return resolve(failedResult(part, `exit ${code} without a result (see ${relative(process.cwd(), logPath)})`, durationS));
       resolve(JSON.parse(readFileSync(file, 'utf8')) as PartResult);
     });
@@ -176,7 +224,10 @@ async function main(): Promise<void> {
     parts: Object.fromEntries(results.map((r) => [r.bench, r])),
   };
   writeFileSync(join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(latest, null, 2)}\n`);
-  writeFileSync(join(RESULTS_DIR, 'latest.md'), `Command: \`${command}\` — ${latest.when}, Node ${process.version}, ${cpus().length} CPUs.\n\n${formatMarkdown(rows)}\n\n${summary}\n`);
+  writeFileSync(
+    join(RESULTS_DIR, 'latest.md'),
+    `Command: \`${command}\` — ${latest.when}, Node ${process.version}, ${cpus().length} CPUs.\n\n${formatMarkdown(rows)}\n\n${summary}\n`,
+  );
   process.stdout.write(`wrote ${relative(process.cwd(), join(RESULTS_DIR, 'latest.json'))} and latest.md\n`);
   if (t.failed > 0) process.exitCode = 1;
 }

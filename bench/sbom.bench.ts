@@ -105,11 +105,38 @@ async function main(report: PartReport): Promise<void> {
     endpoint,
   };
   const totalMs = median(total) + (typeof validation.validate_ms === 'number' ? validation.validate_ms : NaN);
-  report.add(figure('sbom.generation_plus_validation', `SBOM ${SERVICES} services / ${PACKAGES.toLocaleString('en-US')} packages: generation + validation`, round(totalMs), 'ms', atMost(1000), `build ${round(median(build))} + serialize ${round(median(serialize))} + validate ${validation.validate_ms as number} ms; build+serialize CPU ${round(median(buildCpu) + median(serializeCpu))} ms`));
-  report.add(figure('sbom.generation', 'SBOM generation alone (build + serialize, median)', round(median(total)), 'ms', undefined, `min ${round(Math.min(...total))} ms`));
+  report.add(
+    figure(
+      'sbom.generation_plus_validation',
+      `SBOM ${SERVICES} services / ${PACKAGES.toLocaleString('en-US')} packages: generation + validation`,
+      round(totalMs),
+      'ms',
+      atMost(1000),
+      `build ${round(median(build))} + serialize ${round(median(serialize))} + validate ${validation.validate_ms as number} ms; build+serialize CPU ${round(median(buildCpu) + median(serializeCpu))} ms`,
+    ),
+  );
+  report.add(
+    figure(
+      'sbom.generation',
+      'SBOM generation alone (build + serialize, median)',
+      round(median(total)),
+      'ms',
+      undefined,
+      `min ${round(Math.min(...total))} ms`,
+    ),
+  );
   if (!endpoint.skipped) {
     const e = endpoint as { database: string; everything: { median_ms: number }; production: { median_ms: number } };
-    report.add(figure('sbom.endpoint.everything', `POST /api/applications/{id}/sbom, everything (${e.database}, median)`, e.everything.median_ms, 'ms', undefined, `production only: ${e.production.median_ms} ms`));
+    report.add(
+      figure(
+        'sbom.endpoint.everything',
+        `POST /api/applications/{id}/sbom, everything (${e.database}, median)`,
+        e.everything.median_ms,
+        'ms',
+        undefined,
+        `production only: ${e.production.median_ms} ms`,
+      ),
+    );
   }
   Object.assign(report.details, result);
 }
@@ -156,7 +183,14 @@ async function benchEndpoint(input: ReturnType<typeof largeBomInput>, rounds: nu
     const base = `http://127.0.0.1:${(t.app.getHttpServer().address() as AddressInfo).port}`;
     // The requests come from autocannon in its own process, one at a time; the first warms up.
     const timeRequest = async (body: object) => {
-      const load = { url: `${base}/api/applications/${id}/sbom`, method: 'POST', connections: 1, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body), timeout: 120 };
+      const load = {
+        url: `${base}/api/applications/${id}/sbom`,
+        method: 'POST',
+        connections: 1,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        timeout: 120,
+      };
       assertClean('sbom warm-up', await runLoad({ ...load, amount: 1 }));
       const r = await runLoad({ ...load, amount: rounds });
       assertClean('sbom', r);

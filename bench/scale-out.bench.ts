@@ -120,7 +120,16 @@ async function main(report: PartReport): Promise<void> {
       }),
     );
     for (const [route, r] of Object.entries(summary) as [string, { rps: Record<string, number>; p99_ms: Record<string, number>; speedup_2_vs_1: number }][]) {
-      report.add(figure(`scale_out.${route}.speedup`, `${route === 'health_live' ? 'GET /health/live' : 'GET /api/admin/api-keys'} through nginx: 2 replicas vs 1 (req/s ratio)`, r.speedup_2_vs_1, '×', undefined, `${r.rps.nginx_1_replica} → ${r.rps.nginx_2_replicas} req/s on 2 shared cores`));
+      report.add(
+        figure(
+          `scale_out.${route}.speedup`,
+          `${route === 'health_live' ? 'GET /health/live' : 'GET /api/admin/api-keys'} through nginx: 2 replicas vs 1 (req/s ratio)`,
+          r.speedup_2_vs_1,
+          '×',
+          undefined,
+          `${r.rps.nginx_1_replica} → ${r.rps.nginx_2_replicas} req/s on 2 shared cores`,
+        ),
+      );
     }
     Object.assign(report.details, {
       // Other work on the machine skews everything here: the load average says how busy it was.

@@ -25,10 +25,37 @@ import { arg, peakRssMb, round } from './support/stats';
 
 /** Deterministic prose-like text: realistic compression (~3:1) and realistic work for the rules. */
 function prose(bytes: number, seed: number): string {
-  const words = ['the', 'agent', 'should', 'read', 'repository', 'files', 'and', 'summarise', 'changes', 'for', 'review', 'run', 'tests',
-    'before', 'commit', 'use', 'the', 'project', 'style', 'guide', 'when', 'editing', 'markdown', 'documents', 'never', 'push', 'directly'];
+  const words = [
+    'the',
+    'agent',
+    'should',
+    'read',
+    'repository',
+    'files',
+    'and',
+    'summarise',
+    'changes',
+    'for',
+    'review',
+    'run',
+    'tests',
+    'before',
+    'commit',
+    'use',
+    'the',
+    'project',
+    'style',
+    'guide',
+    'when',
+    'editing',
+    'markdown',
+    'documents',
+    'never',
+    'push',
+    'directly',
+  ];
   let x = seed;
-  const rand = (): number => ((x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = (): number => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const out: string[] = ['---', 'name: bench-skill', 'description: Benchmark skill with ordinary instructions.', '---', '# Bench skill', ''];
   let size = out.join('\n').length;
   while (size < bytes) {
@@ -54,7 +81,11 @@ runPart('scan-endpoint', async (report) => {
 
     const bodies = {
       one_file: multipartFile('SKILL.md', Buffer.from(prose(4 * 1024, 1)), 'text/markdown'),
-      three_x_250kb: multipartFile('bundle.zip', zipOf({ 'SKILL.md': prose(250 * 1024, 2), 'docs/guide.md': prose(250 * 1024, 3), 'docs/notes.md': prose(250 * 1024, 4) }), 'application/zip'),
+      three_x_250kb: multipartFile(
+        'bundle.zip',
+        zipOf({ 'SKILL.md': prose(250 * 1024, 2), 'docs/guide.md': prose(250 * 1024, 3), 'docs/notes.md': prose(250 * 1024, 4) }),
+        'application/zip',
+      ),
     };
     const files: Record<string, string> = {};
     for (const [name, b] of Object.entries(bodies)) {
@@ -62,7 +93,14 @@ runPart('scan-endpoint', async (report) => {
       writeFileSync(files[name], b.body);
     }
     const load = (name: keyof typeof bodies, o: { connections: number; amount?: number; duration?: number; warmup?: number }): Promise<LoadResult> =>
-      runLoad({ url, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': bodies[name].contentType }, bodyFile: files[name], timeout: 60, ...o });
+      runLoad({
+        url,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': bodies[name].contentType },
+        bodyFile: files[name],
+        timeout: 60,
+        ...o,
+      });
 
     const latency = {
       one_file: await load('one_file', { connections: 1, amount: requests, warmup: 2 }),
@@ -73,13 +111,46 @@ runPart('scan-endpoint', async (report) => {
       three_x_250kb: await load('three_x_250kb', { connections: concurrency, duration: seconds }),
     };
     const ok = (r: LoadResult) => round((r.statuses['200'] ?? 0) / r.duration_s, 1);
-    const others = (r: LoadResult) => Object.entries(r.statuses).filter(([c]) => c !== '200').map(([c, n]) => `${n}×${c}`).join(', ') || 'all 200';
+    const others = (r: LoadResult) =>
+      Object.entries(r.statuses)
+        .filter(([c]) => c !== '200')
+        .map(([c, n]) => `${n}×${c}`)
+        .join(', ') || 'all 200';
 
-    report.add(figure('scan.zip3x250.p50', 'scan endpoint 3×250 KB zip p50 (1 client, judge off)', latency.three_x_250kb.p50_ms, 'ms', atMost(60), others(latency.three_x_250kb)));
+    report.add(
+      figure(
+        'scan.zip3x250.p50',
+        'scan endpoint 3×250 KB zip p50 (1 client, judge off)',
+        latency.three_x_250kb.p50_ms,
+        'ms',
+        atMost(60),
+        others(latency.three_x_250kb),
+      ),
+    );
     report.add(figure('scan.zip3x250.p99', 'scan endpoint 3×250 KB zip p99 (1 client)', latency.three_x_250kb.p99_ms, 'ms'));
-    report.add(figure('scan.one_file.p50', 'scan endpoint one 4 KB file p50 (1 client)', latency.one_file.p50_ms, 'ms', undefined, `p99 ${latency.one_file.p99_ms} ms`));
-    report.add(figure('scan.one_file.rps_c32', `scans/s of 4 KB files, ${concurrency} concurrent uploads`, ok(throughput.one_file), 'scans/s', undefined, `p99 ${throughput.one_file.p99_ms} ms; ${others(throughput.one_file)}`));
-    report.add(figure('scan.zip3x250.rps_c32', `scans/s of 3×250 KB zips, ${concurrency} concurrent uploads`, ok(throughput.three_x_250kb), 'scans/s', undefined, `${others(throughput.three_x_250kb)}`));
+    report.add(
+      figure('scan.one_file.p50', 'scan endpoint one 4 KB file p50 (1 client)', latency.one_file.p50_ms, 'ms', undefined, `p99 ${latency.one_file.p99_ms} ms`),
+    );
+    report.add(
+      figure(
+        'scan.one_file.rps_c32',
+        `scans/s of 4 KB files, ${concurrency} concurrent uploads`,
+        ok(throughput.one_file),
+        'scans/s',
+        undefined,
+        `p99 ${throughput.one_file.p99_ms} ms; ${others(throughput.one_file)}`,
+      ),
+    );
+    report.add(
+      figure(
+        'scan.zip3x250.rps_c32',
+        `scans/s of 3×250 KB zips, ${concurrency} concurrent uploads`,
+        ok(throughput.three_x_250kb),
+        'scans/s',
+        undefined,
+        `${others(throughput.three_x_250kb)}`,
+      ),
+    );
     report.add(figure('scan.server.peak_rss', 'scan server peak RSS (app, PGlite, workers)', peakRssMb(), 'MB'));
     Object.assign(report.details, {
       scan_workers: t.config.scan.workers || cpus().length,

@@ -30,7 +30,9 @@ async function main(): Promise<void> {
       const upload = buildUpload(dir, sample);
       const report = await scanUpload({ filename: upload.filename, bytes: upload.bytes }, { analyzer, scoreFile });
       const files = report.files.map((f) => {
-        const findings = f.static_findings.map((x) => `${x.rule_id}@${x.locator}/${x.severity}/${x.confidence}/${x.context}/${x.hard_block}/${x.evidence}`).sort();
+        const findings = f.static_findings
+          .map((x) => `${x.rule_id}@${x.locator}/${x.severity}/${x.confidence}/${x.context}/${x.hard_block}/${x.evidence}`)
+          .sort();
         return `${f.relative_path}:${f.score}:${f.band}:${f.assessed_intent}:${findings.join('|')}`;
       });
       process.stdout.write(`${name}/${sample.id}\t${files.join(' ;; ')}\n`);

@@ -59,7 +59,14 @@ async function main(): Promise<void> {
       }
     }
   }
-  const medians = wall.map((perSample) => perSample.map((xs) => percentile([...xs].sort((a, b) => a - b), 50)));
+  const medians = wall.map((perSample) =>
+    perSample.map((xs) =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50,
+      ),
+    ),
+  );
   engines.forEach((e, k) => {
     const sorted = [...medians[k]!].sort((a, b) => a - b);
     const totalMs = wall[k]!.reduce((n, xs) => n + xs.reduce((a, b) => a + b, 0), 0) / rounds;
@@ -69,7 +76,9 @@ async function main(): Promise<void> {
     );
   });
   const ratios = uploads.map((_, i) => medians[1]![i]! / medians[0]![i]!).sort((a, b) => a - b);
-  process.stdout.write(`this/base per sample: p50 ratio ${round(percentile(ratios, 50), 3)}; CPU ratio ${round(cpu[1]! / cpu[0]!, 3)} (${uploads.length} samples, ${bytes} B, ${rounds} rounds)\n`);
+  process.stdout.write(
+    `this/base per sample: p50 ratio ${round(percentile(ratios, 50), 3)}; CPU ratio ${round(cpu[1]! / cpu[0]!, 3)} (${uploads.length} samples, ${bytes} B, ${rounds} rounds)\n`,
+  );
 }
 
 void main();

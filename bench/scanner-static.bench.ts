@@ -75,9 +75,27 @@ runPart('scanner-static', async (report) => {
       sample_max_ms: round(sampleMs[sampleMs.length - 1]!, 2),
     };
     const c = result.corpus as Record<string, number>;
-    report.add(figure('scanner.static.mb_per_s_cpu', 'static engine throughput over the corpus (CPU time, one core)', c.mb_per_s_cpu!, 'MB/s', atLeast(20), `wall ${c.mb_per_s_wall} MB/s; ${files.length} files, ${round(bytes / 1e6, 2)} MB`));
+    report.add(
+      figure(
+        'scanner.static.mb_per_s_cpu',
+        'static engine throughput over the corpus (CPU time, one core)',
+        c.mb_per_s_cpu!,
+        'MB/s',
+        atLeast(20),
+        `wall ${c.mb_per_s_wall} MB/s; ${files.length} files, ${round(bytes / 1e6, 2)} MB`,
+      ),
+    );
     report.add(figure('scanner.sample.p50', 'scanUpload per corpus sample p50', c.sample_p50_ms!, 'ms'));
-    report.add(figure('scanner.sample.p99', 'scanUpload per corpus sample p99', c.sample_p99_ms!, 'ms', undefined, `max ${c.sample_max_ms} ms, ${samples.length} samples`));
+    report.add(
+      figure(
+        'scanner.sample.p99',
+        'scanUpload per corpus sample p99',
+        c.sample_p99_ms!,
+        'ms',
+        undefined,
+        `max ${c.sample_max_ms} ms, ${samples.length} samples`,
+      ),
+    );
   } else {
     process.stderr.write(`corpus not found at ${corpusDir}: skipping throughput\n`);
     report.skip('scanner.static.mb_per_s_cpu', 'static engine throughput over the corpus', 'MB/s', `skipped (no corpus at ${corpusDir})`, atLeast(20));

@@ -51,27 +51,77 @@ runPart('scanner-worst-case', async (report) => {
   // Confirm the top ratios (fastest of 3) so one GC pause does not stand as the worst growth.
   const confirmed = ranked
     .slice(0, 10)
-    .map((r) => measureGrowth(generated.find((i) => i.name === r.input)!, { sizes: GROWTH_SIZES, runs: 3 }).find((x) => x.stage === r.stage)!)
+    .map((r) =>
+      measureGrowth(
+        generated.find((i) => i.name === r.input)!,
+        { sizes: GROWTH_SIZES, runs: 3 },
+      ).find((x) => x.stage === r.stage)!,
+    )
     .sort((a, b) => b.ratio - a.ratio);
   const worstGrowth = confirmed[0];
   const slowestStage = [...rows].sort((a, b) => b.ms[1]! - a.ms[1]!)[0]!;
 
   report.add(
-    figure('scanner.adversarial.worst_cpu_ms', `worst 250 KB input, whole scan, CPU (${generated.length} generated, ${derived.length} corpus-derived)`, round(worst.ms, 1), 'ms', atMost(100), worst.name),
+    figure(
+      'scanner.adversarial.worst_cpu_ms',
+      `worst 250 KB input, whole scan, CPU (${generated.length} generated, ${derived.length} corpus-derived)`,
+      round(worst.ms, 1),
+      'ms',
+      atMost(100),
+      worst.name,
+    ),
   );
-  report.add(figure('scanner.adversarial.generated_worst_cpu_ms', 'worst generated 250 KB input, CPU', round(worstGenerated[0]!.ms, 1), 'ms', atMost(100), worstGenerated[0]!.name));
+  report.add(
+    figure(
+      'scanner.adversarial.generated_worst_cpu_ms',
+      'worst generated 250 KB input, CPU',
+      round(worstGenerated[0]!.ms, 1),
+      'ms',
+      atMost(100),
+      worstGenerated[0]!.name,
+    ),
+  );
   if (worstDerived.length > 0) {
-    report.add(figure('scanner.adversarial.corpus_derived_worst_cpu_ms', 'worst corpus-derived 250 KB input, CPU', round(worstDerived[0]!.ms, 1), 'ms', atMost(100), worstDerived[0]!.name));
+    report.add(
+      figure(
+        'scanner.adversarial.corpus_derived_worst_cpu_ms',
+        'worst corpus-derived 250 KB input, CPU',
+        round(worstDerived[0]!.ms, 1),
+        'ms',
+        atMost(100),
+        worstDerived[0]!.name,
+      ),
+    );
   } else {
-    report.skip('scanner.adversarial.corpus_derived_worst_cpu_ms', 'worst corpus-derived 250 KB input, CPU', 'ms', 'skipped (no corpus beside the project)', atMost(100));
+    report.skip(
+      'scanner.adversarial.corpus_derived_worst_cpu_ms',
+      'worst corpus-derived 250 KB input, CPU',
+      'ms',
+      'skipped (no corpus beside the project)',
+      atMost(100),
+    );
   }
   if (worstGrowth) {
     report.add(
-      figure('scanner.growth.worst_ratio', `largest growth 32 KB → 128 KB of any stage (linear 4, quadratic 16; stages ≥ ${RATIO_FLOOR_MS} ms)`, round(worstGrowth.ratio, 2), '×', atMost(8), `${worstGrowth.input} ${worstGrowth.stage}: ${worstGrowth.ms.map((m) => round(m, 1)).join(' → ')} ms`),
+      figure(
+        'scanner.growth.worst_ratio',
+        `largest growth 32 KB → 128 KB of any stage (linear 4, quadratic 16; stages ≥ ${RATIO_FLOOR_MS} ms)`,
+        round(worstGrowth.ratio, 2),
+        '×',
+        atMost(8),
+        `${worstGrowth.input} ${worstGrowth.stage}: ${worstGrowth.ms.map((m) => round(m, 1)).join(' → ')} ms`,
+      ),
     );
   }
   report.add(
-    figure('scanner.growth.slowest_stage_ratio', 'growth 32 KB → 128 KB of the slowest stage', round(slowestStage.ratio, 2), '×', atMost(8), `${slowestStage.input} ${slowestStage.stage}: ${slowestStage.ms.map((m) => round(m, 1)).join(' → ')} ms`),
+    figure(
+      'scanner.growth.slowest_stage_ratio',
+      'growth 32 KB → 128 KB of the slowest stage',
+      round(slowestStage.ratio, 2),
+      '×',
+      atMost(8),
+      `${slowestStage.input} ${slowestStage.stage}: ${slowestStage.ms.map((m) => round(m, 1)).join(' → ')} ms`,
+    ),
   );
   Object.assign(report.details, {
     size_bytes: SIZE,

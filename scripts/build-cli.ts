@@ -16,7 +16,8 @@ export const PACKAGE_SOURCE = join(ROOT, 'packages', 'cli');
 /** The folder beside the bundle that holds the .wasm files (BULWARK_BUNDLED_GRAMMARS in src/scanner/code/tree-sitter.ts). */
 const GRAMMAR_FOLDER = 'tree-sitter';
 /** What the server's packages may not be in the bundle: the scan path must not need them (the CLI talks HTTP). */
-const SERVER_ONLY = /(?:^|\/)node_modules\/(?:@nestjs|typeorm|pg|pg-[\w-]+|@electric-sql|express|ioredis|class-validator|class-transformer|reflect-metadata|rxjs|piscina|@cyclonedx)\//;
+const SERVER_ONLY =
+  /(?:^|\/)node_modules\/(?:@nestjs|typeorm|pg|pg-[\w-]+|@electric-sql|express|ioredis|class-validator|class-transformer|reflect-metadata|rxjs|piscina|@cyclonedx)\//;
 
 export interface CliBuild {
   /** The package folder (package.json, README.md, dist/). */
@@ -46,8 +47,10 @@ export async function buildCliPackage(out: string = PACKAGE_SOURCE): Promise<Cli
   const root = readJson(join(ROOT, 'package.json'));
   const manifest = readJson(join(PACKAGE_SOURCE, 'package.json'));
   // The package carries the project's version; a bump must touch both files (this stops a stale one).
-  if (manifest.version !== root.version) throw new Error(`packages/cli/package.json has version ${manifest.version}, the project ${root.version}: make them equal`);
-  if (manifest.engines?.node !== root.engines?.node) throw new Error(`packages/cli/package.json engines.node ${manifest.engines?.node} differs from the project's ${root.engines?.node}`);
+  if (manifest.version !== root.version)
+    throw new Error(`packages/cli/package.json has version ${manifest.version}, the project ${root.version}: make them equal`);
+  if (manifest.engines?.node !== root.engines?.node)
+    throw new Error(`packages/cli/package.json engines.node ${manifest.engines?.node} differs from the project's ${root.engines?.node}`);
   const dir = resolve(out);
   const dist = join(dir, 'dist');
   rmSync(dist, { recursive: true, force: true });
@@ -88,7 +91,10 @@ export async function buildCliPackage(out: string = PACKAGE_SOURCE): Promise<Cli
     const meta = readJson(join(pkgDir, 'package.json'));
     return `${name}@${meta.version} (${meta.license ?? 'see below'})\n\n${licenceText(pkgDir) ?? 'No licence file in the package.'}`;
   });
-  writeFileSync(join(dist, 'THIRD_PARTY_LICENSES.txt'), `Packages bundled into bulwark.js and the .wasm files in ${GRAMMAR_FOLDER}/:\n\n${notices.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`);
+  writeFileSync(
+    join(dist, 'THIRD_PARTY_LICENSES.txt'),
+    `Packages bundled into bulwark.js and the .wasm files in ${GRAMMAR_FOLDER}/:\n\n${notices.join(`\n\n${'-'.repeat(72)}\n\n`)}\n`,
+  );
   return { dir, bundle, bundleBytes: statSync(bundle).size, version: root.version ?? '0.0.0', packages };
 }
 
@@ -97,7 +103,9 @@ if (require.main === module) {
   buildCliPackage(i > 0 ? process.argv[i + 1] : undefined).then(
     (b) => {
       const at = relative(process.cwd(), b.dir) || '.';
-      process.stdout.write(`built ${relative(process.cwd(), b.bundle)} (${(b.bundleBytes / 1024).toFixed(0)} KiB, v${b.version}; bundled: ${b.packages.join(', ')})\nnext: cd ${at} && npm pack\n`);
+      process.stdout.write(
+        `built ${relative(process.cwd(), b.bundle)} (${(b.bundleBytes / 1024).toFixed(0)} KiB, v${b.version}; bundled: ${b.packages.join(', ')})\nnext: cd ${at} && npm pack\n`,
+      );
     },
     (err: unknown) => {
       process.stderr.write(`build:cli failed: ${err instanceof Error ? err.message : String(err)}\n`);

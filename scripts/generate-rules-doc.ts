@@ -15,11 +15,17 @@ import { CATEGORY_GUIDANCE, categoryHeading, guidanceFor } from '../src/scanner/
 /** The `--policy` presets (src/cli/scan/policy.ts) as one table, from the catalogue as it is. */
 function policyTable(): string[] {
   const count = (sev: string): number => ALL_RULES.filter((r) => r.meta.severity === sev).length;
-  const bySeverity = [...SEVERITIES].reverse().filter((s) => count(s) > 0).map((s) => `${count(s)} ${s}`).join(', ');
+  const bySeverity = [...SEVERITIES]
+    .reverse()
+    .filter((s) => count(s) > 0)
+    .map((s) => `${count(s)} ${s}`)
+    .join(', ');
   const out = [
     '## Policy presets',
     '',
-    '`bulwark scan --policy strict|balanced|permissive` (default ' + DEFAULT_POLICY + ') chooses which catalogue rules and which finding contexts count, before the',
+    '`bulwark scan --policy strict|balanced|permissive` (default ' +
+      DEFAULT_POLICY +
+      ') chooses which catalogue rules and which finding contexts count, before the',
     "scanning user's `.bulwark.yaml` (an entry there for a rule replaces the preset's word on it). Findings of a rule a preset",
     'leaves out are listed as suppressed (kind `policy`), never dropped; the analysis, scores and bands are the same in every',
     'preset. Findings outside the catalogue (`judge/…`, `bundle.…`, `encoding.…`, `scanner.analysis-incomplete`) count in every',
@@ -32,7 +38,10 @@ function policyTable(): string[] {
   for (const name of POLICY_NAMES) {
     const p = policyOf(name);
     const off = rulesOff(p).sort((a, b) => a.id.localeCompare(b.id));
-    const rules = off.length === 0 ? `all ${ALL_RULES.length}` : `${ALL_RULES.length - off.length}, of severity ${p.minRuleSeverity} and above; not: ${off.map((m) => `[${m.id}](#${m.id.toLowerCase()}) (${m.severity})`).join(', ')}`;
+    const rules =
+      off.length === 0
+        ? `all ${ALL_RULES.length}`
+        : `${ALL_RULES.length - off.length}, of severity ${p.minRuleSeverity} and above; not: ${off.map((m) => `[${m.id}](#${m.id.toLowerCase()}) (${m.severity})`).join(', ')}`;
     const contexts = p.gatedContexts.length === 1 ? `\`${p.gatedContexts[0]}\` only` : `all: ${p.gatedContexts.map((c) => `\`${c}\``).join(', ')}`;
     out.push(`| ${name}${name === DEFAULT_POLICY ? ' (default)' : ''} | ${rules} | ${contexts} | ${p.purpose} |`);
   }
@@ -64,11 +73,29 @@ export function renderRulesDoc(): string {
     out.push(`- asset type: \`${m.asset_type}\``);
     if (r.compound) out.push('- compound: runs after the other rules and combines their findings');
     const fixtures = loadRuleFixtures(m.id);
-    out.push(`- fixtures: ${fixtures.filter((f) => f.expectation === 'fires').length} firing, ${fixtures.filter((f) => f.expectation === 'silent').length} silent (\`test/fixtures/rules/${m.id}/\`)`);
-    out.push('', m.rationale, '', `How to fix: ${guidanceFor(m.id, { message: m.title, category: m.category }).fix}`, '', `Example (as \`${documentedExample(m).path}\`):`, '', '```text', m.example, '```');
+    out.push(
+      `- fixtures: ${fixtures.filter((f) => f.expectation === 'fires').length} firing, ${fixtures.filter((f) => f.expectation === 'silent').length} silent (\`test/fixtures/rules/${m.id}/\`)`,
+    );
+    out.push(
+      '',
+      m.rationale,
+      '',
+      `How to fix: ${guidanceFor(m.id, { message: m.title, category: m.category }).fix}`,
+      '',
+      `Example (as \`${documentedExample(m).path}\`):`,
+      '',
+      '```text',
+      m.example,
+      '```',
+    );
   }
   // Judge findings (judge/<category>) and engine findings (bundle.*, encoding.*) link to these.
-  out.push('', '# Risk categories', '', 'Every rule, judge finding (`judge/<category>`) and engine finding (`bundle.*`, `encoding.*`) carries one of these categories.');
+  out.push(
+    '',
+    '# Risk categories',
+    '',
+    'Every rule, judge finding (`judge/<category>`) and engine finding (`bundle.*`, `encoding.*`) carries one of these categories.',
+  );
   for (const c of RISK_CATEGORIES) {
     out.push('', `## ${categoryHeading(c)}`, '', CATEGORY_GUIDANCE[c].risk, '', `How to fix: ${CATEGORY_GUIDANCE[c].fix}`);
   }

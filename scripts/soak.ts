@@ -189,13 +189,19 @@ async function run(instances: Instance[], databaseUrl: string): Promise<void> {
       } else if (r < 0.74) [route, res] = ['POST assign', await call(instance, token, 'POST', `/api/applications/${id}/service`, [pick(services)])];
       else if (r < 0.8) [route, res] = ['DELETE service', await call(instance, token, 'DELETE', `/api/applications/${id}/service/${pick(services)}`)];
       else if (r < 0.85) [route, res] = ['PUT graph', await call(instance, token, 'PUT', `/api/applications/${id}/graph`, [])];
-      else if (r < 0.9) [route, res] = ['POST sbom', await call(instance, token, 'POST', `/api/applications/${id}/sbom`, { environment: null, coderoots: null })];
+      else if (r < 0.9)
+        [route, res] = ['POST sbom', await call(instance, token, 'POST', `/api/applications/${id}/sbom`, { environment: null, coderoots: null })];
       else if (r < 0.95) [route, res] = ['GET terms', await call(instance, token, 'GET', '/api/applications/_terms')];
       else {
         const form = new FormData();
         form.append('file', new Blob([`---\nname: soak\n---\n# Skill ${n}\nRun \`npm test\` before committing.\n`]), 'SKILL.md');
         route = 'POST scan';
-        res = await fetch(`${instance.base}/api/agent_files/scan`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: form, signal: AbortSignal.timeout(30_000) });
+        res = await fetch(`${instance.base}/api/agent_files/scan`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${token}` },
+          body: form,
+          signal: AbortSignal.timeout(30_000),
+        });
       }
       await res.arrayBuffer();
       samples.push({ route, status: res.status, ms: performance.now() - started, key: keyName, replica: res.headers.get('x-bulwark-replica') ?? '?' });
@@ -224,11 +230,17 @@ async function run(instances: Instance[], databaseUrl: string): Promise<void> {
 
   const t0 = performance.now();
   const until = t0 + SECONDS * 1000;
-  const sampler = setInterval(() => {
-    for (const i of instances) if (i.proc.pid) i.rss.push({ t: performance.now() - t0, mb: rssMb(i.proc.pid) });
-  }, Math.max(1000, (SECONDS * 1000) / 120));
+  const sampler = setInterval(
+    () => {
+      for (const i of instances) if (i.proc.pid) i.rss.push({ t: performance.now() - t0, mb: rssMb(i.proc.pid) });
+    },
+    Math.max(1000, (SECONDS * 1000) / 120),
+  );
   for (const i of instances) i.rss.push({ t: 0, mb: rssMb(i.proc.pid!) });
-  await Promise.all([...paced.map((token, i) => pace(token, `key${i}`, BUDGET * 0.95, until)), GREEDY > 0 ? pace(greedy, 'greedy', BUDGET * GREEDY, until) : Promise.resolve()]);
+  await Promise.all([
+    ...paced.map((token, i) => pace(token, `key${i}`, BUDGET * 0.95, until)),
+    GREEDY > 0 ? pace(greedy, 'greedy', BUDGET * GREEDY, until) : Promise.resolve(),
+  ]);
   clearInterval(sampler);
   const elapsedS = (performance.now() - t0) / 1000;
 
@@ -244,11 +256,21 @@ async function run(instances: Instance[], databaseUrl: string): Promise<void> {
     const storedNames = new Set((await q<{ name: string }>('SELECT name FROM applications WHERE tenant_id = $1')).map((r) => r.name));
     const lost = created.filter((name) => !storedNames.has(name));
     if (lost.length) failures.push(`${lost.length} created applications missing: ${lost.slice(0, 5).join(', ')}`);
-    const counts = new Map((await q<{ id: number; c: number }>('SELECT a.id, count(m.service_id)::int AS c FROM applications a LEFT JOIN application_services m ON m.application_id = a.id WHERE a.tenant_id = $1 GROUP BY a.id')).map((r) => [r.id, r.c]));
-    const api = (await (await call(instances[1]!, setup, 'GET', '/api/applications?limit=1000')).json()) as { total: number; items: { id: number; service_count: number; services: number[] }[] };
+    const counts = new Map(
+      (
+        await q<{ id: number; c: number }>(
+          'SELECT a.id, count(m.service_id)::int AS c FROM applications a LEFT JOIN application_services m ON m.application_id = a.id WHERE a.tenant_id = $1 GROUP BY a.id',
+        )
+      ).map((r) => [r.id, r.c]),
+    );
+    const api = (await (await call(instances[1]!, setup, 'GET', '/api/applications?limit=1000')).json()) as {
+      total: number;
+      items: { id: number; service_count: number; services: number[] }[];
+    };
     if (api.total !== counts.size) failures.push(`list total ${api.total} != ${counts.size} rows`);
     for (const item of api.items) {
-      if (counts.get(item.id) !== item.service_count || item.services.length !== item.service_count) failures.push(`application ${item.id}: service_count ${item.service_count}, rows ${counts.get(item.id)}`);
+      if (counts.get(item.id) !== item.service_count || item.services.length !== item.service_count)
+        failures.push(`application ${item.id}: service_count ${item.service_count}, rows ${counts.get(item.id)}`);
     }
   } finally {
     await sql.destroy();
@@ -260,18 +282,36 @@ async function run(instances: Instance[], databaseUrl: string): Promise<void> {
   const byRoute: Record<string, { count: number; p50: number; p95: number; p99: number; statuses: Record<string, number> }> = {};
   for (const route of [...new Set(samples.map((s) => s.route))].sort()) {
     const rs = samples.filter((s) => s.route === route);
-    const ms = rs.filter((s) => s.status !== 429).map((s) => s.ms).sort((a, b) => a - b);
+    const ms = rs
+      .filter((s) => s.status !== 429)
+      .map((s) => s.ms)
+      .sort((a, b) => a - b);
     const statuses: Record<string, number> = {};
     for (const s of rs) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
-    byRoute[route] = { count: rs.length, p50: +percentile(ms, 50).toFixed(1), p95: +percentile(ms, 95).toFixed(1), p99: +percentile(ms, 99).toFixed(1), statuses };
+    byRoute[route] = {
+      count: rs.length,
+      p50: +percentile(ms, 50).toFixed(1),
+      p95: +percentile(ms, 95).toFixed(1),
+      p99: +percentile(ms, 99).toFixed(1),
+      statuses,
+    };
   }
-  const served = samples.filter((s) => s.status !== 429 && s.status !== 0).map((s) => s.ms).sort((a, b) => a - b);
+  const served = samples
+    .filter((s) => s.status !== 429 && s.status !== 0)
+    .map((s) => s.ms)
+    .sort((a, b) => a - b);
   const replicas: Record<string, number> = {};
   for (const s of samples) replicas[s.replica] = (replicas[s.replica] ?? 0) + 1;
   const rss = instances.map((i) => {
     const warm = i.rss.filter((p) => p.t >= (SECONDS * 1000) / 4);
-    const firstQuarterMedian = warm.slice(0, Math.max(1, Math.floor(warm.length / 4))).map((p) => p.mb).sort((a, b) => a - b);
-    const lastQuarterMedian = warm.slice(-Math.max(1, Math.floor(warm.length / 4))).map((p) => p.mb).sort((a, b) => a - b);
+    const firstQuarterMedian = warm
+      .slice(0, Math.max(1, Math.floor(warm.length / 4)))
+      .map((p) => p.mb)
+      .sort((a, b) => a - b);
+    const lastQuarterMedian = warm
+      .slice(-Math.max(1, Math.floor(warm.length / 4)))
+      .map((p) => p.mb)
+      .sort((a, b) => a - b);
     const growth = percentile(lastQuarterMedian, 50) - percentile(firstQuarterMedian, 50);
     return {
       instance: i.name,
@@ -294,10 +334,12 @@ async function run(instances: Instance[], databaseUrl: string): Promise<void> {
   const greedyAdmitted = samples.filter((s) => s.key === 'greedy' && s.status !== 429).length;
   // A window opens at the key's first request (after t0) and lasts 60 s: the run touches at most this many.
   const windows = Math.max(1, Math.ceil(elapsedS / 60));
-  if (GREEDY > 0 && greedyAdmitted > BUDGET * windows) failures.push(`greedy key admitted ${greedyAdmitted} > ${BUDGET} × ${windows} windows: the replicas do not share one budget`);
+  if (GREEDY > 0 && greedyAdmitted > BUDGET * windows)
+    failures.push(`greedy key admitted ${greedyAdmitted} > ${BUDGET} × ${windows} windows: the replicas do not share one budget`);
   if (Object.keys(replicas).filter((r) => r !== '?').length < 2) failures.push(`traffic did not reach both replicas: ${JSON.stringify(replicas)}`);
   for (const r of rss) {
-    if (r.slope_mb_per_min_after_warmup > 20 && r.growth_mb_after_warmup > 48) failures.push(`instance ${r.instance}: RSS grows ${r.slope_mb_per_min_after_warmup} MB/min (+${r.growth_mb_after_warmup} MB after warm-up)`);
+    if (r.slope_mb_per_min_after_warmup > 20 && r.growth_mb_after_warmup > 48)
+      failures.push(`instance ${r.instance}: RSS grows ${r.slope_mb_per_min_after_warmup} MB/min (+${r.growth_mb_after_warmup} MB after warm-up)`);
   }
 
   const report = {
@@ -309,7 +351,12 @@ async function run(instances: Instance[], databaseUrl: string): Promise<void> {
     throughput_rps: +(samples.length / elapsedS).toFixed(1),
     statuses: statusCounts,
     replicas,
-    latency_ms_served: { p50: +percentile(served, 50).toFixed(1), p95: +percentile(served, 95).toFixed(1), p99: +percentile(served, 99).toFixed(1), max: +(served.at(-1) ?? NaN).toFixed(1) },
+    latency_ms_served: {
+      p50: +percentile(served, 50).toFixed(1),
+      p95: +percentile(served, 95).toFixed(1),
+      p99: +percentile(served, 99).toFixed(1),
+      max: +(served.at(-1) ?? NaN).toFixed(1),
+    },
     greedy: { admitted: greedyAdmitted, rejected_429: samples.filter((s) => s.key === 'greedy' && s.status === 429).length, allowed_at_most: BUDGET * windows },
     routes: byRoute,
     rss,
@@ -320,11 +367,21 @@ async function run(instances: Instance[], databaseUrl: string): Promise<void> {
   writeFileSync(JSON_OUT, `${JSON.stringify(report, null, 2)}\n`);
 
   const line = (s: string) => process.stdout.write(`${s}\n`);
-  line(`soak: ${report.requests} requests in ${report.elapsed_s} s (${report.throughput_rps} req/s) over 2 instances ${JSON.stringify(replicas)}, load ${report.machine.loadavg_1m_at_end}`);
-  line(`statuses: ${JSON.stringify(statusCounts)}; latency (served) p50 ${report.latency_ms_served.p50} ms, p95 ${report.latency_ms_served.p95} ms, p99 ${report.latency_ms_served.p99} ms`);
+  line(
+    `soak: ${report.requests} requests in ${report.elapsed_s} s (${report.throughput_rps} req/s) over 2 instances ${JSON.stringify(replicas)}, load ${report.machine.loadavg_1m_at_end}`,
+  );
+  line(
+    `statuses: ${JSON.stringify(statusCounts)}; latency (served) p50 ${report.latency_ms_served.p50} ms, p95 ${report.latency_ms_served.p95} ms, p99 ${report.latency_ms_served.p99} ms`,
+  );
   line(`greedy key at ${GREEDY}× budget: ${greedyAdmitted} admitted (≤ ${BUDGET * windows} allowed), ${report.greedy.rejected_429} × 429`);
-  for (const [route, r] of Object.entries(byRoute)) line(`  ${route.padEnd(22)} n=${String(r.count).padStart(6)}  p50 ${String(r.p50).padStart(7)}  p95 ${String(r.p95).padStart(7)}  p99 ${String(r.p99).padStart(7)}  ${JSON.stringify(r.statuses)}`);
-  for (const r of rss) line(`RSS ${r.instance}: start ${r.start_mb} MB, max ${r.max_mb} MB, end ${r.end_mb} MB, slope after warm-up ${r.slope_mb_per_min_after_warmup} MB/min (${r.growth_mb_after_warmup >= 0 ? '+' : ''}${r.growth_mb_after_warmup} MB)`);
+  for (const [route, r] of Object.entries(byRoute))
+    line(
+      `  ${route.padEnd(22)} n=${String(r.count).padStart(6)}  p50 ${String(r.p50).padStart(7)}  p95 ${String(r.p95).padStart(7)}  p99 ${String(r.p99).padStart(7)}  ${JSON.stringify(r.statuses)}`,
+    );
+  for (const r of rss)
+    line(
+      `RSS ${r.instance}: start ${r.start_mb} MB, max ${r.max_mb} MB, end ${r.end_mb} MB, slope after warm-up ${r.slope_mb_per_min_after_warmup} MB/min (${r.growth_mb_after_warmup >= 0 ? '+' : ''}${r.growth_mb_after_warmup} MB)`,
+    );
   line(`consistency: ${created.length} created applications all stored, memberships and counts agree: ${report.consistency.ok ? 'yes' : 'NO'}`);
   line(`report: ${JSON_OUT}`);
   if (failures.length) {

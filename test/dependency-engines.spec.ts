@@ -15,7 +15,9 @@ const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
 
 /** `engines.node` of a lock entry; lock files also hold the old array form, which npm ignores. */
 const nodeRange = (engines: unknown): string | null =>
-  engines && typeof engines === 'object' && !Array.isArray(engines) && typeof (engines as { node?: unknown }).node === 'string' ? (engines as { node: string }).node : null;
+  engines && typeof engines === 'object' && !Array.isArray(engines) && typeof (engines as { node?: unknown }).node === 'string'
+    ? (engines as { node: string }).node
+    : null;
 
 describe('dependency engines', () => {
   const floor = semver.minVersion(pkg.engines.node);

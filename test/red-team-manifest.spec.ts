@@ -19,9 +19,28 @@ import { loadManifest, SAMPLE_KINDS, SAMPLE_LABELS, type CorpusSample } from '..
  * here, so any other real host still fails.
  */
 const BLIND_SET_NAMED_SERVICES = [
-  'json.schemastore.org', 'api.githubcopilot.com', 'registry.npmjs.org', 'geocoding-api.open-meteo.com', 'api.open-meteo.com', 'github.com',
-  'www.apple.com', 'europe-docker.pkg.dev', 'astral.sh', 'raw.githubusercontent.com', 'mcp.sentry.dev', 'docs.python.org', 'developer.mozilla.org',
-  'mcp.linear.app', 'ffmpeg.org', 'api.github.com', '169.254.169.254', 'core.net', 'logger.info', 'Fly.io', '$h.$d', 'gw.prompt',
+  'json.schemastore.org',
+  'api.githubcopilot.com',
+  'registry.npmjs.org',
+  'geocoding-api.open-meteo.com',
+  'api.open-meteo.com',
+  'github.com',
+  'www.apple.com',
+  'europe-docker.pkg.dev',
+  'astral.sh',
+  'raw.githubusercontent.com',
+  'mcp.sentry.dev',
+  'docs.python.org',
+  'developer.mozilla.org',
+  'mcp.linear.app',
+  'ffmpeg.org',
+  'api.github.com',
+  '169.254.169.254',
+  'core.net',
+  'logger.info',
+  'Fly.io',
+  '$h.$d',
+  'gw.prompt',
   'api.openai.com',
 ];
 const SETS = [
@@ -50,7 +69,10 @@ const PUBLIC_HOSTNAME = /(?<![\w.-])(?:[a-z\d-]{1,63}\.){1,8}(?:com|net|org|io|c
 function unreservedDestinations(text: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(URL_AUTHORITY)) {
-    const host = m[1].slice(m[1].lastIndexOf('@') + 1).replace(/[.,;:]+$/, '').replace(/:\d+$/, '');
+    const host = m[1]
+      .slice(m[1].lastIndexOf('@') + 1)
+      .replace(/[.,;:]+$/, '')
+      .replace(/:\d+$/, '');
     if (!isAllowedHost(host)) found.add(host);
   }
   for (const m of text.matchAll(IPV4)) if (!isAllowedHost(m[0])) found.add(m[0]);
@@ -59,9 +81,7 @@ function unreservedDestinations(text: string): string[] {
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 const ATTACK_LABELS = new Set(['malicious', 'suspicious']);
@@ -81,7 +101,9 @@ describe.each(SETS)('red-team set test/fixtures/$name', ({ name, idPrefixes, min
   it('lists exactly the files of each sample folder, within the upload limits', () => {
     for (const s of samples) {
       const dir = join(SET_DIR, 'samples', s.id);
-      const onDisk = filesUnder(dir).map((f) => relative(dir, f)).sort();
+      const onDisk = filesUnder(dir)
+        .map((f) => relative(dir, f))
+        .sort();
       expect({ id: s.id, files: [...s.files].sort() }).toEqual({ id: s.id, files: onDisk });
       expect(s.files.length).toBeLessThanOrEqual(DEFAULT_SCAN_LIMITS.maxFiles);
       for (const f of s.files) expect({ id: s.id, f, ok: statSync(join(dir, f)).size <= DEFAULT_SCAN_LIMITS.maxFileBytes }).toEqual({ id: s.id, f, ok: true });
@@ -116,8 +138,12 @@ describe.each(SETS)('red-team set test/fixtures/$name', ({ name, idPrefixes, min
       families.set(s.family ?? '', f);
     }
     for (const [family, n] of families) {
-      expect({ family, attack: n.attack > 0, benign: n.benign > 0, documented: readme.includes(`\`${family}\``) })
-        .toEqual({ family, attack: true, benign: true, documented: true });
+      expect({ family, attack: n.attack > 0, benign: n.benign > 0, documented: readme.includes(`\`${family}\``) }).toEqual({
+        family,
+        attack: true,
+        benign: true,
+        documented: true,
+      });
     }
     const attackShare = samples.filter((s) => ATTACK_LABELS.has(s.label)).length / samples.length;
     expect(attackShare).toBeGreaterThan(0.45);
@@ -136,9 +162,7 @@ describe.each(SETS)('red-team set test/fixtures/$name', ({ name, idPrefixes, min
   });
 
   it('the destination check itself rejects real hosts and accepts reserved ones', () => {
-    expect(unreservedDestinations('curl https://user:pw@evil.com:8443/x and 8.8.8.8 and mail ops@corp.io')).toEqual(
-      ['evil.com', '8.8.8.8', 'corp.io'],
-    );
+    expect(unreservedDestinations('curl https://user:pw@evil.com:8443/x and 8.8.8.8 and mail ops@corp.io')).toEqual(['evil.com', '8.8.8.8', 'corp.io']);
     expect(unreservedDestinations('https://a.b.example/x http://203.0.113.7:80/ http://localhost:4000. s.invalid 127.0.0.1')).toEqual([]);
   });
 });

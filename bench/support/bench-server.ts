@@ -128,7 +128,13 @@ async function main(): Promise<void> {
       profiler = null;
     } else if (m.type === 'stats') {
       const u = process.resourceUsage();
-      send({ type: 'stats', max_rss_mb: Math.round(u.maxRSS / 1024), rss_mb: Math.round(process.memoryUsage.rss() / 1048576), cpu_user_ms: Math.round(u.userCPUTime / 1000), cpu_system_ms: Math.round(u.systemCPUTime / 1000) });
+      send({
+        type: 'stats',
+        max_rss_mb: Math.round(u.maxRSS / 1024),
+        rss_mb: Math.round(process.memoryUsage.rss() / 1048576),
+        cpu_user_ms: Math.round(u.userCPUTime / 1000),
+        cpu_system_ms: Math.round(u.systemCPUTime / 1000),
+      });
     } else if (m.type === 'close') {
       void close().finally(() => process.exit(0));
     }

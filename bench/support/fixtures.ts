@@ -7,8 +7,12 @@ export function largeInventory(apps: number): ImportDocument {
   const services = Array.from({ length: 2000 }, (_, i) => ({ id: i + 1, name: `svc-${i + 1}` }));
   return {
     services,
-    resources: services.flatMap((s) => [0, 1].map((k) => ({ platform_id: `arn:aws:s3:::svc-${s.id}-${k}`, resource_type: 'aws_s3_bucket', service_ids: [s.id] }))),
-    finding_counts: services.filter((s) => s.id % 3 === 0).map((s) => ({ service_id: s.id, severity: ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'][s.id % 4]!, urgent: s.id % 5, plan: s.id % 7, defer: s.id % 11 })),
+    resources: services.flatMap((s) =>
+      [0, 1].map((k) => ({ platform_id: `arn:aws:s3:::svc-${s.id}-${k}`, resource_type: 'aws_s3_bucket', service_ids: [s.id] })),
+    ),
+    finding_counts: services
+      .filter((s) => s.id % 3 === 0)
+      .map((s) => ({ service_id: s.id, severity: ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'][s.id % 4]!, urgent: s.id % 5, plan: s.id % 7, defer: s.id % 11 })),
     applications: Array.from({ length: apps }, (_, i) => ({
       name: `app-${String(i).padStart(5, '0')}`,
       description: `${words[i % words.length]} ${words[(i * 7) % words.length]} service group ${i}`,
@@ -39,6 +43,8 @@ export function resourceInventory(count: number): ImportDocument {
     region: ['us-east-1', 'eu-west-1'][i % 2]!,
     service_ids: [100_000 + Math.floor(i / perService)],
   }));
-  const relations = resources.slice(1).map((r, i) => ({ source: `resource:${resources[i]!.platform_id}`, target: `resource:${r.platform_id}`, relation: 'uses' }));
+  const relations = resources
+    .slice(1)
+    .map((r, i) => ({ source: `resource:${resources[i]!.platform_id}`, target: `resource:${r.platform_id}`, relation: 'uses' }));
   return { services, resources, relations };
 }

@@ -64,7 +64,11 @@ class ProbeController {
 class ProbeAuthModule {}
 
 /** Builds and listens; `close()` also ends the Redis connection it opened. */
-export async function startLimiterProbe(mode: LimiterMode, redisUrl: string | undefined, keyPrefix: string): Promise<{ port: number; close: () => Promise<void> }> {
+export async function startLimiterProbe(
+  mode: LimiterMode,
+  redisUrl: string | undefined,
+  keyPrefix: string,
+): Promise<{ port: number; close: () => Promise<void> }> {
   const imports: DynamicModule['imports'] = [ProbeAuthModule];
   let redis: Redis | null = null;
   const limited = mode === 'memory' || mode === 'redis';

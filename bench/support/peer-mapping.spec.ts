@@ -2,7 +2,7 @@ import { bandOfSeverity, bandsBySample, detection, sampleOfPath } from './peer-m
 import { multipartFile } from './multipart';
 
 describe('peer severity mapping', () => {
-  it('maps each tool\'s severity words onto our bands and refuses unknown ones', () => {
+  it("maps each tool's severity words onto our bands and refuses unknown ones", () => {
     expect(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'INFO'].map(bandOfSeverity)).toEqual(['critical', 'high', 'medium', 'low', 'info']);
     expect(bandOfSeverity('informational')).toBe('info');
     expect(() => bandOfSeverity('severe')).toThrow(/no band mapping/);
@@ -27,7 +27,16 @@ describe('peer severity mapping', () => {
       { id: 'b2', label: 'benign' as const, min_band: null, max_band: 'medium' as const },
       { id: 's1', label: 'suspicious' as const, min_band: 'low' as const },
     ];
-    const d = detection(samples, new Map([['m1', 'critical'], ['m2', 'high'], ['b1', 'medium'], ['b2', 'medium'], ['s1', 'critical']] as const));
+    const d = detection(
+      samples,
+      new Map([
+        ['m1', 'critical'],
+        ['m2', 'high'],
+        ['b1', 'medium'],
+        ['b2', 'medium'],
+        ['s1', 'critical'],
+      ] as const),
+    );
     expect(d).toEqual({ malicious_recall: 50, malicious_hits: 1, malicious_total: 2, benign_fpr: 50, benign_fps: 1, benign_total: 2 });
     // A sample never reported is `info`: a miss when malicious, clean when benign.
     expect(detection(samples, new Map())).toMatchObject({ malicious_hits: 0, benign_fps: 0 });

@@ -36,7 +36,13 @@ export function rowsOf(parts: readonly PartResult[]): Row[] {
   const rows: Row[] = [];
   for (const p of parts) {
     if (p.status !== 'ok' && p.figures.length === 0) {
-      rows.push({ part: p.bench, figure: p.status === 'skipped' ? `skipped: ${p.reason ?? ''}` : `FAILED: ${p.reason ?? ''}`, value: '', target: '', result: p.status === 'skipped' ? 'skipped' : 'FAILED' });
+      rows.push({
+        part: p.bench,
+        figure: p.status === 'skipped' ? `skipped: ${p.reason ?? ''}` : `FAILED: ${p.reason ?? ''}`,
+        value: '',
+        target: '',
+        result: p.status === 'skipped' ? 'skipped' : 'FAILED',
+      });
       continue;
     }
     for (const f of p.figures) {

@@ -42,7 +42,11 @@ export function startServer(spec: ServerSpec, env?: ServerEnv, startTimeoutMs = 
   const child: ChildProcess = fork(SERVER, [JSON.stringify(spec)], {
     env: childEnv,
     // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there on exit (open in Chrome DevTools).
-    execArgv: ['--require', 'ts-node/register/transpile-only', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
+    execArgv: [
+      '--require',
+      'ts-node/register/transpile-only',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+    ],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -100,7 +104,12 @@ function handle(child: ChildProcess, m: Extract<ServerMessage, { type: 'ready' }
 }
 
 /** One request to the server and its reply of the given type. */
-function ask<T extends ServerMessage['type']>(child: ChildProcess, message: ParentMessage, reply: T, timeoutMs = 30_000): Promise<Extract<ServerMessage, { type: T }>> {
+function ask<T extends ServerMessage['type']>(
+  child: ChildProcess,
+  message: ParentMessage,
+  reply: T,
+  timeoutMs = 30_000,
+): Promise<Extract<ServerMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ${reply} reply`)), timeoutMs);
     child.once('message', (m: ServerMessage) => {

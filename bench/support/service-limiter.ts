@@ -33,4 +33,3 @@ export function serviceLimiter(mode: LimiterMode): (builder: TestingModuleBuilde
       factory: (config: AppConfig, redis: RedisClient) => ({ ...rateLimitOptionsFromConfig(config, redis), policy: PROBE_POLICY }),
     });
 }
-

@@ -9,7 +9,10 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export function median(xs: readonly number[]): number {
-  return percentile([...xs].sort((a, b) => a - b), 50);
+  return percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 }
 
 export interface LatencySummary {
@@ -23,7 +26,13 @@ export interface LatencySummary {
 export function summarize(samples: readonly number[]): LatencySummary {
   const s = [...samples].sort((a, b) => a - b);
   const mean = s.reduce((a, b) => a + b, 0) / Math.max(1, s.length);
-  return { n: s.length, p50_ms: round(percentile(s, 50), 2), p99_ms: round(percentile(s, 99), 2), mean_ms: round(mean, 2), max_ms: round(s[s.length - 1] ?? NaN, 2) };
+  return {
+    n: s.length,
+    p50_ms: round(percentile(s, 50), 2),
+    p99_ms: round(percentile(s, 99), 2),
+    mean_ms: round(mean, 2),
+    max_ms: round(s[s.length - 1] ?? NaN, 2),
+  };
 }
 
 export const arg = (name: string, fallback: number): number => {

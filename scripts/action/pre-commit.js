@@ -23,7 +23,20 @@ function skillFolderOf(file, cwd) {
 }
 
 /** `bulwark scan` options that take a value as the next word (`--opt=value` is one word). */
-const VALUE_OPTIONS = new Set(['--server', '--format', '-o', '--output', '--report', '--fail-on', '--fail-on-severity', '--config', '--baseline', '--write-baseline', '--concurrency', '--max-uploads']);
+const VALUE_OPTIONS = new Set([
+  '--server',
+  '--format',
+  '-o',
+  '--output',
+  '--report',
+  '--fail-on',
+  '--fail-on-severity',
+  '--config',
+  '--baseline',
+  '--write-baseline',
+  '--concurrency',
+  '--max-uploads',
+]);
 
 /** The hook's `args` (leading options and their values) apart from the file names pre-commit appends. */
 function splitArgs(argv) {
@@ -37,7 +50,12 @@ function hookArgs(argv, cwd) {
   const targets = [];
   for (const f of files) {
     const skill = skillFolderOf(f, cwd);
-    const t = skill ? skill.slice(resolve(cwd).length + 1).split(sep).join('/') : f;
+    const t = skill
+      ? skill
+          .slice(resolve(cwd).length + 1)
+          .split(sep)
+          .join('/')
+      : f;
     if (!targets.includes(t)) targets.push(t);
   }
   const gate = options.some((o) => o === '--fail-on' || o.startsWith('--fail-on=') || o === '--fail-on-severity' || o.startsWith('--fail-on-severity='));
@@ -55,7 +73,10 @@ function main(argv = process.argv.slice(2), env = process.env, cwd = process.cwd
     return 2;
   }
   const code = r.status === null ? 2 : r.status;
-  if (code !== 0) process.stderr.write(`bulwark: commit blocked (exit ${code}). Fix the findings, accept them in .bulwark.yaml or a baseline (docs/cli.md), or commit with --no-verify if you are sure.\n`);
+  if (code !== 0)
+    process.stderr.write(
+      `bulwark: commit blocked (exit ${code}). Fix the findings, accept them in .bulwark.yaml or a baseline (docs/cli.md), or commit with --no-verify if you are sure.\n`,
+    );
   return code;
 }
 

@@ -15,8 +15,12 @@ describe('list query parsing', () => {
   it('orders: `orders` wins over `order`, `-` means desc, direction applies to the rest, duplicates dropped', () => {
     expect(parseOrders({}, APPLICATION_ORDER_FIELDS, APPLICATION_DEFAULT_ORDER)).toEqual([{ field: 'name', direction: 'asc' }]);
     expect(parseOrders({ direction: 'desc' }, APPLICATION_ORDER_FIELDS, APPLICATION_DEFAULT_ORDER)).toEqual([{ field: 'name', direction: 'desc' }]);
-    expect(parseOrders({ order: 'tier', direction: 'desc' }, APPLICATION_ORDER_FIELDS, APPLICATION_DEFAULT_ORDER)).toEqual([{ field: 'tier', direction: 'desc' }]);
-    expect(parseOrders({ order: 'tier', orders: ['-urgent', 'name', '+id', 'name'], direction: 'desc' }, APPLICATION_ORDER_FIELDS, APPLICATION_DEFAULT_ORDER)).toEqual([
+    expect(parseOrders({ order: 'tier', direction: 'desc' }, APPLICATION_ORDER_FIELDS, APPLICATION_DEFAULT_ORDER)).toEqual([
+      { field: 'tier', direction: 'desc' },
+    ]);
+    expect(
+      parseOrders({ order: 'tier', orders: ['-urgent', 'name', '+id', 'name'], direction: 'desc' }, APPLICATION_ORDER_FIELDS, APPLICATION_DEFAULT_ORDER),
+    ).toEqual([
       { field: 'urgent', direction: 'desc' },
       { field: 'name', direction: 'desc' },
       { field: 'id', direction: 'asc' },

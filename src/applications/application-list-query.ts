@@ -15,8 +15,19 @@ export interface OrderTerm {
 }
 
 export const APPLICATION_ORDER_FIELDS = [
-  'id', 'name', 'tier', 'business_impact', 'severity', 'application_type', 'created', 'updated',
-  'service_count', 'resource_count', 'urgent', 'plan', 'defer',
+  'id',
+  'name',
+  'tier',
+  'business_impact',
+  'severity',
+  'application_type',
+  'created',
+  'updated',
+  'service_count',
+  'resource_count',
+  'urgent',
+  'plan',
+  'defer',
 ] as const;
 export type ApplicationOrderField = (typeof APPLICATION_ORDER_FIELDS)[number];
 export const APPLICATION_DEFAULT_ORDER: OrderTerm[] = [{ field: 'name', direction: 'asc' }];
@@ -123,7 +134,11 @@ function scalarOk(kind: FieldKind, v: unknown): v is FilterScalar {
 function checkClause(field: string, op: unknown, value: unknown, loc: ValidationIssue['loc'], issues: ValidationIssue[]): FilterClause | null {
   const kind = FILTER_FIELDS[field];
   if (!kind) {
-    issues.push({ loc: [...loc, 'field'], msg: `unknown filter field '${String(field)}'; allowed: ${Object.keys(FILTER_FIELDS).join(', ')}`, type: 'value_error.filter_field' });
+    issues.push({
+      loc: [...loc, 'field'],
+      msg: `unknown filter field '${String(field)}'; allowed: ${Object.keys(FILTER_FIELDS).join(', ')}`,
+      type: 'value_error.filter_field',
+    });
     return null;
   }
   if (typeof op !== 'string' || !(FILTER_OPS as readonly string[]).includes(op)) {
@@ -131,12 +146,20 @@ function checkClause(field: string, op: unknown, value: unknown, loc: Validation
     return null;
   }
   if (RANGE_OPS.includes(op as FilterOp) && kind.kind !== 'count') {
-    issues.push({ loc: [...loc, 'op'], msg: `operator '${op}' applies only to urgent, plan, defer, service_count and resource_count`, type: 'value_error.filter_op' });
+    issues.push({
+      loc: [...loc, 'op'],
+      msg: `operator '${op}' applies only to urgent, plan, defer, service_count and resource_count`,
+      type: 'value_error.filter_op',
+    });
     return null;
   }
   if (op === 'in' || op === 'nin') {
     if (!Array.isArray(value) || value.length > MAX_IN_VALUES) {
-      issues.push({ loc: [...loc, 'value'], msg: `operator '${op}' needs an array of at most ${MAX_IN_VALUES} values, each ${describeKind(kind)}`, type: 'type_error.list' });
+      issues.push({
+        loc: [...loc, 'value'],
+        msg: `operator '${op}' needs an array of at most ${MAX_IN_VALUES} values, each ${describeKind(kind)}`,
+        type: 'type_error.list',
+      });
       return null;
     }
     const bad = value.findIndex((v) => !scalarOk(kind, v));
@@ -163,7 +186,8 @@ export function parseListFilter(body: unknown): FilterClause[] {
   const issues: ValidationIssue[] = [];
   const clauses: FilterClause[] = [];
   if (Array.isArray(body)) {
-    if (body.length > MAX_CLAUSES) throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${MAX_CLAUSES} filter clauses`, type: 'value_error.list.max_items' }]);
+    if (body.length > MAX_CLAUSES)
+      throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${MAX_CLAUSES} filter clauses`, type: 'value_error.list.max_items' }]);
     body.forEach((item, i) => {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) {
         issues.push({ loc: ['body', i], msg: 'must be an object {field, op, value}', type: 'type_error.object' });
@@ -179,7 +203,8 @@ export function parseListFilter(body: unknown): FilterClause[] {
     });
   } else if (typeof body === 'object' && body !== null) {
     const entries = Object.entries(body as Record<string, unknown>);
-    if (entries.length > MAX_CLAUSES) throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${MAX_CLAUSES} filter fields`, type: 'value_error.max_items' }]);
+    if (entries.length > MAX_CLAUSES)
+      throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${MAX_CLAUSES} filter fields`, type: 'value_error.max_items' }]);
     for (const [field, value] of entries) {
       const issuesBefore = issues.length;
       const clause = checkClause(field, Array.isArray(value) ? 'in' : 'eq', value, ['body', field], issues);

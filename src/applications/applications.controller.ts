@@ -31,7 +31,12 @@ const LIST_BODY_SCHEMA = {
   },
   examples: {
     none: { value: [] },
-    clauses: { value: [{ field: 'tier', op: 'in', value: ['TIER_1', 'TIER_2'] }, { field: 'urgent', op: 'gt', value: 0 }] },
+    clauses: {
+      value: [
+        { field: 'tier', op: 'in', value: ['TIER_1', 'TIER_2'] },
+        { field: 'urgent', op: 'gt', value: 0 },
+      ],
+    },
     shorthand: { value: { tier: ['TIER_1', 'TIER_2'], severity: 'HIGH' } },
   },
 };
@@ -61,7 +66,23 @@ export class ApplicationsController {
   @HttpCode(200)
   @RequireScopes('inventory:write')
   @ApiOperation({ summary: 'Create application (note the trailing slash; POST without it lists)' })
-  @ApiBody({ type: CreateApplicationDto, examples: { minimal: { value: { name: 'payments' } }, full: { value: { name: 'payments', description: 'Card payments', tier: 'TIER_2', application_type: 'static', owner: { login: 'jdoe', name: 'Jane Doe' }, meta: { cost_center: 'cc-42' }, service_ids: [101, 102] } } } })
+  @ApiBody({
+    type: CreateApplicationDto,
+    examples: {
+      minimal: { value: { name: 'payments' } },
+      full: {
+        value: {
+          name: 'payments',
+          description: 'Card payments',
+          tier: 'TIER_2',
+          application_type: 'static',
+          owner: { login: 'jdoe', name: 'Jane Doe' },
+          meta: { cost_center: 'cc-42' },
+          service_ids: [101, 102],
+        },
+      },
+    },
+  })
   @ApiOkResponse({ type: ApplicationDto })
   @ApiConflictResponse({ description: 'An application of that name already exists in the tenant' })
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApplicationDto): Promise<ApplicationDto> {
@@ -84,7 +105,8 @@ export class ApplicationsController {
   // (docs/decisions/0007-get-list-body-undocumented.md). The body is still accepted: existing clients send it.
   @ApiOperation({
     summary: 'List applications (paged)',
-    description: 'Filters go in a JSON body, which HTTP clients may send with this GET; browsers, and so Swagger UI, cannot. To filter from here, use `POST /api/applications` (the same operation, body documented there).',
+    description:
+      'Filters go in a JSON body, which HTTP clients may send with this GET; browsers, and so Swagger UI, cannot. To filter from here, use `POST /api/applications` (the same operation, body documented there).',
   })
   @ApiOkResponse({ type: ApplicationPageDto })
   listGet(@CurrentPrincipal() principal: Principal, @Query() query: ListQueryDto, @Body() body: unknown): Promise<ApplicationPageDto> {
@@ -126,7 +148,11 @@ export class ApplicationsController {
   @ApiParam(ID_PARAM)
   @ApiBody({ schema: { type: 'array', items: { type: 'integer', minimum: 0 }, maxItems: MAX_SERVICE_IDS }, examples: { assign: { value: [101, 102] } } })
   @ApiOkResponse({ type: ResultDto })
-  assignServices(@CurrentPrincipal() principal: Principal, @Param('application_id') id: number, @Body(new ArrayBodyPipe(SERVICE_IDS_BODY)) serviceIds: number[]): Promise<ResultDto> {
+  assignServices(
+    @CurrentPrincipal() principal: Principal,
+    @Param('application_id') id: number,
+    @Body(new ArrayBodyPipe(SERVICE_IDS_BODY)) serviceIds: number[],
+  ): Promise<ResultDto> {
     return this.applications.assignServices(principal.tenantId, id, serviceIds);
   }
 
@@ -154,10 +180,21 @@ export class ApplicationsController {
   @Post('applications/:application_id/owners/:owner_type')
   @HttpCode(200)
   @RequireScopes('inventory:write')
-  @ApiOperation({ summary: 'Set owners of one type (replaces that type\'s list; 0–50 entries)' })
+  @ApiOperation({ summary: "Set owners of one type (replaces that type's list; 0–50 entries)" })
   @ApiParam(ID_PARAM)
   @ApiParam({ name: 'owner_type', enum: OWNER_TYPES })
-  @ApiBody({ schema: { type: 'array', maxItems: MAX_OWNERS, items: { type: 'object', required: ['login', 'name'], properties: { login: { type: 'string', minLength: 1, maxLength: MAX_OWNER_FIELD_LENGTH }, name: { type: 'string', maxLength: MAX_OWNER_FIELD_LENGTH } } } }, examples: { owners: { value: [{ login: 'jdoe', name: 'Jane Doe' }] } } })
+  @ApiBody({
+    schema: {
+      type: 'array',
+      maxItems: MAX_OWNERS,
+      items: {
+        type: 'object',
+        required: ['login', 'name'],
+        properties: { login: { type: 'string', minLength: 1, maxLength: MAX_OWNER_FIELD_LENGTH }, name: { type: 'string', maxLength: MAX_OWNER_FIELD_LENGTH } },
+      },
+    },
+    examples: { owners: { value: [{ login: 'jdoe', name: 'Jane Doe' }] } },
+  })
   @ApiOkResponse({ type: ResultDto })
   setOwners(
     @CurrentPrincipal() principal: Principal,

@@ -4,7 +4,17 @@ import { UnitOfWork, type Transaction } from '../database/unit-of-work';
 import { APPLICATION_DEFAULT_ORDER, APPLICATION_ORDER_FIELDS, parseListFilter, parseOrders } from './application-list-query';
 import type { ApplicationDto, ApplicationPageDto, TermDto, TermsDto } from './dto/application.dto';
 import type { AssignTierDto, CreateApplicationDto, ListQueryDto, UpdateApplicationDto } from './dto/application-input.dto';
-import { APPLICATION_TYPES, BUSINESS_IMPACTS, DEFAULT_DESCRIPTION, MAX_OWNER_FIELD_LENGTH, MAX_OWNERS, OWNER_TYPES, TERM_TEXT, TIERS, type OwnerType } from './application-enums';
+import {
+  APPLICATION_TYPES,
+  BUSINESS_IMPACTS,
+  DEFAULT_DESCRIPTION,
+  MAX_OWNER_FIELD_LENGTH,
+  MAX_OWNERS,
+  OWNER_TYPES,
+  TERM_TEXT,
+  TIERS,
+  type OwnerType,
+} from './application-enums';
 import { ENVIRONMENTS, RESOURCE_CATEGORIES, RISK_LEVELS } from '../inventory/inventory-enums';
 import { ApplicationsRepository, type ApplicationView, type LockedApplication, type Owner } from './persistence/applications.repository';
 
@@ -230,7 +240,8 @@ export function parseOwners(body: unknown): Owner[] {
     } else if (seen.has(trimmed.toLowerCase())) {
       issues.push({ loc: ['body', i, 'login'], msg: `duplicate login '${trimmed}'`, type: 'value_error.duplicate' });
     }
-    if (typeof name !== 'string' || name.length > MAX_OWNER_FIELD_LENGTH) issues.push({ loc: ['body', i, 'name'], msg: `must be a string of at most ${MAX_OWNER_FIELD_LENGTH} characters`, type: 'type_error.string' });
+    if (typeof name !== 'string' || name.length > MAX_OWNER_FIELD_LENGTH)
+      issues.push({ loc: ['body', i, 'name'], msg: `must be a string of at most ${MAX_OWNER_FIELD_LENGTH} characters`, type: 'type_error.string' });
     if (typeof trimmed === 'string') seen.add(trimmed.toLowerCase());
     if (typeof trimmed === 'string' && typeof name === 'string') owners.push({ login: trimmed, name });
   });

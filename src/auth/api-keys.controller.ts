@@ -17,7 +17,7 @@ export class ApiKeysController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create an API key in the caller\'s tenant; the token is returned once' })
+  @ApiOperation({ summary: "Create an API key in the caller's tenant; the token is returned once" })
   @ApiOkResponse({ type: CreatedApiKeyDto })
   async create(@CurrentPrincipal() principal: Principal, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
@@ -33,7 +33,7 @@ export class ApiKeysController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the API keys of the caller\'s tenant (no tokens)' })
+  @ApiOperation({ summary: "List the API keys of the caller's tenant (no tokens)" })
   @ApiOkResponse({ type: ApiKeyDto, isArray: true })
   async list(@CurrentPrincipal() principal: Principal): Promise<ApiKeyDto[]> {
     return (await this.apiKeys.list(principal.tenantId)).map((k) => ApiKeyDto.from(k));
@@ -44,7 +44,10 @@ export class ApiKeysController {
   @ApiOkResponse({ type: ResultDto })
   async revoke(
     @CurrentPrincipal() principal: Principal,
-    @Param('key_id', new ParseUUIDPipe({ exceptionFactory: () => new ValidationFailedError([{ loc: ['path', 'key_id'], msg: 'must be a UUID', type: 'type_error.uuid' }]) }))
+    @Param(
+      'key_id',
+      new ParseUUIDPipe({ exceptionFactory: () => new ValidationFailedError([{ loc: ['path', 'key_id'], msg: 'must be a UUID', type: 'type_error.uuid' }]) }),
+    )
     keyId: string,
   ): Promise<ResultDto> {
     await this.apiKeys.revoke(principal.tenantId, keyId);

@@ -51,18 +51,23 @@ export class ApiKeysService {
   async create(input: CreateKeyInput, tx?: Transaction): Promise<CreatedKey> {
     const unknown = input.scopes.filter((s) => !ALL_SCOPES.includes(s));
     if (unknown.length) {
-      throw new ValidationFailedError([{ loc: ['body', 'scopes'], msg: `unknown scopes: ${unknown.join(', ')}; allowed: ${ALL_SCOPES.join(', ')}`, type: 'value_error.enum' }]);
+      throw new ValidationFailedError([
+        { loc: ['body', 'scopes'], msg: `unknown scopes: ${unknown.join(', ')}; allowed: ${ALL_SCOPES.join(', ')}`, type: 'value_error.enum' },
+      ]);
     }
     const token = generateApiKeyToken();
-    const key = await this.repository.insertKey({
-      tenantId: input.tenantId,
-      name: input.name,
-      scopes: [...new Set(input.scopes)],
-      tokenHash: hashApiKeyToken(token),
-      displayPrefix: displayPrefix(token),
-      expiresAt: input.expiresAt,
-      rateLimitPerMinute: input.rateLimitPerMinute,
-    }, tx);
+    const key = await this.repository.insertKey(
+      {
+        tenantId: input.tenantId,
+        name: input.name,
+        scopes: [...new Set(input.scopes)],
+        tokenHash: hashApiKeyToken(token),
+        displayPrefix: displayPrefix(token),
+        expiresAt: input.expiresAt,
+        rateLimitPerMinute: input.rateLimitPerMinute,
+      },
+      tx,
+    );
     return { key, token };
   }
 

@@ -8,7 +8,11 @@ import { tenantLimitDefaults, TenantsService } from './tenants.service';
  * Auth's services on a DataSource, wired as AuthModule wires them, for the CLI's `keys` and `tenants`
  * commands (no Nest container there): other code reaches tenants and keys only through these services.
  */
-export function authServices(dataSource: DataSource, config: Pick<AppConfig, 'apiKeyRateLimitPerMinute'>, cacheTtlMs = 0): { apiKeys: ApiKeysService; tenants: TenantsService } {
+export function authServices(
+  dataSource: DataSource,
+  config: Pick<AppConfig, 'apiKeyRateLimitPerMinute'>,
+  cacheTtlMs = 0,
+): { apiKeys: ApiKeysService; tenants: TenantsService } {
   const repository = new ApiKeysRepository(dataSource);
   const apiKeys = new ApiKeysService(repository, cacheTtlMs);
   const tenants = new TenantsService(repository, tenantLimitDefaults(config));

@@ -13,7 +13,9 @@ export const Public = () => SetMetadata(IS_PUBLIC, true);
 export const RequireScopes = (...scopes: Scope[]) =>
   applyDecorators(
     SetMetadata(REQUIRED_SCOPES, scopes),
-    ApiForbiddenResponse({ description: `The key lacks the scope ${scopes.map((s) => `\`${s}\``).join(', ')} (\`admin\` implies every scope); or the source address is edge-blocked: empty body (docs/rate-limits.md)` }),
+    ApiForbiddenResponse({
+      description: `The key lacks the scope ${scopes.map((s) => `\`${s}\``).join(', ')} (\`admin\` implies every scope); or the source address is edge-blocked: empty body (docs/rate-limits.md)`,
+    }),
   );
 
 /** The authenticated caller of this request. */

@@ -25,13 +25,16 @@ export class BootstrapAdminKey implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const token = await this.repository.whenNoKeysExist(async (tx) => {
       const tenant = await this.tenants.findOrCreate(DEFAULT_TENANT_SLUG, tx);
-      const { token } = await this.apiKeys.create({
-        tenantId: tenant.id,
-        name: 'bootstrap-admin',
-        scopes: [...ALL_SCOPES],
-        expiresAt: null,
-        rateLimitPerMinute: null,
-      }, tx);
+      const { token } = await this.apiKeys.create(
+        {
+          tenantId: tenant.id,
+          name: 'bootstrap-admin',
+          scopes: [...ALL_SCOPES],
+          expiresAt: null,
+          rateLimitPerMinute: null,
+        },
+        tx,
+      );
       return token;
     });
     if (token) this.output(`Bootstrap admin API key: ${token}`);

@@ -73,11 +73,16 @@ export class CliApiService {
     const issues: ValidationIssue[] = [];
     const props = event.properties ?? {};
     const entries = Object.entries(props);
-    if (entries.length > MAX_PROPERTIES) issues.push({ loc: ['body', 'properties'], msg: `at most ${MAX_PROPERTIES} properties`, type: 'value_error.too_many' });
+    if (entries.length > MAX_PROPERTIES)
+      issues.push({ loc: ['body', 'properties'], msg: `at most ${MAX_PROPERTIES} properties`, type: 'value_error.too_many' });
     for (const [k, v] of entries.slice(0, MAX_PROPERTIES + 1)) {
       const ok = typeof v === 'number' ? Number.isFinite(v) : typeof v === 'boolean' || (typeof v === 'string' && v.length <= MAX_PROPERTY_STRING);
       if (!ok || k.length > 64) {
-        issues.push({ loc: ['body', 'properties', k.slice(0, 64)], msg: `must be a number, boolean or string of at most ${MAX_PROPERTY_STRING} characters`, type: 'type_error.property' });
+        issues.push({
+          loc: ['body', 'properties', k.slice(0, 64)],
+          msg: `must be a number, boolean or string of at most ${MAX_PROPERTY_STRING} characters`,
+          type: 'type_error.property',
+        });
       }
     }
     if (issues.length) throw new ValidationFailedError(issues);

@@ -18,7 +18,8 @@ export type CommandTable = Record<string, CommandEntry>;
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const SCAN_AND_REMOTE_COMMANDS: CommandTable = {
   scan: {
-    usage: 'scan [--local] [--server URL] [--format text|json|sarif|markdown] [--policy <p>] [--fail-on <band>] <path…>\n                      scan agent files, skill folders, zips or a whole repository',
+    usage:
+      'scan [--local] [--server URL] [--format text|json|sarif|markdown] [--policy <p>] [--fail-on <band>] <path…>\n                      scan agent files, skill folders, zips or a whole repository',
     load: () => (require('./commands/scan.command') as typeof import('./commands/scan.command')).runScan,
   },
   sbom: {

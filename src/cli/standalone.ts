@@ -5,7 +5,12 @@ import { CliError } from './cli-io';
 /** A command of the server's install only: says where to run it instead of failing on a missing module. */
 const serverOnly = (name: string, what: string) => ({
   usage: `${name.padEnd(20)}(server install only) ${what}`,
-  load: () => () => Promise.reject(new CliError(`bulwark ${name} works on the server's database directly: run it where the server is installed (docs/cli.md). This standalone CLI scans and talks to a server over HTTP.`)),
+  load: () => () =>
+    Promise.reject(
+      new CliError(
+        `bulwark ${name} works on the server's database directly: run it where the server is installed (docs/cli.md). This standalone CLI scans and talks to a server over HTTP.`,
+      ),
+    ),
 });
 
 /**

@@ -7,7 +7,11 @@ describe('ClearingMap', () => {
     expect([...map.keys()]).toEqual(['a', 'b', 'c']);
     // Replacing a key it holds is not growth: nothing is dropped.
     map.set('b', 9);
-    expect([...map.entries()]).toEqual([['a', 0], ['b', 9], ['c', 2]]);
+    expect([...map.entries()]).toEqual([
+      ['a', 0],
+      ['b', 9],
+      ['c', 2],
+    ]);
     map.set('d', 3);
     expect([...map.entries()]).toEqual([['d', 3]]);
   });

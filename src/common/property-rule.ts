@@ -5,7 +5,12 @@ import { registerDecorator, type ValidationArguments, type ValidationOptions } f
  * issue type, src/common/validation-issue-types.ts) with `message`: one issue per bad value,
  * whatever part of the rule it breaks (stacked IsInt/Min/Max would each give their own type).
  */
-export function Satisfies(name: string, check: (value: unknown) => boolean, message: string | ((args: ValidationArguments) => string), options?: ValidationOptions): PropertyDecorator {
+export function Satisfies(
+  name: string,
+  check: (value: unknown) => boolean,
+  message: string | ((args: ValidationArguments) => string),
+  options?: ValidationOptions,
+): PropertyDecorator {
   return (target, propertyName) =>
     registerDecorator({
       name,

@@ -22,7 +22,11 @@ describe('X-Bulwark-Replica header', () => {
   afterAll(() => named?.close());
 
   it('is on successful, unauthenticated and unknown-route answers', async () => {
-    for (const [path, status] of [['/health/live', 200], ['/api/admin/api-keys', 401], ['/api/no-such-route', 404]] as const) {
+    for (const [path, status] of [
+      ['/health/live', 200],
+      ['/api/admin/api-keys', 401],
+      ['/api/no-such-route', 404],
+    ] as const) {
       const res = await named.http().get(path);
       expect({ path, status: res.status, replica: res.headers[REPLICA_HEADER.toLowerCase()] }).toEqual({ path, status, replica: 'replica-under-test' });
     }

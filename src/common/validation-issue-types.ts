@@ -4,7 +4,15 @@
  * class-validator's constraint names and Ajv's keywords are both translated here.
  */
 
-const EXPECTED_TYPE: Record<string, string> = { array: 'list', boolean: 'bool', integer: 'integer', number: 'number', object: 'object', string: 'string', null: 'none' };
+const EXPECTED_TYPE: Record<string, string> = {
+  array: 'list',
+  boolean: 'bool',
+  integer: 'integer',
+  number: 'number',
+  object: 'object',
+  string: 'string',
+  null: 'none',
+};
 
 const CLASS_VALIDATOR: Record<string, string> = {
   isInt: 'type_error.integer',

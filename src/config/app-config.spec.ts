@@ -40,11 +40,18 @@ describe('loadConfig', () => {
   });
 
   it('reads JUDGE_* the same for every entry point (server, `scan --local`, eval) into options that build the judge they name', () => {
-    const openai = judgeSettingsFrom({ JUDGE_PROVIDER: 'openai', JUDGE_BASE_URL: 'http://127.0.0.1:11434/v1', JUDGE_MODEL: 'llama3.1', JUDGE_TIMEOUT_MS: '5000' });
+    const openai = judgeSettingsFrom({
+      JUDGE_PROVIDER: 'openai',
+      JUDGE_BASE_URL: 'http://127.0.0.1:11434/v1',
+      JUDGE_MODEL: 'llama3.1',
+      JUDGE_TIMEOUT_MS: '5000',
+    });
     expect(openai).toEqual({ provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1', apiKey: null, timeoutMs: 5000, maxConcurrency: 4 });
     expect(createJudge(openai)).toBeInstanceOf(OpenAiJudge);
     expect(createJudge(judgeSettingsFrom({ JUDGE_PROVIDER: 'Anthropic', JUDGE_MODEL: 'claude-x', JUDGE_API_KEY: 'k' }))).toBeInstanceOf(AnthropicJudge);
-    expect(loadConfig({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_MAX_CONCURRENCY: '8' }, []).judge).toEqual(judgeSettingsFrom({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_MAX_CONCURRENCY: '8' }));
+    expect(loadConfig({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_MAX_CONCURRENCY: '8' }, []).judge).toEqual(
+      judgeSettingsFrom({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_MAX_CONCURRENCY: '8' }),
+    );
   });
 
   it.each([

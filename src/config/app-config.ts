@@ -8,9 +8,7 @@ import type { JudgeProviderName } from '../scanner/judge/judge-options';
  * the variable and what it accepts.
  */
 
-export type DatabaseTarget =
-  | { kind: 'pglite'; dataDir: string | 'memory' }
-  | { kind: 'postgres'; url: string };
+export type DatabaseTarget = { kind: 'pglite'; dataDir: string | 'memory' } | { kind: 'postgres'; url: string };
 
 export type EdgeLimitsMode = 'on' | 'shadow' | 'off';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -67,7 +65,11 @@ export interface AppConfig {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, accepts: string, got: string) {
+  constructor(
+    readonly variable: string,
+    accepts: string,
+    got: string,
+  ) {
     super(`Invalid configuration: ${variable}=${JSON.stringify(got)} — accepts ${accepts}`);
     this.name = 'ConfigError';
   }
@@ -121,7 +123,12 @@ function url(env: Env, name: string, protocols: string[]): string | null {
 
 function list(env: Env, name: string): string[] {
   const raw = str(env, name);
-  return raw === null ? [] : raw.split(',').map((s) => s.trim()).filter(Boolean);
+  return raw === null
+    ? []
+    : raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 function cidrs(env: Env, name: string): string[] {
@@ -229,7 +236,8 @@ export const TENANT_SLUG = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 function demoTenantOf(env: Env, argv: string[]): string | null {
   const at = argv.findIndex((a) => a === '--demo-tenant' || a.startsWith('--demo-tenant='));
   const raw = at < 0 ? str(env, 'BULWARK_DEMO_TENANT') : argv[at].includes('=') ? argv[at].slice('--demo-tenant='.length) : (argv[at + 1] ?? '');
-  if (raw !== null && !TENANT_SLUG.test(raw)) throw new ConfigError(at < 0 ? 'BULWARK_DEMO_TENANT' : '--demo-tenant', 'a tenant slug: 1-100 of A-Z a-z 0-9 . _ - starting with a letter or digit', raw);
+  if (raw !== null && !TENANT_SLUG.test(raw))
+    throw new ConfigError(at < 0 ? 'BULWARK_DEMO_TENANT' : '--demo-tenant', 'a tenant slug: 1-100 of A-Z a-z 0-9 . _ - starting with a letter or digit', raw);
   return raw;
 }
 
@@ -242,9 +250,35 @@ function replicaId(env: Env): string | null {
 
 /** Documented variables (README's configuration table is checked against this list in tests). */
 export const CONFIG_VARIABLES = [
-  'PORT', 'HOST', 'DATABASE_URL', 'DB_MIGRATIONS_RUN', 'REDIS_URL', 'LOG_LEVEL', 'LOG_FORMAT',
-  'JUDGE_PROVIDER', 'JUDGE_BASE_URL', 'JUDGE_MODEL', 'JUDGE_API_KEY', 'JUDGE_TIMEOUT_MS', 'JUDGE_MAX_CONCURRENCY',
-  'EDGE_LIMITS', 'TRUSTED_PROXIES', 'BULWARK_DEMO', 'BULWARK_DEMO_TENANT', 'SEED_FILE', 'FEATURES', 'AUTH_CACHE_TTL_MS',
-  'API_KEY_RATE_LIMIT_PER_MINUTE', 'SCAN_WORKERS', 'SCAN_MAX_QUEUE', 'SCAN_TIMEOUT_MS', 'JSON_BODY_LIMIT_BYTES',
-  'CORS_ORIGINS', 'PUBLIC_URL', 'OAUTH_ISSUER', 'OAUTH_JWKS_URL', 'OAUTH_DEFAULT_TENANT', 'REPLICA_ID',
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'DB_MIGRATIONS_RUN',
+  'REDIS_URL',
+  'LOG_LEVEL',
+  'LOG_FORMAT',
+  'JUDGE_PROVIDER',
+  'JUDGE_BASE_URL',
+  'JUDGE_MODEL',
+  'JUDGE_API_KEY',
+  'JUDGE_TIMEOUT_MS',
+  'JUDGE_MAX_CONCURRENCY',
+  'EDGE_LIMITS',
+  'TRUSTED_PROXIES',
+  'BULWARK_DEMO',
+  'BULWARK_DEMO_TENANT',
+  'SEED_FILE',
+  'FEATURES',
+  'AUTH_CACHE_TTL_MS',
+  'API_KEY_RATE_LIMIT_PER_MINUTE',
+  'SCAN_WORKERS',
+  'SCAN_MAX_QUEUE',
+  'SCAN_TIMEOUT_MS',
+  'JSON_BODY_LIMIT_BYTES',
+  'CORS_ORIGINS',
+  'PUBLIC_URL',
+  'OAUTH_ISSUER',
+  'OAUTH_JWKS_URL',
+  'OAUTH_DEFAULT_TENANT',
+  'REPLICA_ID',
 ] as const;

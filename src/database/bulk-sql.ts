@@ -12,7 +12,12 @@ export const jsonText = (v: unknown): string => JSON.stringify(v ?? null);
  * Runs `sql(from)` with `from` = `unnest(...) AS t(...)` over the packed columns and `$1` = the tenant:
  * one statement for a whole section of rows (the import writers of inventory, applications and settings).
  */
-export async function bulkQuery(manager: EntityManager, tenantId: string, columns: Record<string, BulkColumn>, sql: (from: string) => string): Promise<unknown[]> {
+export async function bulkQuery(
+  manager: EntityManager,
+  tenantId: string,
+  columns: Record<string, BulkColumn>,
+  sql: (from: string) => string,
+): Promise<unknown[]> {
   const p = new SqlParams();
   p.add(tenantId);
   const from = unnestColumns(p, columns);
@@ -21,7 +26,9 @@ export async function bulkQuery(manager: EntityManager, tenantId: string, column
 
 /** Deletes the tenant's rows of `table` whose `keyColumn` is not in `keep`; returns how many. */
 export async function deleteOthers(manager: EntityManager, table: string, keyColumn: string, keep: BulkColumn, tenantId: string): Promise<number> {
-  return affectedRows(await bulkQuery(manager, tenantId, { k: keep }, (from) => `DELETE FROM ${table} WHERE tenant_id = $1 AND ${keyColumn} NOT IN (SELECT t.k FROM ${from})`));
+  return affectedRows(
+    await bulkQuery(manager, tenantId, { k: keep }, (from) => `DELETE FROM ${table} WHERE tenant_id = $1 AND ${keyColumn} NOT IN (SELECT t.k FROM ${from})`),
+  );
 }
 
 /** Deletes every row of the tenant in `table`; returns how many. */

@@ -38,8 +38,7 @@ export const REDIS_CLIENT_OPTIONS: RedisOptions = {
     {
       provide: REDIS_CLIENT,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): RedisClient =>
-        config.redisUrl ? new Redis(config.redisUrl, REDIS_CLIENT_OPTIONS) : null,
+      useFactory: (config: AppConfig): RedisClient => (config.redisUrl ? new Redis(config.redisUrl, REDIS_CLIENT_OPTIONS) : null),
     },
     RedisCloser,
   ],

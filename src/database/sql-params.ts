@@ -38,7 +38,10 @@ export function packedColumn(p: SqlParams, values: readonly (string | number | b
 }
 
 /** `unnest(c1, c2, ...) AS t(n1, n2, ...)` over packed columns. */
-export function unnestColumns(p: SqlParams, columns: Record<string, { values: readonly (string | number | boolean | null)[]; cast: 'text' | 'int' | 'bool' }>): string {
+export function unnestColumns(
+  p: SqlParams,
+  columns: Record<string, { values: readonly (string | number | boolean | null)[]; cast: 'text' | 'int' | 'bool' }>,
+): string {
   const names = Object.keys(columns);
   return `unnest(${names.map((n) => packedColumn(p, columns[n]!.values, columns[n]!.cast)).join(', ')}) AS t(${names.map((n) => `"${n}"`).join(', ')})`;
 }

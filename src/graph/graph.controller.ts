@@ -30,7 +30,11 @@ export class GraphController {
   @ApiOperation({ summary: 'Get graph resources (paged; search over platform_id, name, resource_type; category filter)' })
   @ApiParam(ID_PARAM)
   @ApiOkResponse({ type: GraphResourcePageDto })
-  graphResources(@CurrentPrincipal() principal: Principal, @Param('application_id') id: number, @Query() query: GraphResourcesQueryDto): Promise<GraphResourcePageDto> {
+  graphResources(
+    @CurrentPrincipal() principal: Principal,
+    @Param('application_id') id: number,
+    @Query() query: GraphResourcesQueryDto,
+  ): Promise<GraphResourcePageDto> {
     return this.graphs.graphResources(principal.tenantId, id, query);
   }
 
@@ -47,9 +51,16 @@ export class GraphController {
   @RequireScopes('inventory:write')
   @ApiOperation({ summary: 'Update graph: replace the resource selection (platform ids of member services, ≤ 10,000); returns the new graph' })
   @ApiParam(ID_PARAM)
-  @ApiBody({ schema: { type: 'array', maxItems: MAX_GRAPH_SELECTION, items: { type: 'string', minLength: 1, maxLength: MAX_PLATFORM_ID_LENGTH } }, examples: { select: { value: ['arn:aws:s3:::acme-payments-prod'] } } })
+  @ApiBody({
+    schema: { type: 'array', maxItems: MAX_GRAPH_SELECTION, items: { type: 'string', minLength: 1, maxLength: MAX_PLATFORM_ID_LENGTH } },
+    examples: { select: { value: ['arn:aws:s3:::acme-payments-prod'] } },
+  })
   @ApiOkResponse({ type: GraphDto })
-  replaceGraph(@CurrentPrincipal() principal: Principal, @Param('application_id') id: number, @Body(new ArrayBodyPipe(PLATFORM_IDS_BODY)) platformIds: string[]): Promise<GraphDto> {
+  replaceGraph(
+    @CurrentPrincipal() principal: Principal,
+    @Param('application_id') id: number,
+    @Body(new ArrayBodyPipe(PLATFORM_IDS_BODY)) platformIds: string[],
+  ): Promise<GraphDto> {
     return this.graphs.replaceGraph(principal.tenantId, id, platformIds);
   }
 }

@@ -34,7 +34,13 @@ export class GraphService {
     await this.applications.assertExists(tenantId, applicationId);
     const page = query.page ?? 0;
     const limit = query.limit ?? 100;
-    const { total, items } = await this.repository.memberResourcesPage(tenantId, applicationId, { page, limit, orders, search: query.search ?? null, category: query.category ?? null });
+    const { total, items } = await this.repository.memberResourcesPage(tenantId, applicationId, {
+      page,
+      limit,
+      orders,
+      search: query.search ?? null,
+      category: query.category ?? null,
+    });
     return {
       total,
       pages: Math.ceil(total / limit),
@@ -65,14 +71,25 @@ export class GraphService {
     const nodes: GraphNodeDto[] = [
       { id: appNode, type: 'application', label: name! },
       ...services.map((s) => ({ id: `service:${s.id}`, type: 'service', label: s.name, service_id: s.id })),
-      ...shown.map((r) => ({ id: `resource:${r.platformId}`, type: 'resource', label: r.name ?? r.platformId, platform_id: r.platformId, resource_type: r.resourceType, category: r.category })),
+      ...shown.map((r) => ({
+        id: `resource:${r.platformId}`,
+        type: 'resource',
+        label: r.name ?? r.platformId,
+        platform_id: r.platformId,
+        resource_type: r.resourceType,
+        category: r.category,
+      })),
     ];
     const edges: GraphEdgeDto[] = [
       ...services.map((s) => ({ source: appNode, target: `service:${s.id}`, relation: 'contains' })),
       ...shown.flatMap((r) => r.serviceIds.map((sid) => ({ source: `service:${sid}`, target: `resource:${r.platformId}`, relation: 'uses' }))),
     ];
     const seen = new Set(edges.map((e) => `${e.source}\n${e.target}\n${e.relation}`));
-    for (const rel of await this.repository.relationsBetween(tenantId, nodes.map((n) => n.id), tx)) {
+    for (const rel of await this.repository.relationsBetween(
+      tenantId,
+      nodes.map((n) => n.id),
+      tx,
+    )) {
       const key = `${rel.source}\n${rel.target}\n${rel.relation}`;
       if (!seen.has(key)) edges.push(rel);
       seen.add(key);
@@ -94,7 +111,12 @@ export class GraphService {
         if (foreign.size) {
           const issues: ValidationIssue[] = [];
           platformIds.forEach((id, i) => {
-            if (foreign.has(id)) issues.push({ loc: ['body', i], msg: `resource '${id}' does not belong to a service of application ${applicationId}`, type: 'value_error.unknown_resource' });
+            if (foreign.has(id))
+              issues.push({
+                loc: ['body', i],
+                msg: `resource '${id}' does not belong to a service of application ${applicationId}`,
+                type: 'value_error.unknown_resource',
+              });
           });
           throw new ValidationFailedError(issues);
         }

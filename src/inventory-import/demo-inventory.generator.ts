@@ -1,5 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { ImportApplication, ImportCodeRoot, ImportDocument, ImportFindingCount, ImportPackage, ImportRelation, ImportResource, ImportService } from './import-document';
+import type {
+  ImportApplication,
+  ImportCodeRoot,
+  ImportDocument,
+  ImportFindingCount,
+  ImportPackage,
+  ImportRelation,
+  ImportResource,
+  ImportService,
+} from './import-document';
 
 /**
  * A realistic, deterministic demo inventory (same seed → same document): dozens of applications,
@@ -21,62 +30,203 @@ function prng(seed: number): () => number {
 }
 
 const APPS = [
-  'payments', 'checkout', 'identity', 'search', 'catalog', 'orders', 'inventory', 'shipping', 'notifications', 'billing',
-  'analytics', 'recommendations', 'reviews', 'loyalty', 'pricing', 'fraud-detection', 'customer-portal', 'partner-api', 'mobile-backend', 'admin-console',
-  'data-platform', 'ml-platform', 'reporting', 'support-desk', 'marketing-site', 'email-service', 'media-pipeline', 'returns', 'tax-engine', 'subscriptions',
-  'warehouse', 'supplier-portal', 'feature-flags', 'audit-log', 'observability', 'ci-platform', 'developer-portal', 'hr-system', 'expenses', 'knowledge-base',
+  'payments',
+  'checkout',
+  'identity',
+  'search',
+  'catalog',
+  'orders',
+  'inventory',
+  'shipping',
+  'notifications',
+  'billing',
+  'analytics',
+  'recommendations',
+  'reviews',
+  'loyalty',
+  'pricing',
+  'fraud-detection',
+  'customer-portal',
+  'partner-api',
+  'mobile-backend',
+  'admin-console',
+  'data-platform',
+  'ml-platform',
+  'reporting',
+  'support-desk',
+  'marketing-site',
+  'email-service',
+  'media-pipeline',
+  'returns',
+  'tax-engine',
+  'subscriptions',
+  'warehouse',
+  'supplier-portal',
+  'feature-flags',
+  'audit-log',
+  'observability',
+  'ci-platform',
+  'developer-portal',
+  'hr-system',
+  'expenses',
+  'knowledge-base',
 ];
-const COMPONENTS = ['api', 'worker', 'web', 'scheduler', 'gateway', 'consumer', 'db-migrator', 'cache', 'indexer', 'exporter', 'importer', 'sync', 'auth', 'cron', 'ui', 'bff'];
+const COMPONENTS = [
+  'api',
+  'worker',
+  'web',
+  'scheduler',
+  'gateway',
+  'consumer',
+  'db-migrator',
+  'cache',
+  'indexer',
+  'exporter',
+  'importer',
+  'sync',
+  'auth',
+  'cron',
+  'ui',
+  'bff',
+];
 const PEOPLE = [
-  ['jdoe', 'Jane Doe'], ['asmith', 'Alex Smith'], ['mgarcia', 'Maria Garcia'], ['wchen', 'Wei Chen'], ['pkumar', 'Priya Kumar'], ['onovak', 'Ola Novak'],
-  ['tnguyen', 'Thao Nguyen'], ['kmuller', 'Klaus Müller'], ['lrossi', 'Luca Rossi'], ['abello', 'Ade Bello'], ['syamada', 'Sora Yamada'], ['edubois', 'Emma Dubois'],
+  ['jdoe', 'Jane Doe'],
+  ['asmith', 'Alex Smith'],
+  ['mgarcia', 'Maria Garcia'],
+  ['wchen', 'Wei Chen'],
+  ['pkumar', 'Priya Kumar'],
+  ['onovak', 'Ola Novak'],
+  ['tnguyen', 'Thao Nguyen'],
+  ['kmuller', 'Klaus Müller'],
+  ['lrossi', 'Luca Rossi'],
+  ['abello', 'Ade Bello'],
+  ['syamada', 'Sora Yamada'],
+  ['edubois', 'Emma Dubois'],
 ] as const;
 const ENVIRONMENTS = ['production', 'staging', 'development', 'test', 'sandbox', 'disaster_recovery'] as const;
 const ENV_SHORT: Record<string, string> = { production: 'prod', staging: 'stg', development: 'dev', test: 'test', sandbox: 'sbx', disaster_recovery: 'dr' };
 const AWS_TYPES = [
-  ['aws_s3_bucket', 'storage'], ['aws_lambda_function', 'compute'], ['aws_dynamodb_table', 'database'], ['aws_rds_instance', 'database'], ['aws_sqs_queue', 'messaging'],
-  ['aws_sns_topic', 'messaging'], ['aws_iam_role', 'identity'], ['aws_kms_key', 'identity'], ['aws_ecs_service', 'compute'], ['aws_lb', 'network'], ['aws_security_group', 'network'],
-  ['aws_elasticache_cluster', 'database'], ['aws_cloudwatch_log_group', 'other'],
+  ['aws_s3_bucket', 'storage'],
+  ['aws_lambda_function', 'compute'],
+  ['aws_dynamodb_table', 'database'],
+  ['aws_rds_instance', 'database'],
+  ['aws_sqs_queue', 'messaging'],
+  ['aws_sns_topic', 'messaging'],
+  ['aws_iam_role', 'identity'],
+  ['aws_kms_key', 'identity'],
+  ['aws_ecs_service', 'compute'],
+  ['aws_lb', 'network'],
+  ['aws_security_group', 'network'],
+  ['aws_elasticache_cluster', 'database'],
+  ['aws_cloudwatch_log_group', 'other'],
 ] as const;
 const GCP_TYPES = [
-  ['gcp_storage_bucket', 'storage'], ['gcp_cloud_run_service', 'compute'], ['gcp_pubsub_topic', 'messaging'], ['gcp_sql_instance', 'database'],
-  ['gcp_service_account', 'identity'], ['gcp_compute_firewall', 'network'], ['gcp_bigquery_dataset', 'other'],
+  ['gcp_storage_bucket', 'storage'],
+  ['gcp_cloud_run_service', 'compute'],
+  ['gcp_pubsub_topic', 'messaging'],
+  ['gcp_sql_instance', 'database'],
+  ['gcp_service_account', 'identity'],
+  ['gcp_compute_firewall', 'network'],
+  ['gcp_bigquery_dataset', 'other'],
 ] as const;
 const AZURE_TYPES = [
-  ['azure_storage_account', 'storage'], ['azure_function_app', 'compute'], ['azure_cosmosdb_account', 'database'], ['azure_service_bus_queue', 'messaging'],
-  ['azure_key_vault', 'identity'], ['azure_application_gateway', 'network'],
+  ['azure_storage_account', 'storage'],
+  ['azure_function_app', 'compute'],
+  ['azure_cosmosdb_account', 'database'],
+  ['azure_service_bus_queue', 'messaging'],
+  ['azure_key_vault', 'identity'],
+  ['azure_application_gateway', 'network'],
 ] as const;
-const K8S_TYPES = [['kubernetes_deployment', 'compute'], ['kubernetes_ingress', 'network'], ['kubernetes_secret', 'identity'], ['kubernetes_config_map', 'other']] as const;
+const K8S_TYPES = [
+  ['kubernetes_deployment', 'compute'],
+  ['kubernetes_ingress', 'network'],
+  ['kubernetes_secret', 'identity'],
+  ['kubernetes_config_map', 'other'],
+] as const;
 
 const ECOSYSTEMS: Record<string, { type: string; packages: [string | null, string][] }> = {
   npm: {
     type: 'npm',
     packages: [
-      [null, 'express'], [null, 'lodash'], [null, 'axios'], ['@nestjs', 'core'], ['@nestjs', 'common'], [null, 'react'], [null, 'react-dom'], [null, 'pg'], [null, 'ioredis'],
-      [null, 'jsonwebtoken'], [null, 'zod'], [null, 'pino'], [null, 'dayjs'], [null, 'uuid'], [null, 'ws'], ['@aws-sdk', 'client-s3'], [null, 'typeorm'], [null, 'helmet'],
-      [null, 'minimist'], [null, 'semver'], [null, 'debug'], [null, 'qs'], [null, 'body-parser'], [null, 'cookie'], [null, 'yaml'], [null, 'chalk'], [null, 'commander'],
+      [null, 'express'],
+      [null, 'lodash'],
+      [null, 'axios'],
+      ['@nestjs', 'core'],
+      ['@nestjs', 'common'],
+      [null, 'react'],
+      [null, 'react-dom'],
+      [null, 'pg'],
+      [null, 'ioredis'],
+      [null, 'jsonwebtoken'],
+      [null, 'zod'],
+      [null, 'pino'],
+      [null, 'dayjs'],
+      [null, 'uuid'],
+      [null, 'ws'],
+      ['@aws-sdk', 'client-s3'],
+      [null, 'typeorm'],
+      [null, 'helmet'],
+      [null, 'minimist'],
+      [null, 'semver'],
+      [null, 'debug'],
+      [null, 'qs'],
+      [null, 'body-parser'],
+      [null, 'cookie'],
+      [null, 'yaml'],
+      [null, 'chalk'],
+      [null, 'commander'],
     ],
   },
   maven: {
     type: 'maven',
     packages: [
-      ['org.springframework.boot', 'spring-boot-starter-web'], ['org.springframework', 'spring-core'], ['com.fasterxml.jackson.core', 'jackson-databind'],
-      ['org.apache.logging.log4j', 'log4j-core'], ['org.postgresql', 'postgresql'], ['com.google.guava', 'guava'], ['org.apache.commons', 'commons-lang3'],
-      ['io.netty', 'netty-handler'], ['org.yaml', 'snakeyaml'], ['org.slf4j', 'slf4j-api'], ['com.zaxxer', 'HikariCP'], ['org.hibernate.orm', 'hibernate-core'],
+      ['org.springframework.boot', 'spring-boot-starter-web'],
+      ['org.springframework', 'spring-core'],
+      ['com.fasterxml.jackson.core', 'jackson-databind'],
+      ['org.apache.logging.log4j', 'log4j-core'],
+      ['org.postgresql', 'postgresql'],
+      ['com.google.guava', 'guava'],
+      ['org.apache.commons', 'commons-lang3'],
+      ['io.netty', 'netty-handler'],
+      ['org.yaml', 'snakeyaml'],
+      ['org.slf4j', 'slf4j-api'],
+      ['com.zaxxer', 'HikariCP'],
+      ['org.hibernate.orm', 'hibernate-core'],
     ],
   },
   pypi: {
     type: 'pypi',
     packages: [
-      [null, 'django'], [null, 'flask'], [null, 'requests'], [null, 'numpy'], [null, 'pandas'], [null, 'boto3'], [null, 'sqlalchemy'], [null, 'pydantic'],
-      [null, 'celery'], [null, 'urllib3'], [null, 'pyyaml'], [null, 'jinja2'], [null, 'cryptography'], [null, 'scikit-learn'], [null, 'fastapi'],
+      [null, 'django'],
+      [null, 'flask'],
+      [null, 'requests'],
+      [null, 'numpy'],
+      [null, 'pandas'],
+      [null, 'boto3'],
+      [null, 'sqlalchemy'],
+      [null, 'pydantic'],
+      [null, 'celery'],
+      [null, 'urllib3'],
+      [null, 'pyyaml'],
+      [null, 'jinja2'],
+      [null, 'cryptography'],
+      [null, 'scikit-learn'],
+      [null, 'fastapi'],
     ],
   },
   golang: {
     type: 'golang',
     packages: [
-      ['github.com/gin-gonic', 'gin'], ['github.com/spf13', 'cobra'], ['github.com/sirupsen', 'logrus'], ['google.golang.org', 'grpc'], ['github.com/lib', 'pq'],
-      ['github.com/stretchr', 'testify'], ['golang.org/x', 'crypto'], ['golang.org/x', 'net'], ['github.com/prometheus', 'client_golang'], ['gopkg.in', 'yaml.v3'],
+      ['github.com/gin-gonic', 'gin'],
+      ['github.com/spf13', 'cobra'],
+      ['github.com/sirupsen', 'logrus'],
+      ['google.golang.org', 'grpc'],
+      ['github.com/lib', 'pq'],
+      ['github.com/stretchr', 'testify'],
+      ['golang.org/x', 'crypto'],
+      ['golang.org/x', 'net'],
+      ['github.com/prometheus', 'client_golang'],
+      ['gopkg.in', 'yaml.v3'],
     ],
   },
 };
@@ -143,7 +293,12 @@ export function generateDemoInventory(seed = 20261122, size: DemoSize = DEFAULT_
         const env = envs[r % envs.length]!;
         const [type, category] = rand() < 0.15 ? pick(K8S_TYPES) : pick(types);
         const rname = `${name}-${ENV_SHORT[env]}-${type.split('_').slice(1).join('-')}-${r}`;
-        const region = cloud === 'aws' ? pick(['us-east-1', 'eu-west-1', 'ap-southeast-2']) : cloud === 'gcp' ? pick(['europe-west1', 'us-central1']) : pick(['westeurope', 'eastus']);
+        const region =
+          cloud === 'aws'
+            ? pick(['us-east-1', 'eu-west-1', 'ap-southeast-2'])
+            : cloud === 'gcp'
+              ? pick(['europe-west1', 'us-central1'])
+              : pick(['westeurope', 'eastus']);
         const platformId = type.startsWith('kubernetes')
           ? `k8s://${ENV_SHORT[env]}-cluster/${app}/${type.replace('kubernetes_', '')}/${rname}`
           : cloud === 'aws'
@@ -151,8 +306,19 @@ export function generateDemoInventory(seed = 20261122, size: DemoSize = DEFAULT_
             : cloud === 'gcp'
               ? `//${type.split('_')[1]}.googleapis.com/projects/acme-${ENV_SHORT[env]}/${rname}`
               : `/subscriptions/0000-${a}/resourceGroups/${app}-${ENV_SHORT[env]}/providers/${type}/${rname}`;
-        resources.push({ platform_id: platformId, resource_type: type, source_type: type.startsWith('kubernetes') ? 'kubernetes' : cloud, category, name: rname, provider: type.startsWith('kubernetes') ? 'kubernetes' : cloud, region, environment: env, service_ids: [id] });
-        if (r < 3) relations.push({ source: `service:${id}`, target: `resource:${platformId}`, relation: pick(['reads_from', 'writes_to', 'publishes_to', 'assumes']) });
+        resources.push({
+          platform_id: platformId,
+          resource_type: type,
+          source_type: type.startsWith('kubernetes') ? 'kubernetes' : cloud,
+          category,
+          name: rname,
+          provider: type.startsWith('kubernetes') ? 'kubernetes' : cloud,
+          region,
+          environment: env,
+          service_ids: [id],
+        });
+        if (r < 3)
+          relations.push({ source: `service:${id}`, target: `resource:${platformId}`, relation: pick(['reads_from', 'writes_to', 'publishes_to', 'assumes']) });
       }
       // Packages: a slice of the ecosystem, seen in source and in some deployments.
       const eco = ECOSYSTEMS[lang]!;
@@ -182,7 +348,14 @@ export function generateDemoInventory(seed = 20261122, size: DemoSize = DEFAULT_
         for (const env of envs.slice(0, 2)) if (rand() < 0.45) packages.push({ ...base, environment: env });
       });
       for (const severity of SEVERITY_LIST) {
-        if (rand() < (severity === 'CRITICAL' ? 0.12 : 0.5)) findingCounts.push({ service_id: id, severity, urgent: severity === 'CRITICAL' || severity === 'HIGH' ? int(0, 6) : 0, plan: int(0, 15), defer: int(0, 30) });
+        if (rand() < (severity === 'CRITICAL' ? 0.12 : 0.5))
+          findingCounts.push({
+            service_id: id,
+            severity,
+            urgent: severity === 'CRITICAL' || severity === 'HIGH' ? int(0, 6) : 0,
+            plan: int(0, 15),
+            defer: int(0, 30),
+          });
       }
     }
     for (let i = 1; i < serviceIds.length; i++) relations.push({ source: `service:${serviceIds[0]}`, target: `service:${serviceIds[i]}`, relation: 'calls' });
@@ -196,11 +369,19 @@ export function generateDemoInventory(seed = 20261122, size: DemoSize = DEFAULT_
       source_id: dynamic ? sourceId : 0,
       meta: { cloud, language: lang, cost_center: `cc-${100 + (a % 12)}` },
       ...(dynamic ? {} : { service_ids: serviceIds }),
-      owners: { owner: [{ login: owner![0], name: owner![1] }], tech_lead: [{ login: lead![0], name: lead![1] }], ...(a % 2 ? { security_lead: [{ login: sec![0], name: sec![1] }] } : {}) },
+      owners: {
+        owner: [{ login: owner![0], name: owner![1] }],
+        tech_lead: [{ login: lead![0], name: lead![1] }],
+        ...(a % 2 ? { security_lead: [{ login: sec![0], name: sec![1] }] } : {}),
+      },
     });
   }
   // A few platform services shared by many applications.
-  const shared = [{ id: 9001, name: 'auth-gateway' }, { id: 9002, name: 'logging-agent' }, { id: 9003, name: 'secrets-broker' }];
+  const shared = [
+    { id: 9001, name: 'auth-gateway' },
+    { id: 9002, name: 'logging-agent' },
+    { id: 9003, name: 'secrets-broker' },
+  ];
   for (const s of shared) services.push({ ...s, source_type: 'kubernetes', source_id: 1, meta: { shared: true } });
   applications.forEach((app, i) => {
     if (app.service_ids && i % 3 === 0) app.service_ids.push(shared[i % shared.length]!.id);

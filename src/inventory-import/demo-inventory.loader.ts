@@ -46,7 +46,13 @@ export class DemoInventoryLoader implements OnApplicationBootstrap {
     this.output(summary);
     // The default tenant gets the bootstrap key; a tenant made for the demo would be unreachable without one.
     if (tenant !== DEFAULT_TENANT_SLUG && (await this.apiKeys.list(loaded.tenantId)).length === 0) {
-      const { token } = await this.apiKeys.create({ tenantId: loaded.tenantId, name: 'demo-admin', scopes: [...ALL_SCOPES], expiresAt: null, rateLimitPerMinute: null });
+      const { token } = await this.apiKeys.create({
+        tenantId: loaded.tenantId,
+        name: 'demo-admin',
+        scopes: [...ALL_SCOPES],
+        expiresAt: null,
+        rateLimitPerMinute: null,
+      });
       this.output(`Admin API key for tenant '${tenant}' (shown once): ${token}`);
     }
   }

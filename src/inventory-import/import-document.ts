@@ -29,7 +29,17 @@ export interface ImportDocument {
   tenant_settings?: ImportTenantSettings;
 }
 
-export const IMPORT_SECTIONS = ['services', 'code_roots', 'resources', 'relations', 'packages', 'finding_counts', 'applications', 'integrations', 'tenant_settings'] as const;
+export const IMPORT_SECTIONS = [
+  'services',
+  'code_roots',
+  'resources',
+  'relations',
+  'packages',
+  'finding_counts',
+  'applications',
+  'integrations',
+  'tenant_settings',
+] as const;
 export type ImportSection = (typeof IMPORT_SECTIONS)[number];
 
 const MAX_ISSUES = 200;

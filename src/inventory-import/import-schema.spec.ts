@@ -11,13 +11,20 @@ describe('import schema', () => {
   });
 
   it('names each bad entry with its location', () => {
-    const attempt = () => parseImportDocument({ services: [{ id: 1, name: 'ok' }, { id: -1 }], resources: [{ platform_id: 'x', resource_type: 't', category: 'gpu' }] });
+    const attempt = () =>
+      parseImportDocument({ services: [{ id: 1, name: 'ok' }, { id: -1 }], resources: [{ platform_id: 'x', resource_type: 't', category: 'gpu' }] });
     expect(attempt).toThrow(ValidationFailedError);
     try {
       attempt();
     } catch (err) {
       const locs = (err as ValidationFailedError).issues.map((i) => i.loc);
-      expect(locs).toEqual(expect.arrayContaining([['body', 'services', 1, 'id'], ['body', 'services', 1, 'name'], ['body', 'resources', 0, 'category']]));
+      expect(locs).toEqual(
+        expect.arrayContaining([
+          ['body', 'services', 1, 'id'],
+          ['body', 'services', 1, 'name'],
+          ['body', 'resources', 0, 'category'],
+        ]),
+      );
     }
   });
 

@@ -117,7 +117,25 @@ export const IMPORT_SCHEMA = {
             items: {
               type: 'object',
               required: ['alg', 'content'],
-              properties: { alg: { enum: ['MD5', 'SHA-1', 'SHA-256', 'SHA-384', 'SHA-512', 'SHA3-256', 'SHA3-384', 'SHA3-512', 'BLAKE2b-256', 'BLAKE2b-384', 'BLAKE2b-512', 'BLAKE3'] }, content: { type: 'string', pattern: '^([a-fA-F0-9]{32}|[a-fA-F0-9]{40}|[a-fA-F0-9]{64}|[a-fA-F0-9]{96}|[a-fA-F0-9]{128})$' } },
+              properties: {
+                alg: {
+                  enum: [
+                    'MD5',
+                    'SHA-1',
+                    'SHA-256',
+                    'SHA-384',
+                    'SHA-512',
+                    'SHA3-256',
+                    'SHA3-384',
+                    'SHA3-512',
+                    'BLAKE2b-256',
+                    'BLAKE2b-384',
+                    'BLAKE2b-512',
+                    'BLAKE3',
+                  ],
+                },
+                content: { type: 'string', pattern: '^([a-fA-F0-9]{32}|[a-fA-F0-9]{40}|[a-fA-F0-9]{64}|[a-fA-F0-9]{96}|[a-fA-F0-9]{128})$' },
+              },
             },
           },
           licenses: { type: 'array', maxItems: 20, items: str(255, 1) },
@@ -132,7 +150,13 @@ export const IMPORT_SCHEMA = {
       items: {
         type: 'object',
         required: ['service_id', 'severity'],
-        properties: { service_id: id, severity: { enum: [...RISK_LEVELS] }, urgent: { ...count, default: 0 }, plan: { ...count, default: 0 }, defer: { ...count, default: 0 } },
+        properties: {
+          service_id: id,
+          severity: { enum: [...RISK_LEVELS] },
+          urgent: { ...count, default: 0 },
+          plan: { ...count, default: 0 },
+          defer: { ...count, default: 0 },
+        },
       },
     },
     applications: {

@@ -95,7 +95,10 @@ export class InventoryImportService {
       // A field left out is unchanged (merge) or back to the default (replace).
       const s = doc.tenant_settings;
       const limit = (v: number | null | undefined) => (v === undefined && !replace ? undefined : (v ?? null));
-      await this.tenants.writeLimits(tx, tenantId, { rateLimitPerMinute: limit(s.rate_limit_per_minute), oauthMcpRateLimitPerMinute: limit(s.oauth_mcp_rate_limit_per_minute) });
+      await this.tenants.writeLimits(tx, tenantId, {
+        rateLimitPerMinute: limit(s.rate_limit_per_minute),
+        oauthMcpRateLimitPerMinute: limit(s.oauth_mcp_rate_limit_per_minute),
+      });
       counts.tenant_settings = 1;
     }
     if (doc.services) deleted.services = await inv.upsertServices(tx, tenantId, doc.services, replace);
@@ -106,7 +109,8 @@ export class InventoryImportService {
     if (doc.relations) deleted.relations = await inv.upsertRelations(tx, tenantId, doc.relations, replace);
     if (doc.applications) deleted.applications = await this.applications.upsert(tx, tenantId, doc.applications, replace);
     await this.applications.refreshDynamicMembership(tx, tenantId);
-    for (const section of IMPORT_SECTIONS) if (section !== 'integrations' && section !== 'tenant_settings') counts[section] = (doc[section] as unknown[] | undefined)?.length ?? 0;
+    for (const section of IMPORT_SECTIONS)
+      if (section !== 'integrations' && section !== 'tenant_settings') counts[section] = (doc[section] as unknown[] | undefined)?.length ?? 0;
     if (Object.values(counts).reduce((a, b) => a + b, 0) >= ANALYZE_AFTER_ROWS) {
       await inv.analyze(tx);
       await this.applications.analyze(tx);
@@ -131,17 +135,26 @@ export class InventoryImportService {
     (doc.applications ?? []).forEach((a, i) => {
       if (!a.name.trim()) issues.push({ loc: ['body', 'applications', i, 'name'], msg: 'must not be blank', type: 'value_error.blank' });
       if (a.application_type === 'dynamic' && a.service_ids !== undefined) {
-        issues.push({ loc: ['body', 'applications', i, 'service_ids'], msg: 'a dynamic application takes its services from its source_id; omit service_ids', type: 'value_error.dynamic_membership' });
+        issues.push({
+          loc: ['body', 'applications', i, 'service_ids'],
+          msg: 'a dynamic application takes its services from its source_id; omit service_ids',
+          type: 'value_error.dynamic_membership',
+        });
       }
       if (a.application_type === 'dynamic' && !a.source_id) {
-        issues.push({ loc: ['body', 'applications', i, 'source_id'], msg: 'a dynamic application needs a source_id > 0', type: 'value_error.dynamic_membership' });
+        issues.push({
+          loc: ['body', 'applications', i, 'source_id'],
+          msg: 'a dynamic application needs a source_id > 0',
+          type: 'value_error.dynamic_membership',
+        });
       }
       for (const [type, list] of Object.entries(a.owners ?? {})) {
         const seen = new Set<string>();
         (list ?? []).forEach((o, j) => {
           const k = o.login.trim().toLowerCase();
           if (!k) issues.push({ loc: ['body', 'applications', i, 'owners', type, j, 'login'], msg: 'must not be blank', type: 'value_error.blank' });
-          else if (seen.has(k)) issues.push({ loc: ['body', 'applications', i, 'owners', type, j, 'login'], msg: `duplicate login '${o.login}'`, type: 'value_error.duplicate' });
+          else if (seen.has(k))
+            issues.push({ loc: ['body', 'applications', i, 'owners', type, j, 'login'], msg: `duplicate login '${o.login}'`, type: 'value_error.duplicate' });
           seen.add(k);
         });
       }
@@ -152,43 +165,62 @@ export class InventoryImportService {
     const storedCount = mode === 'replace' && doc.services;
     const serviceRefs: { loc: ValidationIssue['loc']; id: number }[] = [];
     (doc.code_roots ?? []).forEach((c, i) => serviceRefs.push({ loc: ['body', 'code_roots', i, 'service_id'], id: c.service_id }));
-    (doc.resources ?? []).forEach((r, i) => (r.service_ids ?? []).forEach((id, j) => serviceRefs.push({ loc: ['body', 'resources', i, 'service_ids', j], id })));
+    (doc.resources ?? []).forEach((r, i) =>
+      (r.service_ids ?? []).forEach((id, j) => serviceRefs.push({ loc: ['body', 'resources', i, 'service_ids', j], id })),
+    );
     (doc.packages ?? []).forEach((p, i) => serviceRefs.push({ loc: ['body', 'packages', i, 'service_id'], id: p.service_id }));
     (doc.finding_counts ?? []).forEach((f, i) => serviceRefs.push({ loc: ['body', 'finding_counts', i, 'service_id'], id: f.service_id }));
-    (doc.applications ?? []).forEach((a, i) => (a.service_ids ?? []).forEach((id, j) => serviceRefs.push({ loc: ['body', 'applications', i, 'service_ids', j], id })));
+    (doc.applications ?? []).forEach((a, i) =>
+      (a.service_ids ?? []).forEach((id, j) => serviceRefs.push({ loc: ['body', 'applications', i, 'service_ids', j], id })),
+    );
     for (const rel of ['source', 'target'] as const) {
       (doc.relations ?? []).forEach((r, i) => {
         const m = /^service:(\d{1,10})$/.exec(r[rel]);
-        if (r[rel].startsWith('service:') && !m) issues.push({ loc: ['body', 'relations', i, rel], msg: 'service node ids are service:<integer id>', type: 'value_error.node' });
+        if (r[rel].startsWith('service:') && !m)
+          issues.push({ loc: ['body', 'relations', i, rel], msg: 'service node ids are service:<integer id>', type: 'value_error.node' });
         if (m) serviceRefs.push({ loc: ['body', 'relations', i, rel], id: Number(m[1]) });
       });
     }
     const missingServices = [...new Set(serviceRefs.map((r) => r.id).filter((id) => !docServices.has(id)))];
     const stored = storedCount ? new Set<number>() : await this.inventory.existingServiceIds(tx, tenantId, missingServices);
     for (const ref of serviceRefs) {
-      if (!docServices.has(ref.id) && !stored.has(ref.id)) issues.push({ loc: ref.loc, msg: `unknown service id ${ref.id}`, type: 'value_error.unknown_service' });
+      if (!docServices.has(ref.id) && !stored.has(ref.id))
+        issues.push({ loc: ref.loc, msg: `unknown service id ${ref.id}`, type: 'value_error.unknown_service' });
     }
 
     // Code roots of packages: known, and belonging to the package's service.
     const docRoots = new Map((doc.code_roots ?? []).map((c) => [c.id, c.service_id]));
     const rootRefs = (doc.packages ?? []).flatMap((p, i) => (p.coderoot_id ? [{ i, id: p.coderoot_id, serviceId: p.service_id }] : []));
     const storedRoots =
-      mode === 'replace' && doc.code_roots ? new Map<string, number>() : await this.inventory.existingCodeRoots(tx, tenantId, [...new Set(rootRefs.map((r) => r.id).filter((id) => !docRoots.has(id)))]);
+      mode === 'replace' && doc.code_roots
+        ? new Map<string, number>()
+        : await this.inventory.existingCodeRoots(tx, tenantId, [...new Set(rootRefs.map((r) => r.id).filter((id) => !docRoots.has(id)))]);
     for (const ref of rootRefs) {
       const owner = docRoots.get(ref.id) ?? storedRoots.get(ref.id);
-      if (owner === undefined) issues.push({ loc: ['body', 'packages', ref.i, 'coderoot_id'], msg: `unknown code root '${ref.id}'`, type: 'value_error.unknown_code_root' });
-      else if (owner !== ref.serviceId) issues.push({ loc: ['body', 'packages', ref.i, 'coderoot_id'], msg: `code root '${ref.id}' belongs to service ${owner}, not ${ref.serviceId}`, type: 'value_error.code_root_service' });
+      if (owner === undefined)
+        issues.push({ loc: ['body', 'packages', ref.i, 'coderoot_id'], msg: `unknown code root '${ref.id}'`, type: 'value_error.unknown_code_root' });
+      else if (owner !== ref.serviceId)
+        issues.push({
+          loc: ['body', 'packages', ref.i, 'coderoot_id'],
+          msg: `code root '${ref.id}' belongs to service ${owner}, not ${ref.serviceId}`,
+          type: 'value_error.code_root_service',
+        });
     }
 
     // Resource nodes of relations.
     const docResources = new Set((doc.resources ?? []).map((r) => r.platform_id));
     const resourceRefs = (doc.relations ?? []).flatMap((r, i) =>
-      (['source', 'target'] as const).flatMap((rel) => (r[rel].startsWith('resource:') ? [{ loc: ['body', 'relations', i, rel], id: r[rel].slice('resource:'.length) }] : [])),
+      (['source', 'target'] as const).flatMap((rel) =>
+        r[rel].startsWith('resource:') ? [{ loc: ['body', 'relations', i, rel], id: r[rel].slice('resource:'.length) }] : [],
+      ),
     );
     const storedResources =
-      mode === 'replace' && doc.resources ? new Set<string>() : await this.inventory.existingResourceIds(tx, tenantId, [...new Set(resourceRefs.map((r) => r.id).filter((id) => !docResources.has(id)))]);
+      mode === 'replace' && doc.resources
+        ? new Set<string>()
+        : await this.inventory.existingResourceIds(tx, tenantId, [...new Set(resourceRefs.map((r) => r.id).filter((id) => !docResources.has(id)))]);
     for (const ref of resourceRefs) {
-      if (!docResources.has(ref.id) && !storedResources.has(ref.id)) issues.push({ loc: ref.loc, msg: `unknown resource '${ref.id}'`, type: 'value_error.unknown_resource' });
+      if (!docResources.has(ref.id) && !storedResources.has(ref.id))
+        issues.push({ loc: ref.loc, msg: `unknown resource '${ref.id}'`, type: 'value_error.unknown_resource' });
     }
     if (issues.length) throw new ValidationFailedError(issues.slice(0, 200));
   }

@@ -18,11 +18,24 @@ describe('log format: human-readable on a terminal, JSON otherwise', () => {
   const time = Date.UTC(2026, 10, 26, 7, 3, 4, 567);
 
   it('formats a context message, a request line and an error with its stack', () => {
-    expect(formatLogLine(JSON.stringify({ level: 40, time, context: 'ScanPool', msg: 'Scan worker crashed' }))).toBe('07:03:04.567 WARN  [ScanPool] Scan worker crashed');
+    expect(formatLogLine(JSON.stringify({ level: 40, time, context: 'ScanPool', msg: 'Scan worker crashed' }))).toBe(
+      '07:03:04.567 WARN  [ScanPool] Scan worker crashed',
+    );
     expect(
-      formatLogLine(JSON.stringify({ level: 30, time, req: { id: 'r1', method: 'GET', path: '/api/applications' }, res: { statusCode: 200 }, responseTime: 12.4, msg: 'request completed' })),
+      formatLogLine(
+        JSON.stringify({
+          level: 30,
+          time,
+          req: { id: 'r1', method: 'GET', path: '/api/applications' },
+          res: { statusCode: 200 },
+          responseTime: 12.4,
+          msg: 'request completed',
+        }),
+      ),
     ).toBe('07:03:04.567 INFO  GET /api/applications 200 12 ms (r1)');
-    expect(formatLogLine(JSON.stringify({ level: 50, time, msg: 'failed', err: { stack: 'Error: x\n    at y' } }))).toBe('07:03:04.567 ERROR failed\nError: x\n    at y');
+    expect(formatLogLine(JSON.stringify({ level: 50, time, msg: 'failed', err: { stack: 'Error: x\n    at y' } }))).toBe(
+      '07:03:04.567 ERROR failed\nError: x\n    at y',
+    );
   });
 
   it('passes a line that is not JSON through unchanged', () => {

@@ -10,7 +10,15 @@ function deps(over: Partial<McpAuthenticatorDeps> = {}): McpAuthenticatorDeps {
   return {
     apiKeys: { verify: jest.fn(async (t: string) => (t === 'bwk_good' ? KEY : Promise.reject(new UnauthorizedError('Invalid API key')))) },
     oauth: { verify: jest.fn(async (t: string) => (t === 'jwt.good.token' ? CLAIMS : Promise.reject(new UnauthorizedError('Access token expired')))) },
-    tenants: { find: jest.fn(async (slug: string) => (slug === 'default' ? { id: 'tenant-default', oauthMcpRateLimitPerMinute: null } : slug === 'acme' ? { id: 'tenant-acme', oauthMcpRateLimitPerMinute: 1500 } : null)) },
+    tenants: {
+      find: jest.fn(async (slug: string) =>
+        slug === 'default'
+          ? { id: 'tenant-default', oauthMcpRateLimitPerMinute: null }
+          : slug === 'acme'
+            ? { id: 'tenant-acme', oauthMcpRateLimitPerMinute: 1500 }
+            : null,
+      ),
+    },
     defaultTenantSlug: 'default',
     ...over,
   };
@@ -43,7 +51,10 @@ describe('McpAuthenticator', () => {
   it('rejects bad tokens, malformed headers, and JWTs when OAuth is not configured', async () => {
     expect(await new McpAuthenticator(deps()).authenticate('Bearer jwt.bad.token')).toEqual({ kind: 'rejected', reason: 'Access token expired' });
     expect((await new McpAuthenticator(deps()).authenticate('Basic abc')).kind).toBe('rejected');
-    expect(await new McpAuthenticator(deps({ oauth: null })).authenticate('Bearer jwt.good.token')).toMatchObject({ kind: 'rejected', reason: expect.stringMatching(/OAuth is not configured/) });
+    expect(await new McpAuthenticator(deps({ oauth: null })).authenticate('Bearer jwt.good.token')).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/OAuth is not configured/),
+    });
   });
 
   it('infrastructure failures are thrown, not mistaken for bad credentials', async () => {

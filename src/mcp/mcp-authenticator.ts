@@ -11,10 +11,7 @@ import type { OAuthTokenVerifier } from './oauth-token.verifier';
  * allowed). `rejected`: one was sent and did not verify; the request is charged to the
  * unauthenticated bucket ("unverified MCP", docs/mcp.md) and then answered 401.
  */
-export type McpAuthResult =
-  | { kind: 'principal'; principal: Principal }
-  | { kind: 'anonymous' }
-  | { kind: 'rejected'; reason: string };
+export type McpAuthResult = { kind: 'principal'; principal: Principal } | { kind: 'anonymous' } | { kind: 'rejected'; reason: string };
 
 const API_KEY_PREFIX = 'bwk_';
 const TENANT_CACHE_MS = 30_000;

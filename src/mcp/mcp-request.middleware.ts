@@ -49,7 +49,14 @@ export class McpRequestMiddleware implements NestMiddleware {
     const version = req.headers['mcp-protocol-version'];
     if (Array.isArray(req.body) && typeof version === 'string' && !batchesAllowed(version)) {
       // Before the guards: refused, so not charged (docs/decisions/0005-mcp-batches.md).
-      res.status(400).json({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: JSON-RPC batches are not part of MCP protocol version ${version}; send one message per request` } });
+      res.status(400).json({
+        jsonrpc: '2.0',
+        id: null,
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid Request: JSON-RPC batches are not part of MCP protocol version ${version}; send one message per request`,
+        },
+      });
       return;
     }
     let auth: McpRequestAuth;

@@ -67,6 +67,9 @@ export class McpController {
 
   /** 401 with the RFC 9728 pointer MCP clients follow to find the authorization server (a plain realm without OAuth). */
   private unauthorized(res: Response, detail: string, invalidToken: boolean): void {
-    res.status(401).set('WWW-Authenticate', this.resourceMetadata.challenge(invalidToken ? 'invalid_token' : null)).json({ detail });
+    res
+      .status(401)
+      .set('WWW-Authenticate', this.resourceMetadata.challenge(invalidToken ? 'invalid_token' : null))
+      .json({ detail });
   }
 }

@@ -56,7 +56,12 @@ describe('OAuthTokenVerifier', () => {
 
   it('an HS256 token signed with the public key material is refused (algorithm confusion)', async () => {
     const secret = new TextEncoder().encode(JSON.stringify(jwk));
-    const token = await new SignJWT({ sub: 'u', client_id: 'c' }).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(secret);
+    const token = await new SignJWT({ sub: 'u', client_id: 'c' })
+      .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(secret);
     await expect(verifier.verify(token)).rejects.toBeInstanceOf(UnauthorizedError);
   });
 

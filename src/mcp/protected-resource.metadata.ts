@@ -55,7 +55,9 @@ export class ProtectedResourceMetadata {
   /** `WWW-Authenticate` value of a 401 from /mcp: the RFC 9728 pointer with OAuth, a plain realm without. */
   challenge(error: 'invalid_token' | null): string {
     const invalid = error === null ? [] : [`error="${error}"`];
-    return this.oauthEnabled ? `Bearer ${[...invalid, `resource_metadata="${this.documentUrl}"`].join(', ')}` : `Bearer ${['realm="bulwark"', ...invalid].join(', ')}`;
+    return this.oauthEnabled
+      ? `Bearer ${[...invalid, `resource_metadata="${this.documentUrl}"`].join(', ')}`
+      : `Bearer ${['realm="bulwark"', ...invalid].join(', ')}`;
   }
 
   /** What a tool call without a credential is told it needs. */

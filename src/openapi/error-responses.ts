@@ -22,7 +22,12 @@ const ERROR_SCHEMAS = {
           additionalProperties: false,
           required: ['loc', 'msg', 'type'],
           properties: {
-            loc: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, example: ['body', 'name'], description: '`body`, `query` or `path`, then field names and array indices.' },
+            loc: {
+              type: 'array',
+              items: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+              example: ['body', 'name'],
+              description: '`body`, `query` or `path`, then field names and array indices.',
+            },
             msg: { type: 'string', example: 'field required' },
             type: { type: 'string', example: 'value_error.missing' },
           },
@@ -50,9 +55,13 @@ const ERROR_RULES: ErrorRule[] = [
   { status: '400', applies: (op) => Boolean(op.requestBody), description: 'The body is not parseable JSON' },
   { status: '401', applies: isApi, description: 'Missing, malformed, unknown, expired or revoked token (with `WWW-Authenticate: Bearer`)' },
   { status: '403', applies: isApi, description: 'The source address is edge-blocked: empty body, no `Retry-After` (docs/rate-limits.md)' },
-  { status: '404', applies: (op) => params(op, 'path'), description: 'No such resource in the caller\'s tenant' },
+  { status: '404', applies: (op) => params(op, 'path'), description: "No such resource in the caller's tenant" },
   { status: '413', applies: (op) => Boolean(op.requestBody), description: 'The body is over the size limit' },
-  { status: '422', applies: (op) => Boolean(op.requestBody) || params(op, 'path') || params(op, 'query'), description: 'Validation of the body, query or path failed' },
+  {
+    status: '422',
+    applies: (op) => Boolean(op.requestBody) || params(op, 'path') || params(op, 'query'),
+    description: 'Validation of the body, query or path failed',
+  },
   { status: '429', applies: isApi, description: 'Rate limit, cooldown or quota exceeded; `Retry-After` says when to retry' },
 ];
 

@@ -81,7 +81,10 @@ export function clientAddress(req: RequestLike, trusted: TrustedProxies): string
   if (trusted.empty || !trusted.trusts(peer)) return peer;
   const header = req.headers['x-forwarded-for'];
   const raw = Array.isArray(header) ? header.join(',') : (header ?? '');
-  const hops = raw.split(',').map((h) => h.trim()).filter(Boolean);
+  const hops = raw
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   let client = peer;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!;

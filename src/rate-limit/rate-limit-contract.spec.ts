@@ -196,7 +196,10 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     const userB = apiKey({ apiKeyId: 'user-b' });
 
     async function act(method: string, path: string, who: ApiKeyPrincipal | OAuthPrincipal) {
-      const checks = limiter.classify(method, path).cooldowns.map((m) => limiter.cooldownCheck(m, who)).filter((c): c is LimitCheck => c !== null);
+      const checks = limiter
+        .classify(method, path)
+        .cooldowns.map((m) => limiter.cooldownCheck(m, who))
+        .filter((c): c is LimitCheck => c !== null);
       return limiter.evaluate(checks);
     }
 
@@ -296,7 +299,7 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
       expect(limiter.classify('POST', '/api/agent_files/scan')).toMatchObject({ edge: 'scan', endpoints: [] });
     });
 
-    it('reads the method in any case (callers outside Node\'s parser may not upper-case it)', () => {
+    it("reads the method in any case (callers outside Node's parser may not upper-case it)", () => {
       expect(limiter.classify('post', '/api/agent_files/scan').edge).toBe('scan');
       expect(limiter.classify('Get', '/api/cli/whoami').budget).toBe('control-plane');
       expect(limiter.classify(undefined, '/api/agent_files/scan').edge).toBe('api');
@@ -305,7 +308,17 @@ describe.each(storesUnderTest().map((s) => [s.name, s] as const))('rate-limit st
     it('sorts the rules one path matches into per-endpoint limits, cooldowns and the control-plane budget', () => {
       const policy = {
         ...RATE_LIMIT_POLICY,
-        cooldowns: [...RATE_LIMIT_POLICY.cooldowns, { id: 'extra', description: 'x', scope: 'user' as const, limit: 1, windowMs: MINUTE, routes: [{ method: 'PATCH' as const, path: '/api/reset_password' }] }],
+        cooldowns: [
+          ...RATE_LIMIT_POLICY.cooldowns,
+          {
+            id: 'extra',
+            description: 'x',
+            scope: 'user' as const,
+            limit: 1,
+            windowMs: MINUTE,
+            routes: [{ method: 'PATCH' as const, path: '/api/reset_password' }],
+          },
+        ],
       };
       const mixed = new RateLimiter(store, clock, { policy }).classify('PATCH', '/API/reset_password/');
       expect(mixed.endpoints.map((m) => m.value.id)).toEqual(['reset-password']);

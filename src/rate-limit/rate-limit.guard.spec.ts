@@ -36,14 +36,20 @@ function context(handler: () => void, cls: object, req: Record<string, unknown>)
 
 function guard(store: RateLimitStore = new MemoryRateLimitStore()) {
   const clock = new FakeClock();
-  return new RateLimitGuard(new Reflector(), new RateLimiter(store, clock, { policy: RATE_LIMIT_POLICY }), new TrustedProxies([]), new EdgeCounter(null, clock));
+  return new RateLimitGuard(
+    new Reflector(),
+    new RateLimiter(store, clock, { policy: RATE_LIMIT_POLICY }),
+    new TrustedProxies([]),
+    new EdgeCounter(null, clock),
+  );
 }
 
 describe('RateLimitGuard', () => {
   it('MCP without a credential: 60 per minute per source network', async () => {
     const g = guard();
     // canActivate answers synchronously on the memory store and with a promise on Redis.
-    const call = (ip: string) => Promise.resolve().then(() => g.canActivate(context(McpProbe.prototype.handle, McpProbe, { originalUrl: '/mcp', socket: { remoteAddress: ip } }).ctx));
+    const call = (ip: string) =>
+      Promise.resolve().then(() => g.canActivate(context(McpProbe.prototype.handle, McpProbe, { originalUrl: '/mcp', socket: { remoteAddress: ip } }).ctx));
     for (let i = 0; i < 60; i++) await expect(call('2001:db8::1')).resolves.toBe(true);
     await expect(call('2001:db8::2')).rejects.toBeInstanceOf(RateLimitedError); // same /64
     await expect(call('127.0.0.9')).resolves.toBe(true);
@@ -65,10 +71,17 @@ describe('RateLimitGuard', () => {
 
   it('maps an unavailable fail-closed store to 503', async () => {
     const store: RateLimitStore = {
-      evaluate: (checks) => Promise.resolve({ allowed: false, degraded: 'unavailable', buckets: checks.map((c) => ({ key: c.key, limit: c.limit, remaining: 0, resetAt: 0, allowed: false })) }),
+      evaluate: (checks) =>
+        Promise.resolve({
+          allowed: false,
+          degraded: 'unavailable',
+          buckets: checks.map((c) => ({ key: c.key, limit: c.limit, remaining: 0, resetAt: 0, allowed: false })),
+        }),
       release: () => Promise.resolve(),
     };
     const principal: Principal = { kind: 'api_key', tenantId: 't', apiKeyId: 'k', scopes: [], rateLimitPerMinute: null };
-    await expect(guard(store).canActivate(context(ApiProbe.prototype.handle, ApiProbe, { originalUrl: '/api/x', principal }).ctx)).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(guard(store).canActivate(context(ApiProbe.prototype.handle, ApiProbe, { originalUrl: '/api/x', principal }).ctx)).rejects.toBeInstanceOf(
+      ServiceUnavailableError,
+    );
   });
 });

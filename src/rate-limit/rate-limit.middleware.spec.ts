@@ -124,7 +124,12 @@ describe('RateLimitMiddleware: per-endpoint layer', () => {
 
   it('answers 503 (not a per-process count) for fail-closed limits when the store is unavailable', async () => {
     const store: RateLimitStore = {
-      evaluate: (checks) => Promise.resolve({ allowed: false, degraded: 'unavailable', buckets: checks.map((c) => ({ key: c.key, limit: c.limit, remaining: 0, resetAt: 0, allowed: false })) }),
+      evaluate: (checks) =>
+        Promise.resolve({
+          allowed: false,
+          degraded: 'unavailable',
+          buckets: checks.map((c) => ({ key: c.key, limit: c.limit, remaining: 0, resetAt: 0, allowed: false })),
+        }),
       release: () => Promise.resolve(),
     };
     const r = await run(middleware('on', store).mw, fakeReq('PATCH', '/api/reset_password'));

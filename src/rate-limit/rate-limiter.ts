@@ -258,7 +258,13 @@ export class RateLimiter {
     const id = principalBucketId(principal);
     if (slot === 'controlPlane') {
       const cp = this.policy.appBudget.controlPlane;
-      return { key: `cp:${id}`, limit: cp.limit, windowMs: cp.windowMs, layer: 'app', reason: `${cp.limit} control-plane requests per ${windowWords(cp.windowMs)} for this credential` };
+      return {
+        key: `cp:${id}`,
+        limit: cp.limit,
+        windowMs: cp.windowMs,
+        layer: 'app',
+        reason: `${cp.limit} control-plane requests per ${windowWords(cp.windowMs)} for this credential`,
+      };
     }
     const isKey = principal.kind === 'api_key';
     const windowMs = isKey ? this.policy.appBudget.apiKey.windowMs : this.policy.mcp.oauth.windowMs;
@@ -289,7 +295,15 @@ export class RateLimiter {
     const checks =
       principal !== null
         ? this.appBudgetChecks(principal, 'mcp')
-        : [{ key: `mcp:anon:${network}`, limit: anon.limit, windowMs: anon.windowMs, layer: 'app' as const, reason: `${anon.limit} unauthenticated MCP requests per ${windowWords(anon.windowMs)} from one network` }];
+        : [
+            {
+              key: `mcp:anon:${network}`,
+              limit: anon.limit,
+              windowMs: anon.windowMs,
+              layer: 'app' as const,
+              reason: `${anon.limit} unauthenticated MCP requests per ${windowWords(anon.windowMs)} from one network`,
+            },
+          ];
     // A JSON-RPC batch costs one unit per message (the kept lists are shared, so copy).
     return messages === 1 ? checks : checks.map((c) => ({ ...c, cost: messages }));
   }
@@ -359,7 +373,8 @@ export class RateLimiter {
   /** One all-or-nothing store call for every check of a layer, turned into a decision. */
   async evaluate(checks: readonly LimitCheck[]): Promise<LimitDecision> {
     const now = this.clock.now();
-    if (checks.length === 0) return { allowed: true, unavailable: false, headers: NO_HEADERS, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: NONE };
+    if (checks.length === 0)
+      return { allowed: true, unavailable: false, headers: NO_HEADERS, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: NONE };
     return this.decide(checks, await this.store.evaluate(checks, now), now);
   }
 
@@ -388,10 +403,26 @@ export class RateLimiter {
       if (!b.allowed) appBudgetRejected = true;
     }
     if (result.allowed) {
-      return { allowed: true, unavailable: false, headers, retryAfterSeconds: 0, detail: '', appBudgetRejected: false, reservations: handBackable(checks, result) };
+      return {
+        allowed: true,
+        unavailable: false,
+        headers,
+        retryAfterSeconds: 0,
+        detail: '',
+        appBudgetRejected: false,
+        reservations: handBackable(checks, result),
+      };
     }
     if (result.degraded === 'unavailable') {
-      return { allowed: false, unavailable: true, headers, retryAfterSeconds: 0, detail: 'Rate limiter unavailable; this endpoint refuses requests until it is back', appBudgetRejected: false, reservations: NONE };
+      return {
+        allowed: false,
+        unavailable: true,
+        headers,
+        retryAfterSeconds: 0,
+        detail: 'Rate limiter unavailable; this endpoint refuses requests until it is back',
+        appBudgetRejected: false,
+        reservations: NONE,
+      };
     }
     let retryMs = 0;
     const reasons: string[] = [];

@@ -22,7 +22,7 @@ describe('route matching before routing', () => {
     expect(table.match('POST', '/api/upgrade-guidance/generate')).toEqual([]);
   });
 
-  it('upper-cases any spelling of a method; the parser\'s own spellings pass unchanged', () => {
+  it("upper-cases any spelling of a method; the parser's own spellings pass unchanged", () => {
     expect(upperCaseMethod('GET')).toBe('GET');
     expect(upperCaseMethod('PROPFIND')).toBe('PROPFIND');
     expect(upperCaseMethod('patch')).toBe('PATCH');

@@ -77,11 +77,7 @@ describe('buildApplicationBom', () => {
         ],
       }),
     );
-    expect(packages(doc).map((c) => c['bom-ref'])).toEqual([
-      'pkg:npm/%40angular/core@17.0.0',
-      'pkg:npm/left-pad@1.3.0',
-      'pkg:pypi/django-rest@3.1?a=1&b=2',
-    ]);
+    expect(packages(doc).map((c) => c['bom-ref'])).toEqual(['pkg:npm/%40angular/core@17.0.0', 'pkg:npm/left-pad@1.3.0', 'pkg:pypi/django-rest@3.1?a=1&b=2']);
     for (const c of packages(doc)) expect(c.purl).toBe(c['bom-ref']);
     const core = component(doc, 'pkg:npm/%40angular/core@17.0.0')!;
     expect(core).toMatchObject({ type: 'library', name: 'core', group: '@angular', version: '17.0.0' });
@@ -128,7 +124,14 @@ describe('buildApplicationBom', () => {
               { alg: 'SHA-1', content: '11'.repeat(20) },
             ],
           }),
-          observation({ serviceId: 2, purl: 'pkg:npm/a@1', hashes: [{ alg: 'SHA-256', content: hex }, { alg: 'sha1', content: '22'.repeat(20) }] }),
+          observation({
+            serviceId: 2,
+            purl: 'pkg:npm/a@1',
+            hashes: [
+              { alg: 'SHA-256', content: hex },
+              { alg: 'sha1', content: '22'.repeat(20) },
+            ],
+          }),
         ],
       }),
     );
@@ -259,7 +262,7 @@ describe('buildApplicationBom', () => {
     expect(serializeApplicationBom(buildApplicationBom(shuffled))).toBe(serializeApplicationBom(buildApplicationBom(input)));
   });
 
-  it('takes the smallest observed group and name in any row order; the purl\'s own only when none was observed', () => {
+  it("takes the smallest observed group and name in any row order; the purl's own only when none was observed", () => {
     const rows = [
       observation({ purl: 'pkg:npm/%40acme/util@1.0.0', group: null, name: 'util' }),
       observation({ purl: 'pkg:npm/%40acme/util@1.0.0', group: '@zeta', name: 'util', serviceId: 2 }),

@@ -28,9 +28,17 @@ const sample = (): Json =>
 const variants: [string, boolean, (doc: Json) => void][] = [
   ['unchanged', true, () => undefined],
   ['duplicate component', false, (d) => d.components.push(structuredClone(d.components.at(-1)))],
-  ['duplicate component, keys in another order', false, (d) => d.components.push(Object.fromEntries(Object.entries(structuredClone(d.components.at(-1)) as Json).reverse()))],
+  [
+    'duplicate component, keys in another order',
+    false,
+    (d) => d.components.push(Object.fromEntries(Object.entries(structuredClone(d.components.at(-1)) as Json).reverse())),
+  ],
   ['near-duplicate component (one property differs)', true, (d) => d.components.push({ ...structuredClone(d.components.at(-1)), name: 'other' })],
-  ['duplicate license entry (the schema allows it)', true, (d) => d.components.find((c: Json) => c.purl === 'pkg:npm/a@1').licenses.push({ license: { id: 'MIT' } })],
+  [
+    'duplicate license entry (the schema allows it)',
+    true,
+    (d) => d.components.find((c: Json) => c.purl === 'pkg:npm/a@1').licenses.push({ license: { id: 'MIT' } }),
+  ],
   ['duplicate dependsOn entry', false, (d) => d.dependencies.find((x: Json) => x.ref === 'service:1').dependsOn.push('pkg:npm/a@1')],
   ['duplicate lifecycle (the schema allows it)', true, (d) => d.metadata.lifecycles.push({ phase: 'pre-build' })],
   ['similar but different properties are not duplicates', true, (d) => d.components[0].properties.push({ name: 'x', value: '1' }, { name: 'x', value: '01' })],

@@ -32,7 +32,9 @@ function uniqueItems(schema: boolean, data: unknown[]): boolean {
     const key = canonicalJson(data[j]);
     const i = seen.get(key);
     if (i !== undefined) {
-      uniqueItems.errors = [{ keyword: 'uniqueItems', params: { i: j, j: i }, message: `must NOT have duplicate items (items ## ${i} and ${j} are identical)` }];
+      uniqueItems.errors = [
+        { keyword: 'uniqueItems', params: { i: j, j: i }, message: `must NOT have duplicate items (items ## ${i} and ${j} are identical)` },
+      ];
       return false;
     }
     seen.set(key, j);
@@ -63,7 +65,7 @@ interface SchemaFiles {
   JSF: { JSON_SCHEMA: string };
 }
 
-let compiled: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined;
+let compiled: (((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined;
 
 function compile(): NonNullable<typeof compiled> {
   // The library's own map of its schema files (exported at run time, not in its type declarations).

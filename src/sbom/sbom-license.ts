@@ -1,10 +1,7 @@
 import { Models, SPDX } from '@cyclonedx/cyclonedx-library';
 
 /** A license string from the inventory, classified the way CycloneDX needs it. */
-export type ParsedLicense =
-  | { kind: 'id'; value: string }
-  | { kind: 'expression'; value: string }
-  | { kind: 'name'; value: string };
+export type ParsedLicense = { kind: 'id'; value: string } | { kind: 'expression'; value: string } | { kind: 'name'; value: string };
 
 const OPERATORS = new Set(['AND', 'OR', 'WITH']);
 const LICENSE_REF = /^(DocumentRef-[A-Za-z0-9.-]+:)?LicenseRef-[A-Za-z0-9.-]+$/;
@@ -32,7 +29,10 @@ export function parseLicense(raw: string): ParsedLicense | null {
  * Returns the canonical spelling, or null when the text is not a valid expression.
  */
 export function canonicalSpdxExpression(text: string): string | null {
-  const tokens = text.replace(/([()])/g, ' $1 ').split(/\s+/).filter((t) => t.length > 0);
+  const tokens = text
+    .replace(/([()])/g, ' $1 ')
+    .split(/\s+/)
+    .filter((t) => t.length > 0);
   let pos = 0;
   const out: string[] = [];
   const peekOperator = (op: string): boolean => pos < tokens.length && tokens[pos].toUpperCase() === op;

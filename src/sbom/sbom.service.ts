@@ -55,7 +55,11 @@ export class SbomService {
     const issues: ValidationIssue[] = [];
     requested.forEach((id, index) => {
       if (!known.has(id)) {
-        issues.push({ loc: ['body', 'coderoots', index], msg: `unknown code root of application ${applicationId}: ${id}`, type: 'value_error.unknown_coderoot' });
+        issues.push({
+          loc: ['body', 'coderoots', index],
+          msg: `unknown code root of application ${applicationId}: ${id}`,
+          type: 'value_error.unknown_coderoot',
+        });
       }
     });
     if (issues.length > 0) throw new ValidationFailedError(issues);

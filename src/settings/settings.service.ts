@@ -31,7 +31,9 @@ export class SettingsService {
    * providers `replace` deleted.
    */
   importIntegrations(tx: Transaction, tenantId: string, integrations: Partial<Record<string, IntegrationImport>>, replace: boolean): Promise<number> {
-    const entries = Object.entries(integrations).filter((e): e is [string, IntegrationImport] => e[1] !== undefined && (INTEGRATION_PROVIDERS as readonly string[]).includes(e[0]));
+    const entries = Object.entries(integrations).filter(
+      (e): e is [string, IntegrationImport] => e[1] !== undefined && (INTEGRATION_PROVIDERS as readonly string[]).includes(e[0]),
+    );
     const states = entries.map(([provider, s]) => ({ provider, enabled: s.enabled, orgs: s.orgs ?? [], accounts: s.accounts ?? [] }));
     return this.repository.upsertIntegrations(tx, tenantId, states, replace);
   }

@@ -19,7 +19,13 @@ function commentsOf(fileName: string, text: string): { start: number; text: stri
   // Outside string, template and regular-expression literals, `//` and `/*` can only open comments.
   const literals: [number, number][] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isRegularExpressionLiteral(node) || ts.isTemplateLiteralToken(node) || ts.isJsxText(node)) {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isRegularExpressionLiteral(node) ||
+      ts.isTemplateLiteralToken(node) ||
+      ts.isJsxText(node)
+    ) {
       literals.push([node.getStart(source), node.end]);
     }
     ts.forEachChild(node, visit);

@@ -10,7 +10,8 @@ const ROOT = resolve(__dirname, '../..');
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', '.git']);
 
 /** What marks a spec as needing a backend: the app harness, the store fakes, PGlite, the URLs. */
-const BACKEND_USE = /test\/support\/(create-test-app|test-config)|fakes\/rate-limit-stores|@electric-sql\/pglite|process\.env\.(DATABASE_URL|REDIS_URL)|\bAppModule\b|\busingPostgres\b/;
+const BACKEND_USE =
+  /test\/support\/(create-test-app|test-config)|fakes\/rate-limit-stores|@electric-sql\/pglite|process\.env\.(DATABASE_URL|REDIS_URL)|\bAppModule\b|\busingPostgres\b/;
 
 function specFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -53,11 +54,14 @@ describe('jest.config.js projects', () => {
     expect(unit.flatMap((s) => backendUses(s))).toEqual([]);
   });
 
-  it.each(['test/e2e/auth.e2e-spec.ts', 'test/e2e/scale-out.e2e-spec.ts', 'test/integration/embedded-database.spec.ts', 'src/rate-limit/store/redis-rate-limit.store.spec.ts', 'src/common/replica-header.middleware.spec.ts'])(
-    'sees the backend use of %s (db)',
-    (spec) => {
-      expect(projectOf(join(ROOT, spec))).toEqual(['db']);
-      expect(backendUses(join(ROOT, spec))).not.toEqual([]);
-    },
-  );
+  it.each([
+    'test/e2e/auth.e2e-spec.ts',
+    'test/e2e/scale-out.e2e-spec.ts',
+    'test/integration/embedded-database.spec.ts',
+    'src/rate-limit/store/redis-rate-limit.store.spec.ts',
+    'src/common/replica-header.middleware.spec.ts',
+  ])('sees the backend use of %s (db)', (spec) => {
+    expect(projectOf(join(ROOT, spec))).toEqual(['db']);
+    expect(backendUses(join(ROOT, spec))).not.toEqual([]);
+  });
 });

@@ -43,14 +43,24 @@ describe('module boundaries (npm run lint)', () => {
   // One tree seeded with a violation of each rule (one cruise: each costs seconds).
   const SEEDED: [string, Record<string, string>][] = [
     ['persistence-private', { 'src/mcp/mcp.ts': "import { TenantEntity } from '../auth/persistence/tenant.entity';\nexport const t = new TenantEntity();\n" }],
-    ['engine-framework-free', { 'src/scanner/engine/engine.ts': "import { Injectable } from '@nestjs/common';\nexport const scan = (s: string) => (Injectable, s.length);\n" }],
+    [
+      'engine-framework-free',
+      { 'src/scanner/engine/engine.ts': "import { Injectable } from '@nestjs/common';\nexport const scan = (s: string) => (Injectable, s.length);\n" },
+    ],
     ['engine-framework-free', { 'src/scanner/rules/rule.ts': "import { make } from '../../auth/tenants.service';\nexport const r = make();\n" }],
     ['server-not-cli', { 'src/sbom/sbom.service.ts': "import { n } from '../cli/main';\nexport const v = n;\n" }],
-    ['no-circular', { 'src/scanner/engine/a.ts': "import { b } from './b';\nexport const a = () => b;\n", 'src/scanner/engine/b.ts': "import { a } from './a';\nexport const b = () => a;\n" }],
+    [
+      'no-circular',
+      {
+        'src/scanner/engine/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+        'src/scanner/engine/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+      },
+    ],
     [
       'module-cycle',
       {
-        'src/auth/tenants.service.ts': "import { TenantEntity } from './persistence/tenant.entity';\nimport { limit } from '../rate-limit/policy';\nexport const make = () => new TenantEntity();\nexport const l = limit;\n",
+        'src/auth/tenants.service.ts':
+          "import { TenantEntity } from './persistence/tenant.entity';\nimport { limit } from '../rate-limit/policy';\nexport const make = () => new TenantEntity();\nexport const l = limit;\n",
         'src/rate-limit/policy.ts': "import { make } from '../auth/tenants.service';\nexport const limit = 600;\nexport const m = () => make();\n",
       },
     ],

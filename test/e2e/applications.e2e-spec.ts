@@ -2,8 +2,23 @@ import { createTestApp, type TestApp, type TestTenant } from '../support/create-
 import { clientFor, resource, seedInventory, service } from '../factories/inventory.factory';
 
 const APPLICATION_KEYS = [
-  'id', 'name', 'description', 'service_count', 'resource_count', 'business_impact', 'tier', 'application_type', 'severity',
-  'created', 'updated', 'meta', 'services', 'urgent', 'plan', 'defer', 'owners',
+  'id',
+  'name',
+  'description',
+  'service_count',
+  'resource_count',
+  'business_impact',
+  'tier',
+  'application_type',
+  'severity',
+  'created',
+  'updated',
+  'meta',
+  'services',
+  'urgent',
+  'plan',
+  'defer',
+  'owners',
 ].sort();
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
@@ -49,7 +64,13 @@ describe('application endpoints (docs/inventory.md)', () => {
 
   describe('authentication and scopes', () => {
     it('answers 401 without a token or with a bad one, on every kind of route', async () => {
-      for (const [method, url] of [['get', '/api/applications'], ['post', '/api/applications/'], ['get', '/api/applications/_terms'], ['get', '/api/applications/1'], ['delete', '/api/applications/1']] as const) {
+      for (const [method, url] of [
+        ['get', '/api/applications'],
+        ['post', '/api/applications/'],
+        ['get', '/api/applications/_terms'],
+        ['get', '/api/applications/1'],
+        ['delete', '/api/applications/1'],
+      ] as const) {
         const res = await t.http()[method](url).expect(401);
         expect(typeof res.body.detail).toBe('string');
         await t.http()[method](url).set('Authorization', 'Bearer bwk_notavalidtokenatallxxxxxxxxxxxxxxxxxx').expect(401);
@@ -64,16 +85,34 @@ describe('application endpoints (docs/inventory.md)', () => {
   });
 
   it('documents every inventory endpoint in OpenAPI with response schemas and request examples', async () => {
-    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: unknown }> }>; requestBody?: { content: Record<string, { examples?: unknown }> } }>> };
+    const doc = (await t.http().get('/docs/openapi.json').expect(200)).body as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { responses: Record<string, { content?: Record<string, { schema?: unknown }> }>; requestBody?: { content: Record<string, { examples?: unknown }> } }
+        >
+      >;
+    };
     const operations: [string, string, boolean][] = [
-      ['get', '/api/applications/_terms', false], ['post', '/api/applications/', true], ['put', '/api/applications/', true],
-      ['get', '/api/applications', false], ['post', '/api/applications', true], ['get', '/api/applications/{application_id}', false],
-      ['delete', '/api/applications/{application_id}', false], ['post', '/api/applications/{application_id}/service', true],
-      ['delete', '/api/applications/{application_id}/service/{service_id}', false], ['post', '/api/applications/{application_id}/tier', true],
-      ['get', '/api/applications/{application_id}/resources', false], ['get', '/api/applications/{application_id}/graph_resources', false],
-      ['get', '/api/applications/{application_id}/graph', false], ['put', '/api/applications/{application_id}/graph', true],
-      ['post', '/api/applications/{application_id}/owners/{owner_type}', true], ['get', '/api/internal/application/integrations', false],
-      ['get', '/api/internal/application/features', false], ['post', '/api/internal/inventory/import', true],
+      ['get', '/api/applications/_terms', false],
+      ['post', '/api/applications/', true],
+      ['put', '/api/applications/', true],
+      ['get', '/api/applications', false],
+      ['post', '/api/applications', true],
+      ['get', '/api/applications/{application_id}', false],
+      ['delete', '/api/applications/{application_id}', false],
+      ['post', '/api/applications/{application_id}/service', true],
+      ['delete', '/api/applications/{application_id}/service/{service_id}', false],
+      ['post', '/api/applications/{application_id}/tier', true],
+      ['get', '/api/applications/{application_id}/resources', false],
+      ['get', '/api/applications/{application_id}/graph_resources', false],
+      ['get', '/api/applications/{application_id}/graph', false],
+      ['put', '/api/applications/{application_id}/graph', true],
+      ['post', '/api/applications/{application_id}/owners/{owner_type}', true],
+      ['get', '/api/internal/application/integrations', false],
+      ['get', '/api/internal/application/features', false],
+      ['post', '/api/internal/inventory/import', true],
     ];
     for (const [method, path, hasBody] of operations) {
       const op = doc.paths[path]?.[method];
@@ -108,7 +147,17 @@ describe('application endpoints (docs/inventory.md)', () => {
     it('stores every given field and computes derived fields from membership and finding counts', async () => {
       const res = await api
         .post('/api/applications/')
-        .send({ name: 'full', description: null, tier: 'TIER_3', application_type: 'dynamic', owner: { login: 'jdoe', name: 'Jane Doe' }, source_id: 7, meta: { cost_center: 'cc-1' }, service_ids: [102, 101, 101], extra_field: 'ignored' })
+        .send({
+          name: 'full',
+          description: null,
+          tier: 'TIER_3',
+          application_type: 'dynamic',
+          owner: { login: 'jdoe', name: 'Jane Doe' },
+          source_id: 7,
+          meta: { cost_center: 'cc-1' },
+          service_ids: [102, 101, 101],
+          extra_field: 'ignored',
+        })
         .expect(200);
       expect(res.body).toMatchObject({
         description: null,
@@ -150,10 +199,16 @@ describe('application endpoints (docs/inventory.md)', () => {
         [{ name: 'a', description: 7 }, [['body', 'description']]],
       ];
       for (const [body, expected] of cases) {
-        const res = await api.post('/api/applications/').send(body as object).expect(422);
+        const res = await api
+          .post('/api/applications/')
+          .send(body as object)
+          .expect(422);
         expect(locs(res.body)).toEqual(expect.arrayContaining(expected));
       }
-      await api.post('/api/applications/').send([{ name: 'array' }]).expect(422);
+      await api
+        .post('/api/applications/')
+        .send([{ name: 'array' }])
+        .expect(422);
     });
 
     it('says a missing required field is required, in one issue per field (not one per rule)', async () => {
@@ -161,7 +216,10 @@ describe('application endpoints (docs/inventory.md)', () => {
       expect(empty.body.detail).toEqual([{ loc: ['body', 'name'], msg: 'field required', type: 'value_error.missing' }]);
       const noId = await api.put('/api/applications/').send({ name: 'x', description: null, tier: null }).expect(422);
       expect(noId.body.detail).toEqual([{ loc: ['body', 'id'], msg: 'field required', type: 'value_error.missing' }]);
-      const noLogin = await api.post('/api/applications/').send({ name: 'a', owner: { name: 'no login' } }).expect(422);
+      const noLogin = await api
+        .post('/api/applications/')
+        .send({ name: 'a', owner: { name: 'no login' } })
+        .expect(422);
       expect(noLogin.body.detail).toEqual([{ loc: ['body', 'owner', 'login'], msg: 'field required', type: 'value_error.missing' }]);
       // A present value of the wrong type: one issue naming the type rule, not five (array, size, int, min, max).
       const notArray = await api.post('/api/applications/').send({ name: 'a', service_ids: '1' }).expect(422);
@@ -169,8 +227,14 @@ describe('application endpoints (docs/inventory.md)', () => {
     });
 
     it('answers 422 listing every unknown service id at its index, and creates nothing', async () => {
-      const res = await api.post('/api/applications/').send({ name: 'with-unknown', service_ids: [101, 999, 102, 2147483647] }).expect(422);
-      expect(locs(res.body)).toEqual([['body', 'service_ids', 1], ['body', 'service_ids', 3]]);
+      const res = await api
+        .post('/api/applications/')
+        .send({ name: 'with-unknown', service_ids: [101, 999, 102, 2147483647] })
+        .expect(422);
+      expect(locs(res.body)).toEqual([
+        ['body', 'service_ids', 1],
+        ['body', 'service_ids', 3],
+      ]);
       expect(res.body.detail[0].msg).toContain('999');
       const list = await api.post('/api/applications').send({ name: 'with-unknown' }).expect(200);
       expect(list.body.total).toBe(0);
@@ -191,14 +255,31 @@ describe('application endpoints (docs/inventory.md)', () => {
       const client = await clientFor(t, other);
       await client.post('/api/applications/').send({ name: 't1', tier: 'TIER_2' }).expect(200);
       const res = await client.get('/api/applications/_terms').expect(200);
-      expect(Object.keys(res.body).sort()).toEqual(['application_type', 'business_impact', 'environment', 'graph_categories', 'order_fields', 'owner_type', 'severity', 'tier']);
+      expect(Object.keys(res.body).sort()).toEqual([
+        'application_type',
+        'business_impact',
+        'environment',
+        'graph_categories',
+        'order_fields',
+        'owner_type',
+        'severity',
+        'tier',
+      ]);
       expect(res.body.tier.map((x: { value: string }) => x.value)).toEqual(['TIER_1', 'TIER_2', 'TIER_3', 'TIER_4']);
       expect(res.body.tier.map((x: { count: number }) => x.count)).toEqual([0, 1, 0, 0]);
       expect(res.body.severity.find((x: { value: string }) => x.value === 'LOW').count).toBe(1);
       expect(res.body.environment.map((x: { value: string }) => x.value)).toContain('disaster_recovery');
       expect(res.body.owner_type.map((x: { value: string }) => x.value)).toEqual(['owner', 'tech_lead', 'security_lead']);
       expect(res.body.order_fields).toContain('resource_count');
-      expect(res.body.graph_categories.map((x: { value: string }) => x.value)).toEqual(['compute', 'storage', 'database', 'network', 'identity', 'messaging', 'other']);
+      expect(res.body.graph_categories.map((x: { value: string }) => x.value)).toEqual([
+        'compute',
+        'storage',
+        'database',
+        'network',
+        'identity',
+        'messaging',
+        'other',
+      ]);
       for (const term of res.body.tier) expect(Object.keys(term).sort()).toEqual(['count', 'description', 'label', 'value']);
     });
 
@@ -216,8 +297,14 @@ describe('application endpoints (docs/inventory.md)', () => {
     });
 
     it('deletes the application, its membership and owners, never services or resources', async () => {
-      const a = await api.post('/api/applications/').send({ name: 'to-delete', service_ids: [101], owner: { login: 'o', name: 'O' } }).expect(200);
-      const b = await api.post('/api/applications/').send({ name: 'keeps-101', service_ids: [101] }).expect(200);
+      const a = await api
+        .post('/api/applications/')
+        .send({ name: 'to-delete', service_ids: [101], owner: { login: 'o', name: 'O' } })
+        .expect(200);
+      const b = await api
+        .post('/api/applications/')
+        .send({ name: 'keeps-101', service_ids: [101] })
+        .expect(200);
       const res = await api.delete(`/api/applications/${a.body.id}`).expect(200);
       expect(res.body).toEqual({ ok: true, message: expect.any(String) });
       await api.get(`/api/applications/${a.body.id}`).expect(404);
@@ -233,12 +320,18 @@ describe('application endpoints (docs/inventory.md)', () => {
 
   describe('update (PUT /api/applications/)', () => {
     it('updates name, clears description with null, keeps tier on null, keeps membership when service_ids is absent', async () => {
-      const app = await api.post('/api/applications/').send({ name: 'upd', description: 'd', tier: 'TIER_2', service_ids: [101] }).expect(200);
+      const app = await api
+        .post('/api/applications/')
+        .send({ name: 'upd', description: 'd', tier: 'TIER_2', service_ids: [101] })
+        .expect(200);
       const res = await api.put('/api/applications/').send({ id: app.body.id, name: 'upd-renamed', description: null, tier: null }).expect(200);
       expect(res.body).toEqual({ ok: true, message: expect.any(String) });
       const after = await api.get(`/api/applications/${app.body.id}`).expect(200);
       expect(after.body).toMatchObject({ name: 'upd-renamed', description: null, tier: 'TIER_2', services: [101] });
-      await api.put('/api/applications/').send({ id: app.body.id, name: 'upd-renamed', description: 'new', tier: 'TIER_4', service_ids: [102, 103] }).expect(200);
+      await api
+        .put('/api/applications/')
+        .send({ id: app.body.id, name: 'upd-renamed', description: 'new', tier: 'TIER_4', service_ids: [102, 103] })
+        .expect(200);
       const replaced = await api.get(`/api/applications/${app.body.id}`).expect(200);
       expect(replaced.body).toMatchObject({ description: 'new', tier: 'TIER_4', services: [102, 103] });
       await api.put('/api/applications/').send({ id: app.body.id, name: 'upd-renamed', description: 'new', tier: null, service_ids: null }).expect(200);
@@ -250,7 +343,12 @@ describe('application endpoints (docs/inventory.md)', () => {
     it('tells an absent key (422) from a null value, and validates every field', async () => {
       const app = await api.post('/api/applications/').send({ name: 'absent-vs-null' }).expect(200);
       const both = await api.put('/api/applications/').send({ id: app.body.id, name: 'absent-vs-null' }).expect(422);
-      expect(locs(both.body)).toEqual(expect.arrayContaining([['body', 'description'], ['body', 'tier']]));
+      expect(locs(both.body)).toEqual(
+        expect.arrayContaining([
+          ['body', 'description'],
+          ['body', 'tier'],
+        ]),
+      );
       expect(both.body.detail.find((d: Issue) => d.loc[1] === 'description').type).toBe('value_error.missing');
       const noTier = await api.put('/api/applications/').send({ id: app.body.id, name: 'x', description: null }).expect(422);
       expect(locs(noTier.body)).toEqual([['body', 'tier']]);
@@ -258,7 +356,10 @@ describe('application endpoints (docs/inventory.md)', () => {
       expect(locs(badTier.body)).toEqual([['body', 'tier']]);
       const noId = await api.put('/api/applications/').send({ name: 'x', description: null, tier: null }).expect(422);
       expect(uniqueLocs(noId.body)).toEqual([['body', 'id']]);
-      const unknown = await api.put('/api/applications/').send({ id: app.body.id, name: 'x', description: null, tier: null, service_ids: [101, 555] }).expect(422);
+      const unknown = await api
+        .put('/api/applications/')
+        .send({ id: app.body.id, name: 'x', description: null, tier: null, service_ids: [101, 555] })
+        .expect(422);
       expect(locs(unknown.body)).toEqual([['body', 'service_ids', 1]]);
       expect((await api.get(`/api/applications/${app.body.id}`)).body.name).toBe('absent-vs-null');
     });
@@ -281,12 +382,18 @@ describe('application endpoints (docs/inventory.md)', () => {
         expect([x.status, y.status]).toEqual([200, 200]);
         const after = (await api.get(`/api/applications/${app.body.id}`)).body;
         const outcome = [after.description, after.tier, after.services];
-        expect([['x', 'TIER_2', [101, 102]], ['y', 'TIER_3', [103, 104]]]).toContainEqual(outcome);
+        expect([
+          ['x', 'TIER_2', [101, 102]],
+          ['y', 'TIER_3', [103, 104]],
+        ]).toContainEqual(outcome);
       }
     });
 
     it('answers one 200 and one 409 when two creates of one name race', async () => {
-      const results = await Promise.all([api.post('/api/applications/').send({ name: 'same-time' }), api.post('/api/applications/').send({ name: 'SAME-TIME' })]);
+      const results = await Promise.all([
+        api.post('/api/applications/').send({ name: 'same-time' }),
+        api.post('/api/applications/').send({ name: 'SAME-TIME' }),
+      ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     });
   });
@@ -306,10 +413,25 @@ describe('application endpoints (docs/inventory.md)', () => {
     });
 
     it('rejects bad assign bodies with 422 and unknown ids listed', async () => {
-      expect(locs((await api.post(`/api/applications/${id}/service`).send({ ids: [1] }).expect(422)).body)).toEqual([['body']]);
-      expect(locs((await api.post(`/api/applications/${id}/service`).send([101, 'x', 1.5]).expect(422)).body)).toEqual([['body', 1], ['body', 2]]);
+      expect(
+        locs(
+          (
+            await api
+              .post(`/api/applications/${id}/service`)
+              .send({ ids: [1] })
+              .expect(422)
+          ).body,
+        ),
+      ).toEqual([['body']]);
+      expect(locs((await api.post(`/api/applications/${id}/service`).send([101, 'x', 1.5]).expect(422)).body)).toEqual([
+        ['body', 1],
+        ['body', 2],
+      ]);
       const unknown = await api.post(`/api/applications/${id}/service`).send([101, 7777, 8888]).expect(422);
-      expect(locs(unknown.body)).toEqual([['body', 1], ['body', 2]]);
+      expect(locs(unknown.body)).toEqual([
+        ['body', 1],
+        ['body', 2],
+      ]);
       await api.post('/api/applications/2147483000/service').send([101]).expect(404);
     });
 
@@ -334,10 +456,22 @@ describe('application endpoints (docs/inventory.md)', () => {
     });
 
     it('sets owners per type, replacing that type only', async () => {
-      const res = await api.post(`/api/applications/${id}/owners/tech_lead`).send([{ login: 'a', name: 'A' }, { login: 'b', name: 'B' }]).expect(200);
+      const res = await api
+        .post(`/api/applications/${id}/owners/tech_lead`)
+        .send([
+          { login: 'a', name: 'A' },
+          { login: 'b', name: 'B' },
+        ])
+        .expect(200);
       expect(res.body).toEqual({ ok: true, message: expect.any(String) });
-      await api.post(`/api/applications/${id}/owners/owner`).send([{ login: 'o', name: 'O' }]).expect(200);
-      await api.post(`/api/applications/${id}/owners/tech_lead`).send([{ login: 'c', name: 'C' }]).expect(200);
+      await api
+        .post(`/api/applications/${id}/owners/owner`)
+        .send([{ login: 'o', name: 'O' }])
+        .expect(200);
+      await api
+        .post(`/api/applications/${id}/owners/tech_lead`)
+        .send([{ login: 'c', name: 'C' }])
+        .expect(200);
       const app = (await api.get(`/api/applications/${id}`)).body;
       expect(app.owners).toEqual({ owner: [{ login: 'o', name: 'O' }], tech_lead: [{ login: 'c', name: 'C' }], security_lead: [] });
       await api.post(`/api/applications/${id}/owners/owner`).send([]).expect(200);
@@ -349,7 +483,10 @@ describe('application endpoints (docs/inventory.md)', () => {
       expect(locs((await api.post(`/api/applications/${id}/owners/owner`).send({ login: 'a' }).expect(422)).body)).toEqual([['body']]);
       const many = Array.from({ length: 51 }, (_, i) => ({ login: `u${i}`, name: 'U' }));
       expect(locs((await api.post(`/api/applications/${id}/owners/owner`).send(many).expect(422)).body)).toEqual([['body']]);
-      const bad = await api.post(`/api/applications/${id}/owners/owner`).send([{ name: 'no login' }, { login: 'a', name: 3 }, { login: 'a', name: 'dup' }]).expect(422);
+      const bad = await api
+        .post(`/api/applications/${id}/owners/owner`)
+        .send([{ name: 'no login' }, { login: 'a', name: 3 }, { login: 'a', name: 'dup' }])
+        .expect(422);
       expect(bad.body.detail).toEqual([
         { loc: ['body', 0, 'login'], msg: 'must be a string of 1 to 255 characters', type: 'value_error.login' },
         { loc: ['body', 1, 'name'], msg: 'must be a string of at most 255 characters', type: 'type_error.string' },
@@ -372,7 +509,14 @@ describe('application endpoints (docs/inventory.md)', () => {
           { service_id: 2, severity: 'MEDIUM', urgent: 1, plan: 2, defer: 3 },
         ],
         applications: [
-          { name: 'Alpha', description: 'payments core', tier: 'TIER_1', business_impact: 'CRITICAL', service_ids: [1], owners: { owner: [{ login: 'ann', name: 'Ann' }] } },
+          {
+            name: 'Alpha',
+            description: 'payments core',
+            tier: 'TIER_1',
+            business_impact: 'CRITICAL',
+            service_ids: [1],
+            owners: { owner: [{ login: 'ann', name: 'Ann' }] },
+          },
           { name: 'bravo', description: 'search 100% fast_path', tier: 'TIER_2', business_impact: 'LOW', service_ids: [2] },
           { name: 'Charlie', description: null, tier: 'TIER_2', business_impact: 'MEDIUM', service_ids: [1, 2, 3] },
           { name: 'delta', tier: 'TIER_4', business_impact: 'HIGH' },
@@ -425,9 +569,15 @@ describe('application endpoints (docs/inventory.md)', () => {
     });
 
     it('filters with clauses (GET and POST bodies) and with the shorthand object', async () => {
-      const tiers = await client.post('/api/applications').send([{ field: 'tier', op: 'in', value: ['TIER_1', 'TIER_2'] }]).expect(200);
+      const tiers = await client
+        .post('/api/applications')
+        .send([{ field: 'tier', op: 'in', value: ['TIER_1', 'TIER_2'] }])
+        .expect(200);
       expect(names(tiers)).toEqual(['Alpha', 'bravo', 'Charlie']);
-      const viaGet = await client.get('/api/applications').send([{ field: 'tier', op: 'in', value: ['TIER_1', 'TIER_2'] }]).expect(200);
+      const viaGet = await client
+        .get('/api/applications')
+        .send([{ field: 'tier', op: 'in', value: ['TIER_1', 'TIER_2'] }])
+        .expect(200);
       expect(names(viaGet)).toEqual(['Alpha', 'bravo', 'Charlie']);
       expect(names(await client.post('/api/applications').send({ tier: ['TIER_2'], severity: 'CRITICAL' }))).toEqual(['Charlie']);
       expect(names(await client.post('/api/applications').send([{ field: 'urgent', op: 'gte', value: 5 }]))).toEqual(['Alpha', 'Charlie']);
@@ -438,21 +588,92 @@ describe('application endpoints (docs/inventory.md)', () => {
       expect(names(await client.post('/api/applications').send({ owner_login: 'ann' }))).toEqual(['Alpha']);
       expect(names(await client.post('/api/applications').send({ owner_type: 'security_lead' }))).toEqual(['echo']);
       expect(names(await client.post('/api/applications').send([{ field: 'name', op: 'eq', value: 'ALPHA' }]))).toEqual(['Alpha']);
-      expect(names(await client.post('/api/applications').send([{ field: 'business_impact', op: 'neq', value: 'HIGH' }, { field: 'severity', op: 'eq', value: 'LOW' }]))).toEqual([]);
-      expect(names(await client.post('/api/applications').send([{ field: 'application_type', op: 'eq', value: 'static' }, { field: 'defer', op: 'gt', value: 0 }]))).toEqual(['bravo', 'Charlie']);
-      const combined = await client.post('/api/applications?search=a&limit=1&order=name').send({ tier: ['TIER_1', 'TIER_2'] }).expect(200);
+      expect(
+        names(
+          await client.post('/api/applications').send([
+            { field: 'business_impact', op: 'neq', value: 'HIGH' },
+            { field: 'severity', op: 'eq', value: 'LOW' },
+          ]),
+        ),
+      ).toEqual([]);
+      expect(
+        names(
+          await client.post('/api/applications').send([
+            { field: 'application_type', op: 'eq', value: 'static' },
+            { field: 'defer', op: 'gt', value: 0 },
+          ]),
+        ),
+      ).toEqual(['bravo', 'Charlie']);
+      const combined = await client
+        .post('/api/applications?search=a&limit=1&order=name')
+        .send({ tier: ['TIER_1', 'TIER_2'] })
+        .expect(200);
       expect(combined.body).toMatchObject({ total: 3, pages: 3 });
       expect(names(combined)).toEqual(['Alpha']);
       expect((await client.post('/api/applications').send({}).expect(200)).body.total).toBe(5);
     });
 
     it('answers 422 on bad filters, naming the clause', async () => {
-      expect(locs((await client.post('/api/applications').send([{ field: 'colour', op: 'eq', value: 1 }]).expect(422)).body)).toEqual([['body', 0, 'field']]);
-      expect(locs((await client.post('/api/applications').send([{ field: 'tier', op: 'like', value: 'x' }]).expect(422)).body)).toEqual([['body', 0, 'op']]);
-      expect(locs((await client.post('/api/applications').send([{ field: 'tier', op: 'gt', value: 'TIER_1' }]).expect(422)).body)).toEqual([['body', 0, 'op']]);
-      expect(locs((await client.post('/api/applications').send([{ field: 'tier', op: 'eq', value: 'TIER_7' }]).expect(422)).body)).toEqual([['body', 0, 'value']]);
-      expect(locs((await client.post('/api/applications').send([{ field: 'urgent', op: 'in', value: 3 }]).expect(422)).body)).toEqual([['body', 0, 'value']]);
-      expect(locs((await client.post('/api/applications').send([{ field: 'urgent', op: 'in', value: [1, 'x'] }]).expect(422)).body)).toEqual([['body', 0, 'value', 1]]);
+      expect(
+        locs(
+          (
+            await client
+              .post('/api/applications')
+              .send([{ field: 'colour', op: 'eq', value: 1 }])
+              .expect(422)
+          ).body,
+        ),
+      ).toEqual([['body', 0, 'field']]);
+      expect(
+        locs(
+          (
+            await client
+              .post('/api/applications')
+              .send([{ field: 'tier', op: 'like', value: 'x' }])
+              .expect(422)
+          ).body,
+        ),
+      ).toEqual([['body', 0, 'op']]);
+      expect(
+        locs(
+          (
+            await client
+              .post('/api/applications')
+              .send([{ field: 'tier', op: 'gt', value: 'TIER_1' }])
+              .expect(422)
+          ).body,
+        ),
+      ).toEqual([['body', 0, 'op']]);
+      expect(
+        locs(
+          (
+            await client
+              .post('/api/applications')
+              .send([{ field: 'tier', op: 'eq', value: 'TIER_7' }])
+              .expect(422)
+          ).body,
+        ),
+      ).toEqual([['body', 0, 'value']]);
+      expect(
+        locs(
+          (
+            await client
+              .post('/api/applications')
+              .send([{ field: 'urgent', op: 'in', value: 3 }])
+              .expect(422)
+          ).body,
+        ),
+      ).toEqual([['body', 0, 'value']]);
+      expect(
+        locs(
+          (
+            await client
+              .post('/api/applications')
+              .send([{ field: 'urgent', op: 'in', value: [1, 'x'] }])
+              .expect(422)
+          ).body,
+        ),
+      ).toEqual([['body', 0, 'value', 1]]);
       expect(locs((await client.post('/api/applications').send({ severity: 'SEVERE' }).expect(422)).body)).toEqual([['body', 'severity']]);
       expect(locs((await client.post('/api/applications').send({ colour: 'red' }).expect(422)).body)).toEqual([['body', 'colour']]);
       expect(locs((await client.post('/api/applications').send([1]).expect(422)).body)).toEqual([['body', 0]]);
@@ -471,7 +692,7 @@ describe('application endpoints (docs/inventory.md)', () => {
       await client.post('/api/applications').set('Content-Type', 'application/json').send('{"tier": ').expect(400);
     });
 
-    it('never shows another tenant\'s applications', async () => {
+    it("never shows another tenant's applications", async () => {
       const res = await client.get('/api/applications?limit=1000').expect(200);
       expect(names(res)).not.toContain('minimal');
       expect(res.body.total).toBe(5);

@@ -68,8 +68,12 @@ describe('API-key authentication and tenancy (docs/decisions/0021-tenancy-and-cr
     const adminA = await a.key(['admin']);
     const adminB = await b.key(['admin']);
 
-    const created = await t.http().post('/api/admin/api-keys').set('Authorization', `Bearer ${adminA}`)
-      .send({ name: 'ci', scopes: ['scan'], expires_at: null }).expect(200);
+    const created = await t
+      .http()
+      .post('/api/admin/api-keys')
+      .set('Authorization', `Bearer ${adminA}`)
+      .send({ name: 'ci', scopes: ['scan'], expires_at: null })
+      .expect(200);
     expect(created.body.token).toMatch(/^bwk_[0-9A-Za-z]{40}$/);
     expect(created.body.scopes).toEqual(['scan']);
     const row = await t.dataSource.getRepository(ApiKeyEntity).findOneByOrFail({ id: created.body.id });
@@ -90,15 +94,29 @@ describe('API-key authentication and tenancy (docs/decisions/0021-tenancy-and-cr
   it('revocation takes effect on the next request', async () => {
     const tenant = await t.tenant();
     const admin = await tenant.key(['admin']);
-    const created = await t.http().post('/api/admin/api-keys').set('Authorization', `Bearer ${admin}`).send({ name: 'short-lived', scopes: ['admin'] }).expect(200);
+    const created = await t
+      .http()
+      .post('/api/admin/api-keys')
+      .set('Authorization', `Bearer ${admin}`)
+      .send({ name: 'short-lived', scopes: ['admin'] })
+      .expect(200);
     await listKeys(`Bearer ${created.body.token}`).expect(200);
-    await t.http().delete(`/api/admin/api-keys/${created.body.id}`).set('Authorization', `Bearer ${admin}`).expect(200, { ok: true, message: `API key ${created.body.id} revoked` });
+    await t
+      .http()
+      .delete(`/api/admin/api-keys/${created.body.id}`)
+      .set('Authorization', `Bearer ${admin}`)
+      .expect(200, { ok: true, message: `API key ${created.body.id} revoked` });
     await listKeys(`Bearer ${created.body.token}`).expect(401);
   });
 
   it('validates the create body with 422 locations', async () => {
     const admin = await (await t.tenant()).key(['admin']);
-    const res = await t.http().post('/api/admin/api-keys').set('Authorization', `Bearer ${admin}`).send({ scopes: ['root'], expires_at: 'soon' }).expect(422);
+    const res = await t
+      .http()
+      .post('/api/admin/api-keys')
+      .set('Authorization', `Bearer ${admin}`)
+      .send({ scopes: ['root'], expires_at: 'soon' })
+      .expect(422);
     const locs = res.body.detail.map((d: { loc: unknown[] }) => d.loc.join('.'));
     expect(locs).toEqual(expect.arrayContaining(['body.name', 'body.scopes', 'body.expires_at']));
   });

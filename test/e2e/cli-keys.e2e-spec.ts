@@ -145,7 +145,9 @@ describe('bulwark keys beside a server on the embedded database', () => {
     // A live process that is not this one: Jest's parent.
     writeFileSync(lock, JSON.stringify({ pid: process.ppid, command: 'bulwark keys create' }));
     expect(() => createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: databaseUrl }, [])))).toThrow(DataDirInUseError);
-    expect(() => createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: databaseUrl }, [])))).toThrow(/in use by another process \(pid \d+: bulwark keys create\)/);
+    expect(() => createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: databaseUrl }, [])))).toThrow(
+      /in use by another process \(pid \d+: bulwark keys create\)/,
+    );
     // A process that has exited leaves its lock behind; the next opener takes it over.
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
     writeFileSync(lock, JSON.stringify({ pid: Number(gone.stdout.toString()), command: 'node dist/main.js' }));

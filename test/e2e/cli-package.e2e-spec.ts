@@ -111,7 +111,9 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => {
-  console.log(`standalone CLI package: bundle ${figures.bundle}, tarball ${figures.tarball}, built in ${figures.build}, offline install ${figures.install}, one --local scan of three files ${figures.scan}`);
+  console.log(
+    `standalone CLI package: bundle ${figures.bundle}, tarball ${figures.tarball}, built in ${figures.build}, offline install ${figures.install}, one --local scan of three files ${figures.scan}`,
+  );
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -125,7 +127,13 @@ describe('the standalone CLI package', () => {
     const installed = join(prefix, 'node_modules');
     expect(readdirSync(installed).filter((n) => !n.startsWith('.'))).toEqual(['@bulwark']);
     const dist = join(installed, '@bulwark', 'cli', 'dist');
-    expect(readdirSync(join(dist, 'tree-sitter')).sort()).toEqual(['tree-sitter-bash.wasm', 'tree-sitter-powershell.wasm', 'tree-sitter-python.wasm', 'tree-sitter-typescript.wasm', 'tree-sitter.wasm']);
+    expect(readdirSync(join(dist, 'tree-sitter')).sort()).toEqual([
+      'tree-sitter-bash.wasm',
+      'tree-sitter-powershell.wasm',
+      'tree-sitter-python.wasm',
+      'tree-sitter-typescript.wasm',
+      'tree-sitter.wasm',
+    ]);
     expect(existsSync(join(dist, 'prompts', 'v1', 'system.md'))).toBe(true);
     expect(readFileSync(join(dist, 'THIRD_PARTY_LICENSES.txt'), 'utf8')).toMatch(/^yaml@[\d.]+ \(ISC\)$/m);
     const version = await run(bin, ['--version'], prefix);
@@ -139,7 +147,12 @@ describe('the standalone CLI package', () => {
     const cwd = fixture({ 'AGENTS.md': BENIGN, 'skills/workspace-sync/SKILL.md': SKILL, 'skills/workspace-sync/scripts/sync.sh': SCRIPT });
     const r = await run(bin, ['scan', '--local', '--format', 'sarif', '--fail-on', 'high', '.'], cwd);
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 1, stderr: expect.stringMatching(/Gate --fail-on high: FAILED/) });
-    const log = JSON.parse(r.stdout) as { runs: { tool: { driver: { version: string } }; results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] };
+    const log = JSON.parse(r.stdout) as {
+      runs: {
+        tool: { driver: { version: string } };
+        results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[];
+      }[];
+    };
     const valid = sarifValidator();
     expect(valid(log) ? [] : valid.errors).toEqual([]);
     const results = log.runs[0].results.map((x) => `${x.locations[0].physicalLocation.artifactLocation.uri} ${x.ruleId}`);
@@ -160,7 +173,16 @@ describe('the standalone CLI package', () => {
     // The bundle finds what the sources find: an asset the bundle lacks (a grammar, a data file
     // read from disk) would show up here as a missing or different result.
     let inProcess = '';
-    const io = { stdout: (t: string) => void (inProcess += t), stderr: () => undefined, stdoutIsTty: false, stderrIsTty: false, env: {}, cwd, homedir: cwd, signal: new AbortController().signal };
+    const io = {
+      stdout: (t: string) => void (inProcess += t),
+      stderr: () => undefined,
+      stdoutIsTty: false,
+      stderrIsTty: false,
+      env: {},
+      cwd,
+      homedir: cwd,
+      signal: new AbortController().signal,
+    };
     expect(await runCli(['scan', '--local', '--format', 'sarif', '--fail-on', 'high', '.'], io, STANDALONE_COMMANDS)).toBe(1);
     const key = (l: typeof log): string[] => l.runs[0].results.map((x) => `${JSON.stringify(x.locations)} ${x.ruleId} ${x.level}`).sort();
     expect(key(log)).toEqual(key(JSON.parse(inProcess) as typeof log));

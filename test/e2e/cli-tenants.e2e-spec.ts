@@ -69,7 +69,11 @@ describe('bulwark tenants', () => {
     // One option at a time leaves the other; "default" goes back to the service default.
     const cleared = await cli('tenants', 'set', slug, '--rate-limit', 'default', '--json');
     expect(cleared.code).toBe(0);
-    expect(JSON.parse(cleared.stdout)).toMatchObject({ rate_limit_per_minute: null, oauth_mcp_rate_limit_per_minute: 1200, effective: { rate_limit_per_minute: 2000 } });
+    expect(JSON.parse(cleared.stdout)).toMatchObject({
+      rate_limit_per_minute: null,
+      oauth_mcp_rate_limit_per_minute: 1200,
+      effective: { rate_limit_per_minute: 2000 },
+    });
     expect(await principalLimit(token)).toBeNull();
 
     const table = await cli('tenants', 'list');

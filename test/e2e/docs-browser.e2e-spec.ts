@@ -68,30 +68,34 @@ if (!executablePath) {
       await t?.close();
     });
 
-    it('lists with GET and creates with POST, as the page shows and the server stores', async () => {
-      const tenant = await t.tenant();
-      const api = await clientFor(t, tenant, ['inventory:read', 'inventory:write']);
-      await api.post('/api/applications/').send({ name: 'seeded-by-api', tier: 'TIER_3' }).expect(200);
+    it(
+      'lists with GET and creates with POST, as the page shows and the server stores',
+      async () => {
+        const tenant = await t.tenant();
+        const api = await clientFor(t, tenant, ['inventory:read', 'inventory:write']);
+        await api.post('/api/applications/').send({ name: 'seeded-by-api', tier: 'TIER_3' }).expect(200);
 
-      await page.goto(`${base}/docs`);
-      await page.locator('.swagger-ui .info .title', { hasText: 'Bulwark API' }).waitFor();
+        await page.goto(`${base}/docs`);
+        await page.locator('.swagger-ui .info .title', { hasText: 'Bulwark API' }).waitFor();
 
-      await page.locator('.auth-wrapper button.authorize').click();
-      await page.locator('#auth-bearer-value').fill(api.token);
-      await page.locator('.modal-ux button[type=submit]').click();
-      await page.locator('.modal-ux button.btn-done').click();
-      await page.locator('.auth-wrapper button.authorize.locked').waitFor();
+        await page.locator('.auth-wrapper button.authorize').click();
+        await page.locator('#auth-bearer-value').fill(api.token);
+        await page.locator('.modal-ux button[type=submit]').click();
+        await page.locator('.modal-ux button.btn-done').click();
+        await page.locator('.auth-wrapper button.authorize.locked').waitFor();
 
-      const list = await tryItOut(page, 'Applications_listGet', 'applications');
-      expect(list.curl).toContain(`Authorization: Bearer ${api.token}`);
-      expect(list).toMatchObject({ status: '200', body: { total: 1, items: [{ name: 'seeded-by-api', tier: 'TIER_3' }] } });
+        const list = await tryItOut(page, 'Applications_listGet', 'applications');
+        expect(list.curl).toContain(`Authorization: Bearer ${api.token}`);
+        expect(list).toMatchObject({ status: '200', body: { total: 1, items: [{ name: 'seeded-by-api', tier: 'TIER_3' }] } });
 
-      const created = await tryItOut(page, 'Applications_create', 'applications', { name: 'created-in-browser', tier: 'TIER_2' });
-      expect(created).toMatchObject({ status: '200', body: { id: expect.any(Number), name: 'created-in-browser', tier: 'TIER_2' } });
-      const stored = await api.get(`/api/applications/${(created.body as { id: number }).id}`).expect(200);
-      expect(stored.body).toMatchObject({ name: 'created-in-browser', tier: 'TIER_2' });
+        const created = await tryItOut(page, 'Applications_create', 'applications', { name: 'created-in-browser', tier: 'TIER_2' });
+        expect(created).toMatchObject({ status: '200', body: { id: expect.any(Number), name: 'created-in-browser', tier: 'TIER_2' } });
+        const stored = await api.get(`/api/applications/${(created.body as { id: number }).id}`).expect(200);
+        expect(stored.body).toMatchObject({ name: 'created-in-browser', tier: 'TIER_2' });
 
-      expect(pageErrors).toEqual([]);
-    }, 6 * STEP_MS);
+        expect(pageErrors).toEqual([]);
+      },
+      6 * STEP_MS,
+    );
   });
 }

@@ -47,7 +47,8 @@ describe('graceful shutdown on SIGTERM', () => {
       const ds = await createDataSource(buildDataSourceOptions(loadConfig())).initialize();
       const repo = new ApiKeysRepository(ds);
       const tenant = await repo.findOrCreateTenant(`shutdown-${Date.now()}`);
-      token = (await new ApiKeysService(repo, 0).create({ tenantId: tenant.id, name: 't', scopes: ['admin'], expiresAt: null, rateLimitPerMinute: null })).token;
+      token = (await new ApiKeysService(repo, 0).create({ tenantId: tenant.id, name: 't', scopes: ['admin'], expiresAt: null, rateLimitPerMinute: null }))
+        .token;
       await ds.destroy();
     }
     const name = `inflight-${Date.now()}`;
@@ -56,11 +57,19 @@ describe('graceful shutdown on SIGTERM', () => {
 
     // A slow client: headers and half the body now, SIGTERM, then the rest.
     const response = new Promise<{ status: number; body: string }>((resolveRes, reject) => {
-      const req = httpRequest({ port: first.port, method: 'POST', path: '/api/admin/api-keys', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (d: Buffer) => (text += d.toString()));
-        res.on('end', () => resolveRes({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = httpRequest(
+        {
+          port: first.port,
+          method: 'POST',
+          path: '/api/admin/api-keys',
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolveRes({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10));
       setTimeout(() => {

@@ -29,7 +29,12 @@ describe('resources and graph (docs/inventory.md)', () => {
         { source: 'service:3', target: 'resource:not-a-member', relation: 'reads_from' },
       ],
     });
-    appId = (await api.post('/api/applications/').send({ name: 'graph-app', service_ids: [1, 2] }).expect(200)).body.id;
+    appId = (
+      await api
+        .post('/api/applications/')
+        .send({ name: 'graph-app', service_ids: [1, 2] })
+        .expect(200)
+    ).body.id;
   });
   afterAll(() => t.close());
 
@@ -49,17 +54,31 @@ describe('resources and graph (docs/inventory.md)', () => {
     expect(res.body.application_id).toBe(appId);
     expect(res.body.selection).toBeNull();
     expect(res.body.nodes.map((n: { id: string }) => n.id)).toEqual([
-      `application:${appId}`, 'service:1', 'service:2',
-      'resource:arn:aws:lambda:fn', 'resource:arn:aws:s3:::bucket-a', 'resource:arn:aws:s3:::bucket-b', 'resource:arn:aws:sqs:queue',
+      `application:${appId}`,
+      'service:1',
+      'service:2',
+      'resource:arn:aws:lambda:fn',
+      'resource:arn:aws:s3:::bucket-a',
+      'resource:arn:aws:s3:::bucket-b',
+      'resource:arn:aws:sqs:queue',
     ]);
-    expect(res.body.nodes[3]).toEqual({ id: 'resource:arn:aws:lambda:fn', type: 'resource', label: 'Handler', platform_id: 'arn:aws:lambda:fn', resource_type: 'aws_lambda_function', category: 'compute' });
-    expect(res.body.edges).toEqual(expect.arrayContaining([
-      { source: `application:${appId}`, target: 'service:1', relation: 'contains' },
-      { source: 'service:1', target: 'resource:arn:aws:s3:::bucket-b', relation: 'uses' },
-      { source: 'service:2', target: 'resource:arn:aws:s3:::bucket-b', relation: 'uses' },
-      { source: 'service:1', target: 'service:2', relation: 'calls' },
-      { source: 'service:2', target: 'resource:arn:aws:sqs:queue', relation: 'publishes_to' },
-    ]));
+    expect(res.body.nodes[3]).toEqual({
+      id: 'resource:arn:aws:lambda:fn',
+      type: 'resource',
+      label: 'Handler',
+      platform_id: 'arn:aws:lambda:fn',
+      resource_type: 'aws_lambda_function',
+      category: 'compute',
+    });
+    expect(res.body.edges).toEqual(
+      expect.arrayContaining([
+        { source: `application:${appId}`, target: 'service:1', relation: 'contains' },
+        { source: 'service:1', target: 'resource:arn:aws:s3:::bucket-b', relation: 'uses' },
+        { source: 'service:2', target: 'resource:arn:aws:s3:::bucket-b', relation: 'uses' },
+        { source: 'service:1', target: 'service:2', relation: 'calls' },
+        { source: 'service:2', target: 'resource:arn:aws:sqs:queue', relation: 'publishes_to' },
+      ]),
+    );
     expect(res.body.edges).toHaveLength(2 + 5 + 2);
     expect(JSON.stringify(res.body)).not.toContain('not-a-member');
     await api.get('/api/applications/2147483000/graph').expect(404);
@@ -68,7 +87,10 @@ describe('resources and graph (docs/inventory.md)', () => {
   it('replaces the selection, deduplicated, and returns the new graph', async () => {
     const res = await api.put(`/api/applications/${appId}/graph`).send(['arn:aws:sqs:queue', 'arn:aws:s3:::bucket-a', 'arn:aws:sqs:queue']).expect(200);
     expect(res.body.selection).toEqual(['arn:aws:s3:::bucket-a', 'arn:aws:sqs:queue']);
-    expect(res.body.nodes.filter((n: { type: string }) => n.type === 'resource').map((n: { platform_id: string }) => n.platform_id)).toEqual(['arn:aws:s3:::bucket-a', 'arn:aws:sqs:queue']);
+    expect(res.body.nodes.filter((n: { type: string }) => n.type === 'resource').map((n: { platform_id: string }) => n.platform_id)).toEqual([
+      'arn:aws:s3:::bucket-a',
+      'arn:aws:sqs:queue',
+    ]);
     expect(await api.get(`/api/applications/${appId}/graph`).then((r) => r.body)).toEqual(res.body);
     const page = await api.get(`/api/applications/${appId}/graph_resources?order=platform_id`).expect(200);
     expect(page.body.items.map((i: { in_graph: boolean }) => i.in_graph)).toEqual([false, true, false, true]);
@@ -80,12 +102,27 @@ describe('resources and graph (docs/inventory.md)', () => {
   it('rejects foreign platform ids (listing them) and bad bodies, changing nothing', async () => {
     await api.put(`/api/applications/${appId}/graph`).send(['arn:aws:lambda:fn']).expect(200);
     const res = await api.put(`/api/applications/${appId}/graph`).send(['arn:aws:s3:::bucket-a', 'not-a-member', 'nope']).expect(422);
-    expect(locs(res.body)).toEqual([['body', 1], ['body', 2]]);
+    expect(locs(res.body)).toEqual([
+      ['body', 1],
+      ['body', 2],
+    ]);
     expect(res.body.detail[0].msg).toContain('not-a-member');
     expect((await api.get(`/api/applications/${appId}/graph`)).body.selection).toEqual(['arn:aws:lambda:fn']);
     expect(locs((await api.put(`/api/applications/${appId}/graph`).send({ ids: [] }).expect(422)).body)).toEqual([['body']]);
-    expect(locs((await api.put(`/api/applications/${appId}/graph`).send(['ok', 5, '']).expect(422)).body)).toEqual([['body', 1], ['body', 2]]);
-    expect(locs((await api.put(`/api/applications/${appId}/graph`).send(Array.from({ length: 10001 }, (_, i) => `r${i}`)).expect(422)).body)).toEqual([['body']]);
+    expect(locs((await api.put(`/api/applications/${appId}/graph`).send(['ok', 5, '']).expect(422)).body)).toEqual([
+      ['body', 1],
+      ['body', 2],
+    ]);
+    expect(
+      locs(
+        (
+          await api
+            .put(`/api/applications/${appId}/graph`)
+            .send(Array.from({ length: 10001 }, (_, i) => `r${i}`))
+            .expect(422)
+        ).body,
+      ),
+    ).toEqual([['body']]);
     await api.put('/api/applications/2147483000/graph').send([]).expect(404);
     const stranger = await clientFor(t, await t.tenant());
     await stranger.put(`/api/applications/${appId}/graph`).send([]).expect(404);
@@ -93,7 +130,10 @@ describe('resources and graph (docs/inventory.md)', () => {
   });
 
   it('keeps concurrent graph replacements whole', async () => {
-    const sets = [['arn:aws:s3:::bucket-a', 'arn:aws:s3:::bucket-b'], ['arn:aws:lambda:fn', 'arn:aws:sqs:queue']];
+    const sets = [
+      ['arn:aws:s3:::bucket-a', 'arn:aws:s3:::bucket-b'],
+      ['arn:aws:lambda:fn', 'arn:aws:sqs:queue'],
+    ];
     const results = await Promise.all(sets.map((s) => api.put(`/api/applications/${appId}/graph`).send(s)));
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     const final = (await api.get(`/api/applications/${appId}/graph`)).body.selection;
@@ -113,7 +153,12 @@ describe('resources and graph (docs/inventory.md)', () => {
     expect((await api.get(`/api/applications/${appId}/graph_resources?category=other`)).body.items.map((i: { name: string }) => i.name)).toEqual(['jobs']);
     expect((await api.get(`/api/applications/${appId}/graph_resources?search=HANDLER`)).body.total).toBe(1);
     expect((await api.get(`/api/applications/${appId}/graph_resources?search=sqs_queue`)).body.total).toBe(1);
-    expect((await api.get(`/api/applications/${appId}/graph_resources?orders=-name`)).body.items.map((i: { name: string }) => i.name)).toEqual(['jobs', 'bucket-b', 'bucket-a', 'Handler']);
+    expect((await api.get(`/api/applications/${appId}/graph_resources?orders=-name`)).body.items.map((i: { name: string }) => i.name)).toEqual([
+      'jobs',
+      'bucket-b',
+      'bucket-a',
+      'Handler',
+    ]);
     expect((await api.get(`/api/applications/${appId}/graph_resources?page=5`)).body.items).toEqual([]);
     expect(locs((await api.get(`/api/applications/${appId}/graph_resources?category=gpu`).expect(422)).body)).toEqual([['query', 'category']]);
     expect(locs((await api.get(`/api/applications/${appId}/graph_resources?order=severity`).expect(422)).body)).toEqual([['query', 'order']]);
@@ -122,7 +167,12 @@ describe('resources and graph (docs/inventory.md)', () => {
   });
 
   it('drops the selection and membership with the application, not the resources', async () => {
-    const id = (await api.post('/api/applications/').send({ name: 'short-lived', service_ids: [1] }).expect(200)).body.id;
+    const id = (
+      await api
+        .post('/api/applications/')
+        .send({ name: 'short-lived', service_ids: [1] })
+        .expect(200)
+    ).body.id;
     await api.put(`/api/applications/${id}/graph`).send(['arn:aws:s3:::bucket-a']).expect(200);
     await api.delete(`/api/applications/${id}`).expect(200);
     const left = (await t.dataSource.query('SELECT count(*) AS n FROM application_graph_selections WHERE application_id = $1', [id])) as { n: string }[];

@@ -27,7 +27,10 @@ describe('admin import, internal settings and demo data', () => {
     code_roots: [{ id: 'acme/api:src', service_id: 1 }],
     resources: [resource('arn:one', [1]), resource('arn:two', [1, 2], { resource_type: 'aws_rds_instance', category: null })],
     relations: [{ source: 'service:1', target: 'resource:arn:two', relation: 'reads_from' }],
-    packages: [pkg(1, 'pkg:npm/express@5.1.0', { coderoot_id: 'acme/api:src', hashes: [{ alg: 'SHA-256', content: 'a'.repeat(64) }], licenses: ['MIT'] }), pkg(1, 'pkg:npm/express@5.1.0', { environment: 'production' })],
+    packages: [
+      pkg(1, 'pkg:npm/express@5.1.0', { coderoot_id: 'acme/api:src', hashes: [{ alg: 'SHA-256', content: 'a'.repeat(64) }], licenses: ['MIT'] }),
+      pkg(1, 'pkg:npm/express@5.1.0', { environment: 'production' }),
+    ],
     finding_counts: [{ service_id: 1, severity: 'HIGH', urgent: 1, plan: 2, defer: 3 }],
     applications: [
       { name: 'static-app', tier: 'TIER_2', service_ids: [1], owners: { owner: [{ login: 'jdoe', name: 'Jane' }] } },
@@ -57,25 +60,45 @@ describe('admin import, internal settings and demo data', () => {
     const list = await api.get('/api/applications?order=name').expect(200);
     const [dynamic, stat] = list.body.items;
     expect(dynamic).toMatchObject({ name: 'dynamic-app', application_type: 'dynamic', services: [2, 3], resource_count: 1 });
-    expect(stat).toMatchObject({ name: 'static-app', tier: 'TIER_2', services: [1], resource_count: 2, severity: 'HIGH', urgent: 1, plan: 2, defer: 3, owners: { owner: [{ login: 'jdoe', name: 'Jane' }] } });
-    const category = (await t.dataSource.query("SELECT category FROM resources WHERE tenant_id = $1 AND platform_id = 'arn:two'", [tenantId])) as { category: string }[];
+    expect(stat).toMatchObject({
+      name: 'static-app',
+      tier: 'TIER_2',
+      services: [1],
+      resource_count: 2,
+      severity: 'HIGH',
+      urgent: 1,
+      plan: 2,
+      defer: 3,
+      owners: { owner: [{ login: 'jdoe', name: 'Jane' }] },
+    });
+    const category = (await t.dataSource.query("SELECT category FROM resources WHERE tenant_id = $1 AND platform_id = 'arn:two'", [tenantId])) as {
+      category: string;
+    }[];
     expect(category[0]!.category).toBe('database');
     const before = (await api.get(`/api/applications/${stat.id}`)).body;
     await api.post('/api/internal/inventory/import').send(DOC).expect(200);
     expect((await api.get(`/api/applications/${stat.id}`)).body).toEqual(before);
     for (const table of ['inventory_services', 'resources', 'service_resources', 'package_observations', 'applications', 'application_services']) {
-      expect(await count(table, tenantId)).toBe({ inventory_services: 3, resources: 2, service_resources: 3, package_observations: 2, applications: 2, application_services: 3 }[table]);
+      expect(await count(table, tenantId)).toBe(
+        { inventory_services: 3, resources: 2, service_resources: 3, package_observations: 2, applications: 2, application_services: 3 }[table],
+      );
     }
   });
 
   it('merges by natural key, keeps fields an entry omits, and replace deletes what a present section omits', async () => {
     const { api, tenantId } = await admin();
     await api.post('/api/internal/inventory/import').send(DOC).expect(200);
-    await api.post('/api/internal/inventory/import').send({ services: [service(4)], applications: [{ name: 'STATIC-APP', description: 'renamed by import' }] }).expect(200);
+    await api
+      .post('/api/internal/inventory/import')
+      .send({ services: [service(4)], applications: [{ name: 'STATIC-APP', description: 'renamed by import' }] })
+      .expect(200);
     const app = (await api.post('/api/applications').send({ name: 'static-app' })).body.items[0];
     expect(app).toMatchObject({ name: 'STATIC-APP', description: 'renamed by import', tier: 'TIER_2', services: [1] });
     expect(await count('inventory_services', tenantId)).toBe(4);
-    const replaced = await api.post('/api/internal/inventory/import').send({ mode: 'replace', services: [service(1), service(2, { source_id: 9 })], resources: [resource('arn:one', [1])] }).expect(200);
+    const replaced = await api
+      .post('/api/internal/inventory/import')
+      .send({ mode: 'replace', services: [service(1), service(2, { source_id: 9 })], resources: [resource('arn:one', [1])] })
+      .expect(200);
     expect(replaced.body.deleted).toMatchObject({ services: 2, resources: 1, applications: 0 });
     expect(await count('inventory_services', tenantId)).toBe(2);
     const dyn = (await api.post('/api/applications').send({ name: 'dynamic-app' })).body.items[0];
@@ -88,9 +111,22 @@ describe('admin import, internal settings and demo data', () => {
     await api.post('/api/internal/inventory/import').send(DOC).expect(200);
     const shape = await api
       .post('/api/internal/inventory/import')
-      .send({ mode: 'upsert', services: [{ id: 'x', name: 'bad' }, { name: 'no id' }], packages: [{ service_id: 1, purl: 'express', name: 'e' }], finding_counts: [{ service_id: 1, severity: 'SEVERE' }] })
+      .send({
+        mode: 'upsert',
+        services: [{ id: 'x', name: 'bad' }, { name: 'no id' }],
+        packages: [{ service_id: 1, purl: 'express', name: 'e' }],
+        finding_counts: [{ service_id: 1, severity: 'SEVERE' }],
+      })
       .expect(422);
-    expect(locs(shape.body)).toEqual(expect.arrayContaining([['body', 'mode'], ['body', 'services', 0, 'id'], ['body', 'services', 1, 'id'], ['body', 'packages', 0, 'purl'], ['body', 'finding_counts', 0, 'severity']]));
+    expect(locs(shape.body)).toEqual(
+      expect.arrayContaining([
+        ['body', 'mode'],
+        ['body', 'services', 0, 'id'],
+        ['body', 'services', 1, 'id'],
+        ['body', 'packages', 0, 'purl'],
+        ['body', 'finding_counts', 0, 'severity'],
+      ]),
+    );
     const refs = await api
       .post('/api/internal/inventory/import')
       .send({
@@ -98,7 +134,11 @@ describe('admin import, internal settings and demo data', () => {
         resources: [resource('arn:new', [1, 404])],
         packages: [pkg(2, 'pkg:npm/a@1.0.0', { coderoot_id: 'acme/api:src' }), pkg(1, 'pkg:npm/b@1.0.0', { coderoot_id: 'nope/x:y' })],
         relations: [{ source: 'service:1', target: 'resource:missing', relation: 'uses' }],
-        applications: [{ name: 'New-One', service_ids: [1, 405] }, { name: 'new-one' }, { name: 'dyn', application_type: 'dynamic', source_id: 3, service_ids: [1] }],
+        applications: [
+          { name: 'New-One', service_ids: [1, 405] },
+          { name: 'new-one' },
+          { name: 'dyn', application_type: 'dynamic', source_id: 3, service_ids: [1] },
+        ],
       })
       .expect(422);
     expect(locs(refs.body)).toEqual(
@@ -118,7 +158,10 @@ describe('admin import, internal settings and demo data', () => {
     expect(await count('applications', tenantId)).toBe(2);
     expect(locs((await api.post('/api/internal/inventory/import').send([1]).expect(422)).body)).toEqual([['body']]);
     // replace mode: references must be in the document, since the stored rows are about to go.
-    const replace = await api.post('/api/internal/inventory/import').send({ mode: 'replace', services: [service(2)], finding_counts: [{ service_id: 1, severity: 'LOW' }] }).expect(422);
+    const replace = await api
+      .post('/api/internal/inventory/import')
+      .send({ mode: 'replace', services: [service(2)], finding_counts: [{ service_id: 1, severity: 'LOW' }] })
+      .expect(422);
     expect(locs(replace.body)).toEqual([['body', 'finding_counts', 0, 'service_id']]);
   });
 
@@ -129,11 +172,25 @@ describe('admin import, internal settings and demo data', () => {
     const read = t.app.get(InventoryReadService);
     const app = await read.getApplicationForSbom(tenantId, id);
     expect(app).toMatchObject({ id, name: 'static-app', tier: 'TIER_2', businessImpact: 'HIGH', applicationType: 'static' });
-    expect(app.services).toEqual([{ id: 1, name: 'svc-1', sourceType: 'github', codeRoots: [{ id: 'acme/api:src', repository: 'acme/api', path: 'src', defaultBranch: null }] }]);
+    expect(app.services).toEqual([
+      { id: 1, name: 'svc-1', sourceType: 'github', codeRoots: [{ id: 'acme/api:src', repository: 'acme/api', path: 'src', defaultBranch: null }] },
+    ]);
     await expect(read.getApplicationForSbom((await t.tenant()).id, id)).rejects.toBeInstanceOf(NotFoundError);
     const all = await read.findPackageObservations(tenantId, [1], null, null);
-    expect(all.map((o) => [o.environment, o.coderootId])).toEqual([['production', null], [null, 'acme/api:src']]);
-    expect(all[1]).toMatchObject({ purl: 'pkg:npm/express@5.1.0', name: 'express', version: '5.1.0', type: 'npm', direct: true, hashes: [{ alg: 'SHA-256', content: 'a'.repeat(64) }], licenses: ['MIT'], dependsOn: [] });
+    expect(all.map((o) => [o.environment, o.coderootId])).toEqual([
+      ['production', null],
+      [null, 'acme/api:src'],
+    ]);
+    expect(all[1]).toMatchObject({
+      purl: 'pkg:npm/express@5.1.0',
+      name: 'express',
+      version: '5.1.0',
+      type: 'npm',
+      direct: true,
+      hashes: [{ alg: 'SHA-256', content: 'a'.repeat(64) }],
+      licenses: ['MIT'],
+      dependsOn: [],
+    });
     expect((await read.findPackageObservations(tenantId, [1], 'production', null)).map((o) => o.environment)).toEqual(['production']);
     expect((await read.findPackageObservations(tenantId, [1], null, ['acme/api:src'])).map((o) => o.coderootId)).toEqual(['acme/api:src']);
     expect(await read.findPackageObservations(tenantId, [1], null, [])).toHaveLength(2);
@@ -147,8 +204,13 @@ describe('admin import, internal settings and demo data', () => {
     const docB = { mode: 'replace', services: [service(3), service(4)], applications: [{ name: 'race', service_ids: [3, 4] }] };
     const results = await Promise.all([api.post('/api/internal/inventory/import').send(docA), api.post('/api/internal/inventory/import').send(docB)]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
-    const services = ((await t.dataSource.query('SELECT id FROM inventory_services WHERE tenant_id = $1 ORDER BY id', [tenantId])) as { id: number }[]).map((r) => r.id);
-    expect([[1, 2], [3, 4]]).toContainEqual(services);
+    const services = ((await t.dataSource.query('SELECT id FROM inventory_services WHERE tenant_id = $1 ORDER BY id', [tenantId])) as { id: number }[]).map(
+      (r) => r.id,
+    );
+    expect([
+      [1, 2],
+      [3, 4],
+    ]).toContainEqual(services);
     const app = (await api.post('/api/applications').send({ name: 'race' })).body.items[0];
     expect(app.services).toEqual(services);
   });

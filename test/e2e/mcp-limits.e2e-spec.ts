@@ -44,7 +44,7 @@ describe('/mcp rate limits and capacity', () => {
   // Every test starts in fresh windows.
   beforeEach(() => clock.advance(2 * MINUTE));
 
-  it('API key: REST and MCP draw from ONE per-key budget (the key\'s rate_limit_per_minute)', async () => {
+  it("API key: REST and MCP draw from ONE per-key budget (the key's rate_limit_per_minute)", async () => {
     const key = await tenant.key(['admin'], { rateLimitPerMinute: 4 });
     const restCall = () => t.http().get('/api/admin/api-keys').set('Authorization', `Bearer ${key}`);
     expect(budget(await restCall().expect(200))).toEqual({ limit: 4, remaining: 3 });

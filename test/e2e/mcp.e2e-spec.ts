@@ -57,7 +57,11 @@ describe('/mcp', () => {
   });
 
   const restScan = (bytes: Buffer, filename: string) =>
-    t.http().post('/api/agent_files/scan').set('Authorization', `Bearer ${scanKey}`).attach('file', bytes, { filepath: filename, contentType: 'application/octet-stream' } as unknown as { filename: string });
+    t
+      .http()
+      .post('/api/agent_files/scan')
+      .set('Authorization', `Bearer ${scanKey}`)
+      .attach('file', bytes, { filepath: filename, contentType: 'application/octet-stream' } as unknown as { filename: string });
 
   describe('transport', () => {
     it('initialize without a credential: protocol version, server info, tools capability', async () => {
@@ -73,13 +77,17 @@ describe('/mcp', () => {
     });
 
     it('negotiates older protocol revisions too', async () => {
-      const res = await rpc(t, request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } })).expect(200);
+      const res = await rpc(t, request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'old', version: '1' } })).expect(
+        200,
+      );
       expect(resultOf<{ protocolVersion: string }>(res.body).protocolVersion).toBe('2025-03-26');
     });
 
     it('tools/list without a credential: read-only tools with input and output schemas', async () => {
       const res = await rpc(t, request('tools/list')).expect(200);
-      const { tools } = resultOf<{ tools: { name: string; inputSchema: { type: string }; outputSchema?: { type: string }; annotations?: { readOnlyHint?: boolean } }[] }>(res.body);
+      const { tools } = resultOf<{
+        tools: { name: string; inputSchema: { type: string }; outputSchema?: { type: string }; annotations?: { readOnlyHint?: boolean } }[];
+      }>(res.body);
       expect(tools.map((x) => x.name).sort()).toEqual([
         'generate_application_sbom',
         'get_application',
@@ -131,7 +139,9 @@ describe('/mcp', () => {
     it('401 invalid_token for a credential that does not verify, even on discovery', async () => {
       for (const token of ['bwk_notarealtokennotarealtokennotarealtoken', 'not.a.jwt']) {
         const res = await rpc(t, initialize(), { token }).expect(401);
-        expect(res.headers['www-authenticate']).toBe(`Bearer error="invalid_token", resource_metadata="${t.config.publicUrl}/.well-known/oauth-protected-resource"`);
+        expect(res.headers['www-authenticate']).toBe(
+          `Bearer error="invalid_token", resource_metadata="${t.config.publicUrl}/.well-known/oauth-protected-resource"`,
+        );
       }
     });
 
@@ -187,7 +197,12 @@ describe('/mcp', () => {
     });
 
     it('several inline files: the same report as REST for a zip of those files', async () => {
-      const res = await scan({ files: [{ path: 'SKILL.md', content: SKILL }, { path: 'scripts/clean.sh', content: SCRIPT }] });
+      const res = await scan({
+        files: [
+          { path: 'SKILL.md', content: SKILL },
+          { path: 'scripts/clean.sh', content: SCRIPT },
+        ],
+      });
       const rest = await restScan(zipOf({ 'SKILL.md': SKILL, 'scripts/clean.sh': SCRIPT }), 'skill.zip').expect(200);
       expect(resultOf(res.body).structuredContent).toEqual(rest.body);
       expect(rest.body.summary.file_count).toBe(2);
@@ -208,7 +223,10 @@ describe('/mcp', () => {
       expect(single.text).toBe(`HTTP 413 Payload Too Large: ${rest.body.detail}`);
 
       const tooMany = toolErrorOf((await scan({ files: ['a', 'b', 'c', 'd'].map((p) => ({ path: `${p}.md`, content: p })) })).body);
-      expect(tooMany).toMatchObject({ status: 413, detail: 'Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload (the first file over it is "d.md").' });
+      expect(tooMany).toMatchObject({
+        status: 413,
+        detail: 'Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload (the first file over it is "d.md").',
+      });
 
       const hugeZip = toolErrorOf((await scan({ zip_base64: Buffer.alloc(1024 * 1024 + 1, 1).toString('base64') })).body);
       expect(hugeZip).toMatchObject({ status: 413, detail: expect.stringMatching(/limit is 1 MB per upload/) });
@@ -235,7 +253,10 @@ describe('/mcp', () => {
         expect(res.body.result).toBeUndefined();
       }
       // In a batch, only the malformed message gets the error; the others are answered as usual.
-      const batch = await rpc(t, [{ ...request('tools/call'), params: { name: 'scan_agent_files', arguments: 1 } }, request('tools/list')], { token: scanKey, protocolVersion: null }).expect(200);
+      const batch = await rpc(t, [{ ...request('tools/call'), params: { name: 'scan_agent_files', arguments: 1 } }, request('tools/list')], {
+        token: scanKey,
+        protocolVersion: null,
+      }).expect(200);
       const [bad, fine] = batch.body as { error?: { code: number }; result?: unknown }[];
       expect(bad!.error?.code).toBe(-32602);
       expect(fine!.result).toBeDefined();
@@ -258,8 +279,22 @@ describe('/mcp', () => {
       ],
       code_roots: [{ id: 'acme/payments:api', service_id: 201, repository: 'acme/payments', path: 'api' }],
       resources: [
-        { platform_id: 'arn:aws:s3:::acme-payments', resource_type: 'aws_s3_bucket', source_type: 'aws', category: 'storage', name: 'acme-payments', service_ids: [201, 202] },
-        { platform_id: 'arn:aws:sqs:eu-west-1:1:jobs', resource_type: 'aws_sqs_queue', source_type: 'aws', category: 'messaging', name: 'jobs', service_ids: [202] },
+        {
+          platform_id: 'arn:aws:s3:::acme-payments',
+          resource_type: 'aws_s3_bucket',
+          source_type: 'aws',
+          category: 'storage',
+          name: 'acme-payments',
+          service_ids: [201, 202],
+        },
+        {
+          platform_id: 'arn:aws:sqs:eu-west-1:1:jobs',
+          resource_type: 'aws_sqs_queue',
+          source_type: 'aws',
+          category: 'messaging',
+          name: 'jobs',
+          service_ids: [202],
+        },
       ],
       relations: [{ source: 'service:202', target: 'resource:arn:aws:sqs:eu-west-1:1:jobs', relation: 'consumes' }],
       packages: [
@@ -268,19 +303,33 @@ describe('/mcp', () => {
       ],
     };
     const rest = (path: string) => t.http().get(path).set('Authorization', `Bearer ${reader}`).expect(200);
-    const call = async (name: string, args: Record<string, unknown>, token = reader) => resultOf((await rpc(t, callTool(name, args), { token }).expect(200)).body);
-    const fail = async (name: string, args: Record<string, unknown>, token = reader) => toolErrorOf((await rpc(t, callTool(name, args), { token }).expect(200)).body);
+    const call = async (name: string, args: Record<string, unknown>, token = reader) =>
+      resultOf((await rpc(t, callTool(name, args), { token }).expect(200)).body);
+    const fail = async (name: string, args: Record<string, unknown>, token = reader) =>
+      toolErrorOf((await rpc(t, callTool(name, args), { token }).expect(200)).body);
 
     beforeAll(async () => {
       const tenant = await t.tenant();
       const admin = await tenant.key(['admin']);
       reader = await tenant.key(['inventory:read']);
       await t.http().post('/api/internal/inventory/import').set('Authorization', `Bearer ${admin}`).send(importDoc).expect(200);
-      const created = await t.http().post('/api/applications/').set('Authorization', `Bearer ${admin}`).send({ name: 'Payments', tier: 'TIER_2', service_ids: [201, 202] }).expect(200);
+      const created = await t
+        .http()
+        .post('/api/applications/')
+        .set('Authorization', `Bearer ${admin}`)
+        .send({ name: 'Payments', tier: 'TIER_2', service_ids: [201, 202] })
+        .expect(200);
       appId = created.body.id;
       await t.http().post('/api/applications/').set('Authorization', `Bearer ${admin}`).send({ name: 'Ledger', tier: 'TIER_1' }).expect(200);
       const other = await t.tenant();
-      otherTenantAppId = (await t.http().post('/api/applications/').set('Authorization', `Bearer ${await other.key(['admin'])}`).send({ name: 'Theirs' }).expect(200)).body.id;
+      otherTenantAppId = (
+        await t
+          .http()
+          .post('/api/applications/')
+          .set('Authorization', `Bearer ${await other.key(['admin'])}`)
+          .send({ name: 'Theirs' })
+          .expect(200)
+      ).body.id;
     });
 
     it('list_applications: the REST page, with paging, order, search and filter', async () => {
@@ -341,7 +390,14 @@ describe('/mcp', () => {
     it('generate_application_sbom: a valid CycloneDX 1.6 document equal to REST (but for serial and timestamp); 422; 404', async () => {
       const res = await call('generate_application_sbom', { application_id: appId, environment: 'production' });
       expect(await validateCycloneDx16Json(JSON.stringify(res.structuredContent))).toBeNull();
-      const viaRest = (await t.http().post(`/api/applications/${appId}/sbom`).set('Authorization', `Bearer ${reader}`).send({ environment: 'production', coderoots: null }).expect(200)).body;
+      const viaRest = (
+        await t
+          .http()
+          .post(`/api/applications/${appId}/sbom`)
+          .set('Authorization', `Bearer ${reader}`)
+          .send({ environment: 'production', coderoots: null })
+          .expect(200)
+      ).body;
       const stable = (doc: Record<string, any>) => ({ ...doc, serialNumber: 'x', metadata: { ...doc.metadata, timestamp: 'x' } });
       expect(stable(res.structuredContent!)).toEqual(stable(viaRest));
       expect(JSON.stringify(res.structuredContent)).toContain('pkg:pypi/requests@2.32.0');
@@ -405,7 +461,9 @@ describe('/mcp', () => {
         expect(client.getServerVersion()?.name).toBe('bulwark');
         const { tools } = await client.listTools();
         expect(tools.find((x) => x.name === 'scan_agent_files')?.annotations?.readOnlyHint).toBe(true);
-        await expect(client.callTool({ name: 'scan_agent_files', arguments: { files: [{ path: 'a.md', content: 'x' }] } })).rejects.toThrow(/401|Unauthorized|Authentication required/);
+        await expect(client.callTool({ name: 'scan_agent_files', arguments: { files: [{ path: 'a.md', content: 'x' }] } })).rejects.toThrow(
+          /401|Unauthorized|Authentication required/,
+        );
       } finally {
         await client.close();
       }
@@ -430,7 +488,10 @@ describe('/mcp', () => {
     it('with an OAuth access token', async () => {
       const client = await connect(await issuer.token({ sub: 'carol', client_id: 'claude-code', scope: 'scan' }, audience));
       try {
-        const res = (await client.callTool({ name: 'scan_agent_files', arguments: { files: [{ path: 'AGENTS.md', content: '# Agents\nBe nice.\n' }] } })) as ToolResult;
+        const res = (await client.callTool({
+          name: 'scan_agent_files',
+          arguments: { files: [{ path: 'AGENTS.md', content: '# Agents\nBe nice.\n' }] },
+        })) as ToolResult;
         expect(res.isError).toBeFalsy();
         expect(validateScanReport(res.structuredContent)).toEqual([]);
       } finally {

@@ -27,8 +27,7 @@ export function request(method: string, params: Record<string, unknown> = {}): {
   return { jsonrpc: '2.0', id: nextId++, method, params };
 }
 
-export const initialize = () =>
-  request('initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'e2e', version: '0.0.0' } });
+export const initialize = () => request('initialize', { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'e2e', version: '0.0.0' } });
 
 export const callTool = (name: string, args: Record<string, unknown>) => request('tools/call', { name, arguments: args });
 

@@ -70,7 +70,12 @@ describe('OpenAPI document and UI', () => {
       services: [service(101)],
       resources: [resource('arn:aws:s3:::alpha-bucket', [101]), resource('arn:aws:lambda:beta-fn', [101], { resource_type: 'aws_lambda_function' })],
     });
-    appId = (await admin.post('/api/applications/').send({ name: 'alpha', tier: 'TIER_1', service_ids: [101] }).expect(200)).body.id as number;
+    appId = (
+      await admin
+        .post('/api/applications/')
+        .send({ name: 'alpha', tier: 'TIER_1', service_ids: [101] })
+        .expect(200)
+    ).body.id as number;
     await admin.post('/api/applications/').send({ name: 'beta', tier: 'TIER_3' }).expect(200);
     doc = (await t.http().get('/docs/openapi.json').expect(200)).body as Document;
   });
@@ -109,12 +114,16 @@ describe('OpenAPI document and UI', () => {
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) < 400 || path.startsWith('/health/')) continue;
         const ref = response.content?.['application/json']?.schema?.$ref;
-        if (ref !== `#/components/schemas/${status === '422' ? 'ValidationError' : 'Error'}`) missing.push(`${method.toUpperCase()} ${path}: ${status} body ${ref}`);
+        if (ref !== `#/components/schemas/${status === '422' ? 'ValidationError' : 'Error'}`)
+          missing.push(`${method.toUpperCase()} ${path}: ${status} body ${ref}`);
       }
     }
     expect(missing).toEqual([]);
     expect(doc.components.schemas.Error).toMatchObject({ required: ['detail'], properties: { detail: { type: 'string' } } });
-    expect(doc.components.schemas.ValidationError).toMatchObject({ required: ['detail'], properties: { detail: { type: 'array', items: { required: ['loc', 'msg', 'type'] } } } });
+    expect(doc.components.schemas.ValidationError).toMatchObject({
+      required: ['detail'],
+      properties: { detail: { type: 'array', items: { required: ['loc', 'msg', 'type'] } } },
+    });
   });
 
   it('documents every error status the operations answer to a missing key, a scope-less key, bad or unknown ids and bad bodies', async () => {
@@ -126,7 +135,9 @@ describe('OpenAPI document and UI', () => {
       // Every error body is {"detail"}, except the edge 403 (none is expected here).
       if (res.status >= 400) expect({ label, path, body: res.body }).toEqual({ label, path, body: { detail: expect.anything() } });
       // One vocabulary for a 422 issue's type, whichever validator found it (src/common/validation-issue-types.ts).
-      if (res.status === 422) for (const issue of res.body.detail as { type: string }[]) expect({ label, path, type: issue.type }).toEqual({ label, path, type: expect.stringMatching(ISSUE_TYPE_FORM) });
+      if (res.status === 422)
+        for (const issue of res.body.detail as { type: string }[])
+          expect({ label, path, type: issue.type }).toEqual({ label, path, type: expect.stringMatching(ISSUE_TYPE_FORM) });
       return res.status;
     };
     const concrete = (path: string, values: Record<string, string>) => path.replace(/\{(\w+)\}/g, (_m, name: string) => values[name] ?? '1');
@@ -158,7 +169,10 @@ describe('OpenAPI document and UI', () => {
   it('declares no request body on GET /api/applications, which still honours one; POST documents it', async () => {
     expect(doc.paths['/api/applications'].get.requestBody).toBeUndefined();
     expect(doc.paths['/api/applications'].post.requestBody?.content['application/json']?.examples).toBeDefined();
-    const filtered = await admin.get('/api/applications').send([{ field: 'tier', op: 'eq', value: 'TIER_3' }]).expect(200);
+    const filtered = await admin
+      .get('/api/applications')
+      .send([{ field: 'tier', op: 'eq', value: 'TIER_3' }])
+      .expect(200);
     expect(filtered.body.items.map((a: { name: string }) => a.name)).toEqual(['beta']);
   });
 
@@ -208,22 +222,25 @@ describe('OpenAPI document and UI', () => {
     expect(found).toEqual(expect.arrayContaining(file.static_findings.map((f) => `${f.rule_id}@${f.locator}`)));
   });
 
-  it.each(['/docs', '/docs/', '/docs?deepLink=1', '/docs/?deepLink=1', '/docs/index.html', '/docs//'])('serves the UI with its assets and this API\'s document at %s', async (start) => {
-    let url = new URL(start, 'http://localhost');
-    let res = await t.http().get(start);
-    for (let hops = 0; res.status >= 300 && res.status < 400 && hops < 3; hops++) {
-      url = new URL(res.headers.location as string, url);
-      res = await t.http().get(url.pathname + url.search);
-    }
-    expect({ start, status: res.status }).toEqual({ start, status: 200 });
-    // Resolved as the browser would, against the address it ended at.
-    const assets = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1], url).pathname);
-    expect(assets).toEqual(expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/swagger-ui-init.js', '/docs/swagger-ui.css']));
-    for (const asset of assets) {
-      const a = await t.http().get(asset);
-      expect({ asset, status: a.status, type: a.headers['content-type'] }).toEqual({ asset, status: 200, type: expect.not.stringMatching(/json/) });
-    }
-    const init = await t.http().get('/docs/swagger-ui-init.js').expect(200);
-    expect(init.text).toContain('"title": "Bulwark API"');
-  });
+  it.each(['/docs', '/docs/', '/docs?deepLink=1', '/docs/?deepLink=1', '/docs/index.html', '/docs//'])(
+    "serves the UI with its assets and this API's document at %s",
+    async (start) => {
+      let url = new URL(start, 'http://localhost');
+      let res = await t.http().get(start);
+      for (let hops = 0; res.status >= 300 && res.status < 400 && hops < 3; hops++) {
+        url = new URL(res.headers.location as string, url);
+        res = await t.http().get(url.pathname + url.search);
+      }
+      expect({ start, status: res.status }).toEqual({ start, status: 200 });
+      // Resolved as the browser would, against the address it ended at.
+      const assets = [...res.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => new URL(m[1], url).pathname);
+      expect(assets).toEqual(expect.arrayContaining(['/docs/swagger-ui-bundle.js', '/docs/swagger-ui-init.js', '/docs/swagger-ui.css']));
+      for (const asset of assets) {
+        const a = await t.http().get(asset);
+        expect({ asset, status: a.status, type: a.headers['content-type'] }).toEqual({ asset, status: 200, type: expect.not.stringMatching(/json/) });
+      }
+      const init = await t.http().get('/docs/swagger-ui-init.js').expect(200);
+      expect(init.text).toContain('"title": "Bulwark API"');
+    },
+  );
 });

@@ -42,7 +42,15 @@ class ProbeController {
 
   @Post('rl-probe/branches/:repo')
   @HttpCode(200)
-  @Cooldown({ id: 'probe-branch', description: 'a probe branch can change once a minute', scope: 'repository', scopeParam: 'repo', limit: 1, windowMs: 60_000, routes: [] })
+  @Cooldown({
+    id: 'probe-branch',
+    description: 'a probe branch can change once a minute',
+    scope: 'repository',
+    scopeParam: 'repo',
+    limit: 1,
+    windowMs: 60_000,
+    routes: [],
+  })
   branch() {
     return { ok: true };
   }
@@ -101,16 +109,24 @@ describe('rate limiting over HTTP', () => {
     it('admits 2,000 per key per window, then 429 with Retry-After = seconds left; resets in full after 60 s', async () => {
       const token = await newKey();
       // Two source addresses: the budget is per key, not per address (and stays under the edge's 2,000).
-      const statuses = await burst(2000, 8, (() => {
-        let i = 0;
-        return () => send(port, { path: '/api/rl-probe/ping', token, from: i++ % 2 ? '127.0.0.41' : '127.0.0.42' });
-      })());
+      const statuses = await burst(
+        2000,
+        8,
+        (() => {
+          let i = 0;
+          return () => send(port, { path: '/api/rl-probe/ping', token, from: i++ % 2 ? '127.0.0.41' : '127.0.0.42' });
+        })(),
+      );
       expect(statuses).toEqual(new Map([[200, 2000]]));
       clock.advance(15_000);
       const rejected = await send(port, { path: '/api/rl-probe/ping', token, from: '127.0.0.43' });
       expect(rejected.status).toBe(429);
       expect(rejected.headers['retry-after']).toBe('45');
-      expect([rejected.headers['x-ratelimit-limit'], rejected.headers['x-ratelimit-remaining'], rejected.headers['x-ratelimit-reset']]).toEqual(['2000', '0', '45']);
+      expect([rejected.headers['x-ratelimit-limit'], rejected.headers['x-ratelimit-remaining'], rejected.headers['x-ratelimit-reset']]).toEqual([
+        '2000',
+        '0',
+        '45',
+      ]);
       expect(JSON.parse(rejected.body)).toEqual({ detail: expect.stringMatching(/^Rate limit exceeded: /) as unknown });
       // Rejected requests consumed nothing: the next window is a full 2,000.
       clock.advance(45_000);
@@ -186,7 +202,8 @@ describe('rate limiting over HTTP', () => {
       }
       const fresh = await newKey();
       const codes: number[] = [];
-      for (let i = 0; i < 5; i++) codes.push((await send(port, { method: 'POST', path: '/api/upgrade-guidance/generate', token: fresh, from: '127.0.0.53' })).status);
+      for (let i = 0; i < 5; i++)
+        codes.push((await send(port, { method: 'POST', path: '/api/upgrade-guidance/generate', token: fresh, from: '127.0.0.53' })).status);
       expect(codes).toEqual([200, 200, 200, 200, 429]);
     });
 
@@ -265,7 +282,14 @@ describe('rate limiting over HTTP', () => {
     it('telemetry accepts a valid small event and refuses malformed ones with 422', async () => {
       const token = await newKey();
       const post = (json: unknown) => send(port, { method: 'POST', path: '/api/cli/telemetry', token, from: '127.0.0.80', json });
-      const ok = await post({ event: 'command_finished', cli_version: '1.0.23', command: 'scan', duration_ms: 812, os: 'linux', properties: { files: 3, ci: true } });
+      const ok = await post({
+        event: 'command_finished',
+        cli_version: '1.0.23',
+        command: 'scan',
+        duration_ms: 812,
+        os: 'linux',
+        properties: { files: 3, ci: true },
+      });
       expect(ok.status).toBe(200);
       expect(JSON.parse(ok.body)).toEqual({ accepted: true });
       expect(ok.headers['x-ratelimit-limit']).toBe('600');
@@ -309,11 +333,21 @@ describe('rate limiting over HTTP', () => {
       // The app budget refuses: a client retrying on 429 must not be edge-blocked (403) on every key.
       const limited = await newKey({ rateLimitPerMinute: 3 });
       const app = await burst(2100, 16, () => send(port, { path: '/api/rl-probe/ping', token: limited, from }));
-      expect(app).toEqual(new Map([[200, 3], [429, 2097]]));
+      expect(app).toEqual(
+        new Map([
+          [200, 3],
+          [429, 2097],
+        ]),
+      );
       // A per-endpoint limit refuses (before auth): the same holds.
       const token = await newKey();
       const endpoint = await burst(2100, 16, () => send(port, { method: 'POST', path: '/api/upgrade-guidance/generate', token, from }));
-      expect(endpoint).toEqual(new Map([[200, 5], [429, 2095]]));
+      expect(endpoint).toEqual(
+        new Map([
+          [200, 5],
+          [429, 2095],
+        ]),
+      );
       // Eight requests were served, so the address has 1,992 of its 2,000 left, and only those.
       const more = await burst(1992, 16, () => send(port, { path: '/api/rl-probe/ping', token, from }));
       expect(more).toEqual(new Map([[200, 1992]]));

@@ -92,15 +92,12 @@ export function send(port: number, o: SendOptions): Promise<Reply> {
     headers['content-length'] = String(Buffer.byteLength(body));
   }
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path, headers, agent: agentFor(o.from ?? '127.0.0.1') },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, method: o.method ?? 'GET', path: o.path, headers, agent: agentFor(o.from ?? '127.0.0.1') }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
     req.on('error', reject);
     req.end(body);
   });

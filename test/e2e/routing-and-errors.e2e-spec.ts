@@ -21,10 +21,18 @@ class PageQuery {
 @Public()
 @Controller()
 class ThingsController {
-  @Post(`test-things/${TRAILING_SLASH}`) @HttpCode(200) create(@Body() body: ThingDto) { return { handler: 'create', body }; }
-  @Post('test-things') @HttpCode(200) list() { return { handler: 'list' }; }
-  @Get('test-things/boom') boom(): never { throw new Error('secret internal detail at /srv/app.ts:12'); }
-  @Get('test-things/:id') get(@Param('id') id: number, @Query() q: PageQuery) { return { id, limit: q.limit ?? null }; }
+  @Post(`test-things/${TRAILING_SLASH}`) @HttpCode(200) create(@Body() body: ThingDto) {
+    return { handler: 'create', body };
+  }
+  @Post('test-things') @HttpCode(200) list() {
+    return { handler: 'list' };
+  }
+  @Get('test-things/boom') boom(): never {
+    throw new Error('secret internal detail at /srv/app.ts:12');
+  }
+  @Get('test-things/:id') get(@Param('id') id: number, @Query() q: PageQuery) {
+    return { id, limit: q.limit ?? null };
+  }
 }
 @Module({ controllers: [ThingsController] })
 class ThingsModule {}
@@ -44,9 +52,19 @@ describe('routing and the error model (docs/errors.md)', () => {
   });
 
   it('answers 422 with loc paths into body, nested arrays, query and path', async () => {
-    const body = await t.http().post('/test-things/').send({ ids: [1, 'x'], items: [{ qty: 1 }, { qty: 'n' }] }).expect(422);
+    const body = await t
+      .http()
+      .post('/test-things/')
+      .send({ ids: [1, 'x'], items: [{ qty: 1 }, { qty: 'n' }] })
+      .expect(422);
     const locs = body.body.detail.map((d: { loc: unknown[] }) => d.loc);
-    expect(locs).toEqual(expect.arrayContaining([['body', 'name'], ['body', 'ids'], ['body', 'items', 1, 'qty']]));
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        ['body', 'name'],
+        ['body', 'ids'],
+        ['body', 'items', 1, 'qty'],
+      ]),
+    );
     for (const d of body.body.detail) {
       expect(typeof d.msg).toBe('string');
       expect(typeof d.type).toBe('string');
@@ -77,7 +95,12 @@ describe('routing and the error model (docs/errors.md)', () => {
   });
 
   it('answers 404 with a detail for unknown routes, in the service\'s own words (not Express\'s "Cannot GET")', async () => {
-    for (const [method, path] of [['get', '/no/such/route'], ['delete', '/api/nothing/here'], ['post', '/docs/nope'], ['put', '/test-things/5']] as const) {
+    for (const [method, path] of [
+      ['get', '/no/such/route'],
+      ['delete', '/api/nothing/here'],
+      ['post', '/docs/nope'],
+      ['put', '/test-things/5'],
+    ] as const) {
       const res = await t.http()[method](path).expect(404);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.body).toEqual({ detail: `No route for ${method.toUpperCase()} ${path}` });

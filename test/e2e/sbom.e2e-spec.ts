@@ -36,7 +36,13 @@ describe('SBOM endpoint (e2e)', () => {
     ],
     packages: [
       // express: in both services' source and in production; required in one, optional in the other.
-      pkg(101, 'pkg:npm/express@4.19.2', { coderoot_id: 'acme/checkout:api', scope: 'required', licenses: ['MIT'], hashes: [{ alg: 'SHA-256', content: sha(1) }], depends_on: ['pkg:npm/qs@6.11.0', 'pkg:npm/debug@2.6.9'] }),
+      pkg(101, 'pkg:npm/express@4.19.2', {
+        coderoot_id: 'acme/checkout:api',
+        scope: 'required',
+        licenses: ['MIT'],
+        hashes: [{ alg: 'SHA-256', content: sha(1) }],
+        depends_on: ['pkg:npm/qs@6.11.0', 'pkg:npm/debug@2.6.9'],
+      }),
       pkg(101, 'pkg:npm/express@4.19.2', { coderoot_id: 'acme/checkout:api', environment: 'production', scope: 'required', depends_on: ['pkg:npm/qs@6.11.0'] }),
       pkg(102, 'pkg:npm/Express@4.19.2', { coderoot_id: 'acme/checkout:worker', scope: 'optional', licenses: ['mit'] }),
       pkg(101, 'pkg:npm/qs@6.11.0', { coderoot_id: 'acme/checkout:api', direct: false, licenses: ['BSD-3-Clause'] }),
@@ -49,7 +55,11 @@ describe('SBOM endpoint (e2e)', () => {
   };
 
   const sbom = (id: number | string, body: unknown, token = reader) =>
-    t.http().post(`/api/applications/${id}/sbom`).set('Authorization', `Bearer ${token}`).send(body as object);
+    t
+      .http()
+      .post(`/api/applications/${id}/sbom`)
+      .set('Authorization', `Bearer ${token}`)
+      .send(body as object);
 
   /** A 200 answer whose body passes the strict CycloneDX 1.6 schema. */
   const validSbom = async (id: number, body: unknown, accept?: string) => {
@@ -175,7 +185,12 @@ describe('SBOM endpoint (e2e)', () => {
 
     const missingBoth = await sbom(appId, {});
     expect(missingBoth.status).toBe(422);
-    expect(missingBoth.body.detail.map((i: any) => i.loc)).toEqual(expect.arrayContaining([['body', 'environment'], ['body', 'coderoots']]));
+    expect(missingBoth.body.detail.map((i: any) => i.loc)).toEqual(
+      expect.arrayContaining([
+        ['body', 'environment'],
+        ['body', 'coderoots'],
+      ]),
+    );
 
     const badEnv = await sbom(appId, { environment: 'prod', coderoots: null });
     expect(badEnv.status).toBe(422);

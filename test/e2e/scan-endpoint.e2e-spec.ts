@@ -34,7 +34,11 @@ describe('POST /api/agent_files/scan', () => {
 
   // `filepath` (not `filename`): form-data would reduce the name to its base name.
   const scan = (bytes: Buffer, filename = 'SKILL.md') =>
-    t.http().post('/api/agent_files/scan').set('Authorization', `Bearer ${token}`).attach('file', bytes, { filepath: filename, contentType: 'application/octet-stream' } as unknown as { filename: string });
+    t
+      .http()
+      .post('/api/agent_files/scan')
+      .set('Authorization', `Bearer ${token}`)
+      .attach('file', bytes, { filepath: filename, contentType: 'application/octet-stream' } as unknown as { filename: string });
 
   it('200: scans a single file and returns a schema-valid report', async () => {
     const res = await scan(Buffer.from(SKILL), '.claude/commands/notes.md').expect(200);
@@ -44,7 +48,12 @@ describe('POST /api/agent_files/scan', () => {
   });
 
   it('200: scans a zip bundle decided by content, with skipped entries listed', async () => {
-    const bundle = zipOf({ 'SKILL.md': SKILL, 'scripts/run.sh': '#!/bin/sh\necho ok\n', 'inner.zip': zipOf({ 'x.md': 'x' }), '__MACOSX/._SKILL.md': appleDouble() });
+    const bundle = zipOf({
+      'SKILL.md': SKILL,
+      'scripts/run.sh': '#!/bin/sh\necho ok\n',
+      'inner.zip': zipOf({ 'x.md': 'x' }),
+      '__MACOSX/._SKILL.md': appleDouble(),
+    });
     const res = await scan(bundle, 'skill-upload').expect(200);
     expect(validateScanReport(res.body)).toEqual([]);
     const byPath = Object.fromEntries(res.body.files.map((f: { relative_path: string }) => [f.relative_path, f]));
@@ -61,7 +70,12 @@ describe('POST /api/agent_files/scan', () => {
 
   it('401: without a token, and with an invalid token', async () => {
     await t.http().post('/api/agent_files/scan').attach('file', Buffer.from('x'), 'a.md').expect(401);
-    await t.http().post('/api/agent_files/scan').set('Authorization', 'Bearer bwk_notarealtokennotarealtokennotarealtoken').attach('file', Buffer.from('x'), 'a.md').expect(401);
+    await t
+      .http()
+      .post('/api/agent_files/scan')
+      .set('Authorization', 'Bearer bwk_notarealtokennotarealtokennotarealtoken')
+      .attach('file', Buffer.from('x'), 'a.md')
+      .expect(401);
   });
 
   it('403: a key without the scan scope', async () => {
@@ -80,8 +94,21 @@ describe('POST /api/agent_files/scan', () => {
   });
 
   it('413: more than 3 files names the first file over the count and the limit (directories and OS metadata not counted)', async () => {
-    const res = await scan(zipOf({ 'skill/': '', 'skill/SKILL.md': 'a', '__MACOSX/skill/._SKILL.md': appleDouble(), 'skill/a.sh': 'b', 'skill/b.py': 'c', 'skill/c.json': '{}', 'skill/d.md': 'd' }), 'four.zip').expect(413);
-    expect(res.body.detail).toBe('Upload exceeds a limit: the zip archive holds 5 files; the limit is 3 files per upload (the first file over it is "skill/c.json").');
+    const res = await scan(
+      zipOf({
+        'skill/': '',
+        'skill/SKILL.md': 'a',
+        '__MACOSX/skill/._SKILL.md': appleDouble(),
+        'skill/a.sh': 'b',
+        'skill/b.py': 'c',
+        'skill/c.json': '{}',
+        'skill/d.md': 'd',
+      }),
+      'four.zip',
+    ).expect(413);
+    expect(res.body.detail).toBe(
+      'Upload exceeds a limit: the zip archive holds 5 files; the limit is 3 files per upload (the first file over it is "skill/c.json").',
+    );
   });
 
   it('422: no file field, another field name, an extra field, two files, not multipart', async () => {

@@ -123,7 +123,13 @@ describe('scanner hardening over HTTP', () => {
 
   describe('content that was not analysed never leaves the upload at allow', () => {
     it('a binary that SKILL.md refers to: at least medium, decision not allow', async () => {
-      const r = await scan(zipOf({ 'SKILL.md': `${SKILL}Then open assets/diagram.png.\n`, 'assets/diagram.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]) }), 'skill.zip');
+      const r = await scan(
+        zipOf({
+          'SKILL.md': `${SKILL}Then open assets/diagram.png.\n`,
+          'assets/diagram.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
+        }),
+        'skill.zip',
+      );
       expect(['medium', 'high', 'critical']).toContain(r.summary.worst_band);
       expect(r.summary.decision).not.toBe('allow');
       expect(r.summary.coverage).toMatchObject({ files_analysed: 1, files_not_analysed: 1 });
@@ -138,7 +144,11 @@ describe('scanner hardening over HTTP', () => {
     it('an executable uploaded alone is scored from what it is: high, block', async () => {
       const r = await scan(ELF, 'helper');
       expect(r.files[0]).toMatchObject({ content_skipped: true, skip_reason: 'binary', band: 'high' });
-      expect(r.summary).toMatchObject({ worst_band: 'high', decision: 'block', coverage: { files_analysed: 0, files_not_analysed: 1, bytes_analysed: 0, bytes_total: ELF.length } });
+      expect(r.summary).toMatchObject({
+        worst_band: 'high',
+        decision: 'block',
+        coverage: { files_analysed: 0, files_not_analysed: 1, bytes_analysed: 0, bytes_total: ELF.length },
+      });
     });
   });
 });

@@ -39,10 +39,15 @@ describe('per-tenant limits', () => {
     return { tenant, admin: await tenant.key(['admin'], { rateLimitPerMinute: 1000 }) };
   }
   const getTenant = (admin: string) => t.http().get('/api/admin/tenant').set('Authorization', `Bearer ${admin}`);
-  const patchTenant = (admin: string, body: unknown) => t.http().patch('/api/admin/tenant').set('Authorization', `Bearer ${admin}`).send(body as object);
+  const patchTenant = (admin: string, body: unknown) =>
+    t
+      .http()
+      .patch('/api/admin/tenant')
+      .set('Authorization', `Bearer ${admin}`)
+      .send(body as object);
   const terms = (key: string) => t.http().get('/api/applications/_terms').set('Authorization', `Bearer ${key}`);
 
-  it('GET /api/admin/tenant: the caller\'s tenant, no settings, the default limits in effect', async () => {
+  it("GET /api/admin/tenant: the caller's tenant, no settings, the default limits in effect", async () => {
     const { tenant, admin } = await adminOf();
     expect((await getTenant(admin).expect(200)).body).toEqual({
       id: tenant.id,
@@ -54,13 +59,17 @@ describe('per-tenant limits', () => {
     });
   });
 
-  it('the tenant budget lowers a key without its own limit: the 429 comes at the tenant\'s number, the headers state it', async () => {
+  it("the tenant budget lowers a key without its own limit: the 429 comes at the tenant's number, the headers state it", async () => {
     const { admin } = await adminOf();
     const key = await tenantKey(admin);
     // Used (and cached) at the default before the change.
     expect(budget(await terms(key).expect(200))).toEqual({ limit: 2000, remaining: 1999 });
     const patched = await patchTenant(admin, { rate_limit_per_minute: 3 }).expect(200);
-    expect(patched.body).toMatchObject({ rate_limit_per_minute: 3, oauth_mcp_rate_limit_per_minute: null, effective: { rate_limit_per_minute: 3, oauth_mcp_rate_limit_per_minute: 600 } });
+    expect(patched.body).toMatchObject({
+      rate_limit_per_minute: 3,
+      oauth_mcp_rate_limit_per_minute: null,
+      effective: { rate_limit_per_minute: 3, oauth_mcp_rate_limit_per_minute: 600 },
+    });
     expect(budget(await terms(key).expect(200))).toEqual({ limit: 3, remaining: 1 });
     expect(budget(await terms(key).expect(200))).toEqual({ limit: 3, remaining: 0 });
     const limited = await terms(key).expect(429);
@@ -83,7 +92,7 @@ describe('per-tenant limits', () => {
     expect(budget(await terms(key).expect(200))).toEqual({ limit: 2000, remaining: 1998 });
   });
 
-  it('a key\'s own limit wins over its tenant\'s, whether lower or higher', async () => {
+  it("a key's own limit wins over its tenant's, whether lower or higher", async () => {
     const { tenant, admin } = await adminOf();
     await patchTenant(admin, { rate_limit_per_minute: 50 }).expect(200);
     const lower = await tenant.key(['inventory:read'], { rateLimitPerMinute: 2 });
@@ -94,7 +103,7 @@ describe('per-tenant limits', () => {
     expect(budget(await terms(lower).expect(429))).toEqual({ limit: 2, remaining: 0 });
   });
 
-  it('one tenant\'s budget leaves another tenant\'s keys at the default', async () => {
+  it("one tenant's budget leaves another tenant's keys at the default", async () => {
     const a = await adminOf();
     const b = await adminOf();
     await patchTenant(a.admin, { rate_limit_per_minute: 5 }).expect(200);
@@ -102,7 +111,7 @@ describe('per-tenant limits', () => {
     expect((await getTenant(b.admin).expect(200)).body.rate_limit_per_minute).toBeNull();
   });
 
-  it('OAuth MCP: the tenant\'s limit applies to each client + user of that tenant (and only that tenant)', async () => {
+  it("OAuth MCP: the tenant's limit applies to each client + user of that tenant (and only that tenant)", async () => {
     const { tenant, admin } = await adminOf();
     const other = await t.tenant();
     const token = (slug: string, sub: string) => issuer.token({ sub, client_id: 'claude-desktop', tenant: slug, scope: 'scan' }, audience);
@@ -110,7 +119,11 @@ describe('per-tenant limits', () => {
     // Used (and its tenant cached) at the default before the change.
     expect(budget(await rpc(t, initialize(), { token: alice }).expect(200))).toEqual({ limit: 600, remaining: 599 });
     const patched = await patchTenant(admin, { oauth_mcp_rate_limit_per_minute: 3 }).expect(200);
-    expect(patched.body).toMatchObject({ rate_limit_per_minute: null, oauth_mcp_rate_limit_per_minute: 3, effective: { rate_limit_per_minute: 2000, oauth_mcp_rate_limit_per_minute: 3 } });
+    expect(patched.body).toMatchObject({
+      rate_limit_per_minute: null,
+      oauth_mcp_rate_limit_per_minute: 3,
+      effective: { rate_limit_per_minute: 2000, oauth_mcp_rate_limit_per_minute: 3 },
+    });
     expect(budget(await rpc(t, request('tools/list'), { token: alice }).expect(200))).toEqual({ limit: 3, remaining: 1 });
     expect(budget(await rpc(t, request('tools/list'), { token: alice }).expect(200))).toEqual({ limit: 3, remaining: 0 });
     const limited = await rpc(t, request('tools/list'), { token: alice }).expect(429);
@@ -158,9 +171,14 @@ describe('per-tenant limits', () => {
   });
 
   describe('import field tenant_settings', () => {
-    const importDoc = (admin: string, body: unknown) => t.http().post('/api/internal/inventory/import').set('Authorization', `Bearer ${admin}`).send(body as object);
+    const importDoc = (admin: string, body: unknown) =>
+      t
+        .http()
+        .post('/api/internal/inventory/import')
+        .set('Authorization', `Bearer ${admin}`)
+        .send(body as object);
 
-    it('round-trips: imported limits are the tenant\'s settings and the budgets charged', async () => {
+    it("round-trips: imported limits are the tenant's settings and the budgets charged", async () => {
       const { tenant, admin } = await adminOf();
       const key = await tenantKey(admin);
       expect(budget(await terms(key).expect(200)).limit).toBe(2000);
@@ -184,7 +202,10 @@ describe('per-tenant limits', () => {
 
     it('bad values are 422 at their location, and nothing is imported', async () => {
       const { admin } = await adminOf();
-      const bad = await importDoc(admin, { services: [{ id: 1, name: 'svc' }], tenant_settings: { rate_limit_per_minute: 0, oauth_mcp_rate_limit_per_minute: 'lots' } }).expect(422);
+      const bad = await importDoc(admin, {
+        services: [{ id: 1, name: 'svc' }],
+        tenant_settings: { rate_limit_per_minute: 0, oauth_mcp_rate_limit_per_minute: 'lots' },
+      }).expect(422);
       expect(bad.body.detail.map((i: { loc: unknown[] }) => i.loc)).toEqual(
         expect.arrayContaining([
           ['body', 'tenant_settings', 'rate_limit_per_minute'],
@@ -198,7 +219,12 @@ describe('per-tenant limits', () => {
 
   /** A key of the admin's tenant with no limit of its own. */
   async function tenantKey(admin: string): Promise<string> {
-    const created = await t.http().post('/api/admin/api-keys').set('Authorization', `Bearer ${admin}`).send({ name: 'reader', scopes: ['inventory:read', 'scan'] }).expect(200);
+    const created = await t
+      .http()
+      .post('/api/admin/api-keys')
+      .set('Authorization', `Bearer ${admin}`)
+      .send({ name: 'reader', scopes: ['inventory:read', 'scan'] })
+      .expect(200);
     expect(created.body.rate_limit_per_minute).toBeNull();
     return created.body.token as string;
   }

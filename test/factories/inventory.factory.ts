@@ -8,7 +8,15 @@ export function service(id: number, extra: Partial<ImportService> = {}): ImportS
 }
 
 export function resource(platformId: string, serviceIds: number[], extra: Partial<ImportResource> = {}): ImportResource {
-  return { platform_id: platformId, resource_type: 'aws_s3_bucket', source_type: 'aws', name: platformId.split(':').pop(), environment: 'production', service_ids: serviceIds, ...extra };
+  return {
+    platform_id: platformId,
+    resource_type: 'aws_s3_bucket',
+    source_type: 'aws',
+    name: platformId.split(':').pop(),
+    environment: 'production',
+    service_ids: serviceIds,
+    ...extra,
+  };
 }
 
 export function pkg(serviceId: number, purl: string, extra: Partial<ImportPackage> = {}): ImportPackage {

@@ -158,9 +158,7 @@ export class FakeLlmServer {
         return send(
           res,
           200,
-          wire === 'openai'
-            ? completion({ role: 'assistant', content: null, refusal: 'I cannot help with that.' }, 'stop')
-            : message([], 'refusal'),
+          wire === 'openai' ? completion({ role: 'assistant', content: null, refusal: 'I cannot help with that.' }, 'stop') : message([], 'refusal'),
         );
       case 'content': {
         const text = typeof reply.content === 'string' ? reply.content : JSON.stringify(reply.content);
@@ -207,15 +205,16 @@ function message(content: { type: string; text: string }[], stopReason: string) 
 
 function errorBody(wire: Wire, status: number): unknown {
   const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error';
-  return wire === 'openai'
-    ? { error: { message: `fake ${status}`, type, code: null } }
-    : { type: 'error', error: { type, message: `fake ${status}` } };
+  return wire === 'openai' ? { error: { message: `fake ${status}`, type, code: null } } : { type: 'error', error: { type, message: `fake ${status}` } };
 }
 
 /** The user message (file prompt) of a recorded request, for either wire format. */
 export function userMessageOf(req: RecordedRequest): string {
   const messages = req.body.messages as { role: string; content: string }[];
-  return messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n');
 }
 
 /** The system prompt of a recorded request, for either wire format. */

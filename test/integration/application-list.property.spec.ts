@@ -65,13 +65,19 @@ describe('list applications: paging property', () => {
               { service_id: 2, severity: 'MEDIUM', plan: 2 },
               { service_id: 3, severity: 'HIGH', defer: 3, urgent: 1 },
             ],
-            resources: [1, 2, 3, 4, 5, 6].flatMap((sid) => Array.from({ length: sid % 3 }, (_, i) => ({ platform_id: `r-${sid}-${i}`, resource_type: 'aws_s3_bucket', service_ids: [sid] }))),
+            resources: [1, 2, 3, 4, 5, 6].flatMap((sid) =>
+              Array.from({ length: sid % 3 }, (_, i) => ({ platform_id: `r-${sid}-${i}`, resource_type: 'aws_s3_bucket', service_ids: [sid] })),
+            ),
             applications: apps.map((a) => ({ name: a.name, tier: a.tier, business_impact: a.business_impact, service_ids: a.services })),
           });
           const orders = orderTerms.map((o) => `${o.direction === 'desc' ? '-' : ''}${o.field}`);
           const filter = tiers ? { tier: tiers } : [];
           const all = await applications.list(tenant.id, { page: 0, limit: 1000 }, []);
-          const expected = all.items.filter((a) => (!tiers || tiers.includes(a.tier as (typeof TIERS)[number])) && (!search || a.name.toLowerCase().includes(search.toLowerCase()) || (a.description ?? '').toLowerCase().includes(search.toLowerCase())));
+          const expected = all.items.filter(
+            (a) =>
+              (!tiers || tiers.includes(a.tier as (typeof TIERS)[number])) &&
+              (!search || a.name.toLowerCase().includes(search.toLowerCase()) || (a.description ?? '').toLowerCase().includes(search.toLowerCase())),
+          );
 
           const seen: ApplicationDto[] = [];
           const first = await applications.list(tenant.id, { page: 0, limit, orders, search }, filter);
@@ -86,7 +92,9 @@ describe('list applications: paging property', () => {
           const ids = seen.map((a) => a.id);
           expect(new Set(ids).size).toBe(ids.length); // disjoint
           expect([...ids].sort((a, b) => a! - b!)).toEqual(expected.map((a) => a.id).sort((a, b) => a! - b!)); // union = filtered set
-          const effective: OrderTerm[] = orderTerms.length ? orderTerms.filter((o, i) => orderTerms.findIndex((p) => p.field === o.field) === i) : [{ field: 'name', direction: 'asc' }];
+          const effective: OrderTerm[] = orderTerms.length
+            ? orderTerms.filter((o, i) => orderTerms.findIndex((p) => p.field === o.field) === i)
+            : [{ field: 'name', direction: 'asc' }];
           for (let i = 1; i < seen.length; i++) expect(compare(seen[i - 1]!, seen[i]!, effective)).toBeLessThan(0); // ordered
         },
       ),

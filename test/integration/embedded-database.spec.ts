@@ -27,7 +27,10 @@ describe('embedded PGlite data folder', () => {
 
   // Memory figures: docs/performance.md "Memory". The buffer pool inside the WASM
   // memory is sized for one embedded user, on disk and in memory alike.
-  it.each([['a folder', () => `pglite://${join(root, 'buffers')}`], ['memory', () => 'pglite://memory']])('runs PGlite (%s) with a small shared_buffers', async (_name, url) => {
+  it.each([
+    ['a folder', () => `pglite://${join(root, 'buffers')}`],
+    ['memory', () => 'pglite://memory'],
+  ])('runs PGlite (%s) with a small shared_buffers', async (_name, url) => {
     const ds = await createDataSource(buildDataSourceOptions(loadConfig({ DATABASE_URL: url() }, []))).initialize();
     try {
       expect(PGLITE_SHARED_BUFFERS).toBe('32MB');
@@ -45,6 +48,8 @@ describe('embedded PGlite data folder', () => {
 
     const blocked = join(root, 'a-file');
     writeFileSync(blocked, 'not a folder');
-    await expect(initdbInWorker(join(blocked, 'pglite'), pgliteStartParams(PGlite.defaultStartParams))).rejects.toThrow(/^Could not initialise the embedded database in .*a-file\/pglite: /);
+    await expect(initdbInWorker(join(blocked, 'pglite'), pgliteStartParams(PGlite.defaultStartParams))).rejects.toThrow(
+      /^Could not initialise the embedded database in .*a-file\/pglite: /,
+    );
   });
 });

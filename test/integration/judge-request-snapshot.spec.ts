@@ -25,10 +25,26 @@ const skill = analysisFile(fixture, 'release-notes/SKILL.md');
 const script = analysisFile('#!/bin/sh\necho hi\n', 'release-notes/scripts/run.sh', 'script');
 const input = {
   file: skill,
-  bundle: { ...bundleOf(skill, script), skipped: [{ relativePath: 'release-notes/bin/tool', kind: 'binary' as const, skipReason: 'binary' as const, byteLength: 2048 }] },
+  bundle: {
+    ...bundleOf(skill, script),
+    skipped: [{ relativePath: 'release-notes/bin/tool', kind: 'binary' as const, skipReason: 'binary' as const, byteLength: 2048 }],
+  },
   staticFindings: [
-    staticFinding({ rule_id: 'BW-SE-001', locator: 'release-notes/SKILL.md:6', severity: 'high', category: 'secrets_exposure', message: 'Provider secret in file', evidence: 'ghp_…' }),
-    staticFinding({ rule_id: 'BW-DC-001', locator: 'release-notes/SKILL.md:9', severity: 'medium', category: 'deception', message: 'Instruction to conceal actions' }),
+    staticFinding({
+      rule_id: 'BW-SE-001',
+      locator: 'release-notes/SKILL.md:6',
+      severity: 'high',
+      category: 'secrets_exposure',
+      message: 'Provider secret in file',
+      evidence: 'ghp_…',
+    }),
+    staticFinding({
+      rule_id: 'BW-DC-001',
+      locator: 'release-notes/SKILL.md:9',
+      severity: 'medium',
+      category: 'deception',
+      message: 'Instruction to conceal actions',
+    }),
   ],
 };
 

@@ -43,7 +43,11 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/cli/telemetry': { need: 'any-key', body: () => ({ event: 'scan_completed' }) },
   'GET /api/applications/_terms': { need: 'inventory:read' },
   'POST /api/applications/': { need: 'inventory:write', body: () => ({ name: `matrix-${randomUUID()}` }) },
-  'PUT /api/applications/': { need: 'inventory:write', owned: 'body', body: (ids) => ({ id: ids.applicationId, name: `renamed-${randomUUID()}`, description: null, tier: null }) },
+  'PUT /api/applications/': {
+    need: 'inventory:write',
+    owned: 'body',
+    body: (ids) => ({ id: ids.applicationId, name: `renamed-${randomUUID()}`, description: null, tier: null }),
+  },
   'GET /api/applications': { need: 'inventory:read' },
   'POST /api/applications': { need: 'inventory:read', body: () => [] },
   'GET /api/applications/{application_id}': { need: 'inventory:read', owned: 'path' },

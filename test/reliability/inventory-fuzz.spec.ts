@@ -18,10 +18,15 @@ const TIME_BUDGET_MS = process.env.FUZZ_RUNS ? 30 * 60_000 : 5_000;
 const REQUEST_TIMEOUT_MS = 20_000;
 
 const edgeNumber = fc.constantFrom(0, -1, 1.5, -0, 2_147_483_647, 2_147_483_648, -2_147_483_649, Number.MAX_SAFE_INTEGER + 2, 1e308, Number.MIN_VALUE);
-const intish = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 2, arbitrary: edgeNumber }, { weight: 1, arbitrary: fc.integer() }, {
-  weight: 1,
-  arbitrary: fc.constantFrom<unknown>('1', null, true, [], {}, '١'),
-});
+const intish = fc.oneof(
+  { weight: 4, arbitrary: fc.integer({ min: 1, max: 4 }) },
+  { weight: 2, arbitrary: edgeNumber },
+  { weight: 1, arbitrary: fc.integer() },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>('1', null, true, [], {}, '١'),
+  },
+);
 const hostileKey = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', '', ' id', 'ID'), hostileText(8));
 const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
@@ -35,7 +40,10 @@ const text = fc.oneof(fc.constantFrom('payments', 'TIER_2', 'production', 'arn:a
 /** Mutates a valid template: each key kept, dropped or replaced by a hostile value; sometimes extra keys. */
 function nearValid(template: Record<string, fc.Arbitrary<unknown>>): fc.Arbitrary<unknown> {
   const fields = Object.fromEntries(
-    Object.entries(template).map(([k, valid]) => [k, fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: anyJson }, { weight: 1, arbitrary: fc.constant(undefined) })]),
+    Object.entries(template).map(([k, valid]) => [
+      k,
+      fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: anyJson }, { weight: 1, arbitrary: fc.constant(undefined) }),
+    ]),
   );
   return fc.tuple(fc.record(fields), fc.dictionary(hostileKey, anyJson, { maxKeys: 2 })).map(([record, extra]) => {
     const out: Record<string, unknown> = {};
@@ -51,7 +59,19 @@ const filterBody = fc.oneof(
   fc.constant([]),
   fc.array(
     nearValid({
-      field: fc.constantFrom('tier', 'business_impact', 'severity', 'application_type', 'name', 'service_id', 'owner_login', 'owner_type', 'urgent', 'service_count', 'nope'),
+      field: fc.constantFrom(
+        'tier',
+        'business_impact',
+        'severity',
+        'application_type',
+        'name',
+        'service_id',
+        'owner_login',
+        'owner_type',
+        'urgent',
+        'service_count',
+        'nope',
+      ),
       op: fc.constantFrom('eq', 'neq', 'in', 'nin', 'gt', 'gte', 'lt', 'lte', 'like'),
       value: fc.oneof(text, intish, fc.array(fc.oneof(text, intish), { maxLength: 4 })),
     }),
@@ -100,7 +120,10 @@ describe('inventory and import fuzzing', () => {
   });
 
   async function send(p: Probe, token = auth): Promise<{ status: number; text: string }> {
-    let req = t.http()[p.method](p.query === undefined ? p.path : `${p.path}?${p.query}`).set('Authorization', token).timeout(REQUEST_TIMEOUT_MS);
+    const http = t.http();
+    let req = http[p.method](p.query === undefined ? p.path : `${p.path}?${p.query}`)
+      .set('Authorization', token)
+      .timeout(REQUEST_TIMEOUT_MS);
     if (p.body !== undefined) req = req.set('Content-Type', 'application/json').send(JSON.stringify(p.body));
     const res = await req;
     return { status: res.status, text: res.text };
@@ -136,19 +159,31 @@ describe('inventory and import fuzzing', () => {
         meta: anyJson,
         service_ids: idArray,
       }).map((body) => ({ method: 'post' as const, path: '/api/applications/', body })),
-      nearValid({ id: fc.oneof(fc.constant(appId), intish), name: text, description: fc.oneof(text, fc.constant(null)), tier: fc.oneof(fc.constantFrom(...TIERS), fc.constant(null), text), service_ids: idArray }).map(
-        (body) => ({ method: 'put' as const, path: '/api/applications/', body }),
-      ),
+      nearValid({
+        id: fc.oneof(fc.constant(appId), intish),
+        name: text,
+        description: fc.oneof(text, fc.constant(null)),
+        tier: fc.oneof(fc.constantFrom(...TIERS), fc.constant(null), text),
+        service_ids: idArray,
+      }).map((body) => ({ method: 'put' as const, path: '/api/applications/', body })),
       fc.tuple(fc.constantFrom<'get' | 'post'>('get', 'post'), filterBody).map(([method, body]) => ({ method, path: '/api/applications', body })),
       idArray.map((body) => ({ method: 'post' as const, path: `${base()}/service`, body })),
       nearValid({ tier: fc.oneof(fc.constantFrom(...TIERS), text, intish) }).map((body) => ({ method: 'post' as const, path: `${base()}/tier`, body })),
-      fc.tuple(fc.oneof(fc.constantFrom(...OWNER_TYPES), text), owners).map(([type, body]) => ({ method: 'post' as const, path: `${base()}/owners/${encode(type)}`, body })),
-      fc.oneof(fc.array(fc.oneof(fc.constantFrom('arn:aws:s3:::fz-1', 'arn:aws:s3:::fz-2'), text, intish), { maxLength: 6 }), anyJson).map((body) => ({ method: 'put' as const, path: `${base()}/graph`, body })),
+      fc
+        .tuple(fc.oneof(fc.constantFrom(...OWNER_TYPES), text), owners)
+        .map(([type, body]) => ({ method: 'post' as const, path: `${base()}/owners/${encode(type)}`, body })),
+      fc
+        .oneof(fc.array(fc.oneof(fc.constantFrom('arn:aws:s3:::fz-1', 'arn:aws:s3:::fz-2'), text, intish), { maxLength: 6 }), anyJson)
+        .map((body) => ({ method: 'put' as const, path: `${base()}/graph`, body })),
       nearValid({
         environment: fc.oneof(fc.constantFrom(...ENVIRONMENTS), fc.constant(null), text),
         coderoots: fc.oneof(fc.constant(null), fc.array(text, { maxLength: 3 }), anyJson),
       }).map((body) => ({ method: 'post' as const, path: `${base()}/sbom`, body })),
-      nearValid({ event: fc.constantFrom('scan_completed', 'x'), properties: anyJson }).map((body) => ({ method: 'post' as const, path: '/api/cli/telemetry', body })),
+      nearValid({ event: fc.constantFrom('scan_completed', 'x'), properties: anyJson }).map((body) => ({
+        method: 'post' as const,
+        path: '/api/cli/telemetry',
+        body,
+      })),
     );
     return run(fc.asyncProperty(probes, (p) => check(p)));
   });
@@ -156,9 +191,28 @@ describe('inventory and import fuzzing', () => {
   it('query strings of the list operations and graph resources', () => {
     const value = fc.oneof(
       text.map((s) => encode(s)),
-      fc.constantFrom('%', '%E0%A4%A', '%00', '%ZZ', '-1', '1e3', '2147483648', '99999999999999999999', '0x10', 'NaN', '', '[]', '-name', '+id,-tier', 'name,-id'),
+      fc.constantFrom(
+        '%',
+        '%E0%A4%A',
+        '%00',
+        '%ZZ',
+        '-1',
+        '1e3',
+        '2147483648',
+        '99999999999999999999',
+        '0x10',
+        'NaN',
+        '',
+        '[]',
+        '-name',
+        '+id,-tier',
+        'name,-id',
+      ),
     );
-    const key = fc.oneof(fc.constantFrom('page', 'limit', 'order', 'orders', 'orders[]', 'direction', 'search', 'category', 'page[x]', 'limit[]', '__proto__[x]'), hostileText(5).map(encode));
+    const key = fc.oneof(
+      fc.constantFrom('page', 'limit', 'order', 'orders', 'orders[]', 'direction', 'search', 'category', 'page[x]', 'limit[]', '__proto__[x]'),
+      hostileText(5).map(encode),
+    );
     const query = fc.array(fc.tuple(key, value), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&'));
     const path = fc.constantFrom('/api/applications', `/api/applications/{id}/graph_resources`);
     return run(fc.asyncProperty(path, query, (p, q) => check({ method: 'get', path: p.replace('{id}', String(appId)), query: q })));
@@ -180,30 +234,52 @@ describe('inventory and import fuzzing', () => {
       ['delete', '/api/admin/api-keys/:a'],
     ) as fc.Arbitrary<[Probe['method'], string]>;
     return run(
-      fc.asyncProperty(templates, segment, segment, ([method, tpl], a, b) => check({ method, path: tpl.replace(':a', a).replace(':b', b), body: method === 'post' ? [] : undefined })),
+      fc.asyncProperty(templates, segment, segment, ([method, tpl], a, b) =>
+        check({ method, path: tpl.replace(':a', a).replace(':b', b), body: method === 'post' ? [] : undefined }),
+      ),
     );
   });
 
   it('raw bytes sent as a JSON body', () =>
     run(
-      fc.asyncProperty(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), hostileText(60), fc.constantFrom('{', '[1,', '{"a":1}}', '\ufeff{}', '{"__proto__":{"x":1}}', 'null', '"x"', '1e999')), fc.constantFrom('/api/applications/', '/api/applications', '/api/internal/inventory/import'), async (raw, path) => {
-        cases++;
-        const before = await snapshotTenant(t.dataSource, tenant.id);
-        const res = await t.http().post(path).set('Authorization', auth).set('Content-Type', 'application/json').timeout(REQUEST_TIMEOUT_MS).send(raw);
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        expect(res.status).toBeLessThan(500);
-        if (res.status >= 400) expect(await snapshotTenant(t.dataSource, tenant.id)).toEqual(before);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          hostileText(60),
+          fc.constantFrom('{', '[1,', '{"a":1}}', '\ufeff{}', '{"__proto__":{"x":1}}', 'null', '"x"', '1e999'),
+        ),
+        fc.constantFrom('/api/applications/', '/api/applications', '/api/internal/inventory/import'),
+        async (raw, path) => {
+          cases++;
+          const before = await snapshotTenant(t.dataSource, tenant.id);
+          const res = await t.http().post(path).set('Authorization', auth).set('Content-Type', 'application/json').timeout(REQUEST_TIMEOUT_MS).send(raw);
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          expect(res.status).toBeLessThan(500);
+          if (res.status >= 400) expect(await snapshotTenant(t.dataSource, tenant.id)).toEqual(before);
+        },
+      ),
     ));
 
   it('the import document', async () => {
     const importToken = `Bearer ${await importTenant.key(['admin'], { rateLimitPerMinute: 1_000_000 })}`;
-    const node = fc.oneof(intish.map((v) => `service:${String(v)}`), fc.constantFrom('resource:arn:aws:s3:::fz-1', 'resource:nope', 'application:1'), text);
+    const node = fc.oneof(
+      intish.map((v) => `service:${String(v)}`),
+      fc.constantFrom('resource:arn:aws:s3:::fz-1', 'resource:nope', 'application:1'),
+      text,
+    );
     const doc = nearValid({
       mode: fc.constantFrom('merge', 'merge', 'replace', 'x'),
-      services: fc.array(nearValid({ id: intish, name: text, source_type: fc.oneof(text, fc.constant(null)), source_id: intish, meta: anyJson }), { maxLength: 4 }),
+      services: fc.array(nearValid({ id: intish, name: text, source_type: fc.oneof(text, fc.constant(null)), source_id: intish, meta: anyJson }), {
+        maxLength: 4,
+      }),
       resources: fc.array(
-        nearValid({ platform_id: text, resource_type: text, environment: fc.oneof(fc.constantFrom(...ENVIRONMENTS), text), category: text, service_ids: idArray }),
+        nearValid({
+          platform_id: text,
+          resource_type: text,
+          environment: fc.oneof(fc.constantFrom(...ENVIRONMENTS), text),
+          category: text,
+          service_ids: idArray,
+        }),
         { maxLength: 4 },
       ),
       relations: fc.array(nearValid({ source: node, target: node, relation: text }), { maxLength: 3 }),
@@ -219,12 +295,26 @@ describe('inventory and import fuzzing', () => {
         }),
         { maxLength: 4 },
       ),
-      finding_counts: fc.array(nearValid({ service_id: intish, severity: fc.oneof(fc.constantFrom('LOW', 'HIGH'), text), urgent: intish, plan: intish, defer: intish }), { maxLength: 3 }),
-      applications: fc.array(
-        nearValid({ name: text, tier: fc.oneof(fc.constantFrom(...TIERS), text), application_type: fc.constantFrom('static', 'dynamic', 'x'), source_id: intish, service_ids: idArray, owners: fc.dictionary(fc.constantFrom(...OWNER_TYPES, 'x'), owners, { maxKeys: 2 }) }),
+      finding_counts: fc.array(
+        nearValid({ service_id: intish, severity: fc.oneof(fc.constantFrom('LOW', 'HIGH'), text), urgent: intish, plan: intish, defer: intish }),
         { maxLength: 3 },
       ),
-      integrations: fc.dictionary(fc.constantFrom('github', 'aws', 'gitlab'), nearValid({ enabled: fc.oneof(fc.boolean(), anyJson), orgs: fc.array(text, { maxLength: 2 }), accounts: fc.array(text, { maxLength: 2 }) }), { maxKeys: 2 }),
+      applications: fc.array(
+        nearValid({
+          name: text,
+          tier: fc.oneof(fc.constantFrom(...TIERS), text),
+          application_type: fc.constantFrom('static', 'dynamic', 'x'),
+          source_id: intish,
+          service_ids: idArray,
+          owners: fc.dictionary(fc.constantFrom(...OWNER_TYPES, 'x'), owners, { maxKeys: 2 }),
+        }),
+        { maxLength: 3 },
+      ),
+      integrations: fc.dictionary(
+        fc.constantFrom('github', 'aws', 'gitlab'),
+        nearValid({ enabled: fc.oneof(fc.boolean(), anyJson), orgs: fc.array(text, { maxLength: 2 }), accounts: fc.array(text, { maxLength: 2 }) }),
+        { maxKeys: 2 },
+      ),
     });
     await run(fc.asyncProperty(doc, (body) => check({ method: 'post', path: '/api/internal/inventory/import', body }, importTenant, importToken)));
   });
@@ -236,11 +326,21 @@ describe('inventory and import fuzzing', () => {
     await check({ method: 'post', path: '/api/applications/', body: { name: 'nul-meta', meta: { k: 'v\u0000' } } });
     await check({ method: 'post', path: '/api/internal/inventory/import', body: { services: [{ id: 9, name: 'a\u0000' }] } }, importTenant, importToken);
     await check({ method: 'post', path: '/api/applications/', body: { name: 'proto', prototype: { constructor: {} } } });
-    await t.http().delete(`/api/applications/${((await t.dataSource.query('SELECT id FROM applications WHERE tenant_id = $1 AND name = $2', [tenant.id, 'proto'])) as { id: number }[])[0]?.id ?? 0}`).set('Authorization', auth);
-    const unknownProvider = await send({ method: 'post', path: '/api/internal/inventory/import', body: { integrations: { constructor: null, ['x'.repeat(100)]: { enabled: true } } } }, importToken);
+    await t
+      .http()
+      .delete(
+        `/api/applications/${((await t.dataSource.query('SELECT id FROM applications WHERE tenant_id = $1 AND name = $2', [tenant.id, 'proto'])) as { id: number }[])[0]?.id ?? 0}`,
+      )
+      .set('Authorization', auth);
+    const unknownProvider = await send(
+      { method: 'post', path: '/api/internal/inventory/import', body: { integrations: { constructor: null, ['x'.repeat(100)]: { enabled: true } } } },
+      importToken,
+    );
     expect(unknownProvider.status).toBe(200);
     const nul = await send({ method: 'get', path: '/api/applications', query: 'search=%00' });
-    expect(JSON.parse(nul.text)).toEqual({ detail: [{ loc: ['query', 'search'], msg: 'must not contain NUL (U+0000) characters', type: 'value_error.nul_character' }] });
+    expect(JSON.parse(nul.text)).toEqual({
+      detail: [{ loc: ['query', 'search'], msg: 'must not contain NUL (U+0000) characters', type: 'value_error.nul_character' }],
+    });
   });
 
   it('ran cases, refused hostile ones, and nothing polluted Object.prototype', () => {
@@ -248,6 +348,24 @@ describe('inventory and import fuzzing', () => {
     // Memory bounded: hostile bodies (20 kB strings, deep objects) leave nothing behind at scale.
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(512 * 1024 * 1024);
     expect(Object.keys(statuses).some((s) => s === '422')).toBe(true);
-    expect(Object.getOwnPropertyNames(Object.prototype).filter((k) => !['constructor', '__defineGetter__', '__defineSetter__', 'hasOwnProperty', '__lookupGetter__', '__lookupSetter__', 'isPrototypeOf', 'propertyIsEnumerable', 'toString', 'valueOf', '__proto__', 'toLocaleString'].includes(k))).toEqual([]);
+    expect(
+      Object.getOwnPropertyNames(Object.prototype).filter(
+        (k) =>
+          ![
+            'constructor',
+            '__defineGetter__',
+            '__defineSetter__',
+            'hasOwnProperty',
+            '__lookupGetter__',
+            '__lookupSetter__',
+            'isPrototypeOf',
+            'propertyIsEnumerable',
+            'toString',
+            'valueOf',
+            '__proto__',
+            'toLocaleString',
+          ].includes(k),
+      ),
+    ).toEqual([]);
   });
 });

@@ -3,8 +3,17 @@ import type { DataSource } from 'typeorm';
 
 /** Every table holding a tenant's data (all carry tenant_id). */
 export const TENANT_TABLES = [
-  'applications', 'application_graph_selections', 'integration_settings', 'application_owners', 'inventory_services',
-  'application_services', 'code_roots', 'service_finding_counts', 'package_observations', 'inventory_relations', 'resources',
+  'applications',
+  'application_graph_selections',
+  'integration_settings',
+  'application_owners',
+  'inventory_services',
+  'application_services',
+  'code_roots',
+  'service_finding_counts',
+  'package_observations',
+  'inventory_relations',
+  'resources',
   'service_resources',
 ] as const;
 

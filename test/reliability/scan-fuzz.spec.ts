@@ -39,7 +39,12 @@ describe('scan endpoint fuzzing', () => {
   });
 
   async function scan(bytes: Buffer, filename: string): Promise<{ status: number; body: unknown }> {
-    const res = await t.http().post('/api/agent_files/scan').set('Authorization', `Bearer ${token}`).timeout(REQUEST_TIMEOUT_MS).attach('file', bytes, { filename: filename || 'x' });
+    const res = await t
+      .http()
+      .post('/api/agent_files/scan')
+      .set('Authorization', `Bearer ${token}`)
+      .timeout(REQUEST_TIMEOUT_MS)
+      .attach('file', bytes, { filename: filename || 'x' });
     return { status: res.status, body: res.body };
   }
 

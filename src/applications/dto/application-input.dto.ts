@@ -30,7 +30,12 @@ export class CreateApplicationDto {
   @Length(1, 255)
   name!: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'Card payments and refunds', description: 'Omitted → "Created by the Bulwark application inventory."; null stays null.' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'Card payments and refunds',
+    description: 'Omitted → "Created by the Bulwark application inventory."; null stays null.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(10_000)
@@ -46,7 +51,7 @@ export class CreateApplicationDto {
   @IsIn(APPLICATION_TYPES)
   application_type?: string | null;
 
-  @ApiPropertyOptional({ type: OwnerInputDto, nullable: true, description: 'Becomes the application\'s `owner` owner.' })
+  @ApiPropertyOptional({ type: OwnerInputDto, nullable: true, description: "Becomes the application's `owner` owner." })
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -99,7 +104,13 @@ export class UpdateApplicationDto {
   @NullOr('isIn', (v) => (TIERS as readonly unknown[]).includes(v), `must be one of the following values: ${TIERS.join(', ')}`)
   tier!: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', isArray: true, nullable: true, description: 'Omitted or null keeps membership; an array replaces it.', example: [101] })
+  @ApiPropertyOptional({
+    type: 'integer',
+    isArray: true,
+    nullable: true,
+    description: 'Omitted or null keeps membership; an array replaces it.',
+    example: [101],
+  })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_SERVICE_IDS)
@@ -156,7 +167,11 @@ export class ListQueryDto {
   @IsString()
   order?: string | null;
 
-  @ApiPropertyOptional({ type: [String], nullable: true, description: 'Several fields, `-field` for descending (e.g. `-severity,name`); wins over `order`. Repeat the parameter or separate with commas.' })
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    description: 'Several fields, `-field` for descending (e.g. `-severity,name`); wins over `order`. Repeat the parameter or separate with commas.',
+  })
   @Transform(({ obj }: { obj: Record<string, unknown> }) => toStringList(obj.orders))
   @IsOptional()
   @IsArray()

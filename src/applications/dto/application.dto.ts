@@ -23,13 +23,23 @@ export class ApplicationDto {
   @ApiPropertyOptional({ enum: BUSINESS_IMPACTS, default: 'HIGH' }) business_impact!: string;
   @ApiPropertyOptional({ enum: TIERS, default: 'TIER_1' }) tier!: string;
   @ApiPropertyOptional({ enum: ['static', 'dynamic'], nullable: true, default: 'static' }) application_type!: string | null;
-  @ApiPropertyOptional({ enum: RISK_LEVELS, nullable: true, default: 'LOW', description: 'Worst open-finding severity over the member services (LOW if none).' })
+  @ApiPropertyOptional({
+    enum: RISK_LEVELS,
+    nullable: true,
+    default: 'LOW',
+    description: 'Worst open-finding severity over the member services (LOW if none).',
+  })
   severity!: string | null;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) created!: string | null;
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true }) updated!: string | null;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, default: {}, example: { cost_center: 'cc-42' } }) meta!: Record<string, unknown> | null;
-  @ApiPropertyOptional({ type: 'integer', isArray: true, nullable: true, example: [101, 102], description: 'Identifiers of the member services, ascending.' }) services!: number[] | null;
-  @ApiPropertyOptional({ type: 'integer', nullable: true, default: 0, description: 'Open findings in the urgent bucket, summed over member services.' }) urgent!: number | null;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, default: {}, example: { cost_center: 'cc-42' } }) meta!: Record<
+    string,
+    unknown
+  > | null;
+  @ApiPropertyOptional({ type: 'integer', isArray: true, nullable: true, example: [101, 102], description: 'Identifiers of the member services, ascending.' })
+  services!: number[] | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true, default: 0, description: 'Open findings in the urgent bucket, summed over member services.' })
+  urgent!: number | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true, default: 0 }) plan!: number | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true, default: 0 }) defer!: number | null;
   @ApiProperty({ type: OwnersDto, description: 'Owners by owner type (DESIGN.md §5).' }) owners!: OwnersDto;
@@ -50,7 +60,8 @@ export class TermDto {
   @ApiProperty({ example: 'TIER_1' }) value!: string;
   @ApiProperty({ example: 'Tier 1' }) label!: string;
   @ApiProperty({ example: 'Mission critical: an outage stops the business.' }) description!: string;
-  @ApiProperty({ type: 'integer', example: 3, description: 'Applications (graph_categories: resources) with this value; zero counts included.' }) count!: number;
+  @ApiProperty({ type: 'integer', example: 3, description: 'Applications (graph_categories: resources) with this value; zero counts included.' })
+  count!: number;
 }
 
 export class TermsDto {

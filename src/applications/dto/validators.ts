@@ -11,5 +11,9 @@ export function KeyPresent(options?: ValidationOptions): PropertyDecorator {
 
 /** The value is null/absent, or satisfies `check`. */
 export function NullOr(name: string, check: (value: unknown) => boolean, message: string): PropertyDecorator {
-  return Satisfies(name, (value) => value === null || value === undefined || check(value), (args: ValidationArguments) => `${args.property} ${message}`);
+  return Satisfies(
+    name,
+    (value) => value === null || value === undefined || check(value),
+    (args: ValidationArguments) => `${args.property} ${message}`,
+  );
 }

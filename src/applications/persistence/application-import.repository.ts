@@ -42,7 +42,8 @@ export class ApplicationImportRepository {
     };
     const newDescription = 'CASE WHEN t.has_description THEN t.description ELSE a.description END';
     const newMeta = "CASE WHEN t.has_meta THEN COALESCE(t.meta::jsonb, '{}'::jsonb) ELSE a.meta END";
-    await bulkQuery(this.db(tx),
+    await bulkQuery(
+      this.db(tx),
       tenantId,
       columns,
       (from) => `UPDATE applications a SET name = t.name, description = ${newDescription}, tier = COALESCE(t.tier, a.tier),
@@ -66,7 +67,12 @@ export class ApplicationImportRepository {
        ON CONFLICT (tenant_id, name_key) DO NOTHING`,
       p.values,
     );
-    const rows = (await bulkQuery(this.db(tx), tenantId, { k: textColumn(keys) }, (f) => `SELECT id, name_key FROM applications WHERE tenant_id = $1 AND name_key IN (SELECT t.k FROM ${f})`)) as {
+    const rows = (await bulkQuery(
+      this.db(tx),
+      tenantId,
+      { k: textColumn(keys) },
+      (f) => `SELECT id, name_key FROM applications WHERE tenant_id = $1 AND name_key IN (SELECT t.k FROM ${f})`,
+    )) as {
       id: number;
       name_key: string;
     }[];
@@ -76,13 +82,15 @@ export class ApplicationImportRepository {
     const withServices = apps.filter((a) => a.service_ids !== undefined);
     if (withServices.length) {
       const pairs = withServices.flatMap((a) => [...new Set(a.service_ids!)].map((sid) => [idOf(a), sid] as const));
-      await bulkQuery(this.db(tx),
+      await bulkQuery(
+        this.db(tx),
         tenantId,
         { a: intColumn(withServices.map(idOf)) },
         (f) => `DELETE FROM application_services WHERE tenant_id = $1 AND application_id IN (SELECT t.a FROM ${f})`,
       );
       if (pairs.length) {
-        await bulkQuery(this.db(tx),
+        await bulkQuery(
+          this.db(tx),
           tenantId,
           { a: intColumn(pairs.map((x) => x[0])), s: intColumn(pairs.map((x) => x[1])) },
           (f) => `INSERT INTO application_services (application_id, service_id, tenant_id) SELECT t.a, t.s, $1 FROM ${f} ON CONFLICT DO NOTHING`,
@@ -98,14 +106,16 @@ export class ApplicationImportRepository {
       }
     }
     if (ownerClears.length) {
-      await bulkQuery(this.db(tx),
+      await bulkQuery(
+        this.db(tx),
         tenantId,
         { a: intColumn(ownerClears.map((c) => c.app)), ty: textColumn(ownerClears.map((c) => c.type)) },
         (f) => `DELETE FROM application_owners o USING ${f} WHERE o.tenant_id = $1 AND o.application_id = t.a AND o.owner_type = t.ty`,
       );
     }
     if (ownerRows.length) {
-      await bulkQuery(this.db(tx),
+      await bulkQuery(
+        this.db(tx),
         tenantId,
         {
           a: intColumn(ownerRows.map((o) => o.app)),
@@ -114,7 +124,8 @@ export class ApplicationImportRepository {
           login: textColumn(ownerRows.map((o) => o.login)),
           name: textColumn(ownerRows.map((o) => o.name)),
         },
-        (f) => `INSERT INTO application_owners (application_id, owner_type, position, tenant_id, login, name) SELECT t.a, t.ty, t.pos, $1, t.login, t.name FROM ${f}`,
+        (f) =>
+          `INSERT INTO application_owners (application_id, owner_type, position, tenant_id, login, name) SELECT t.a, t.ty, t.pos, $1, t.login, t.name FROM ${f}`,
       );
     }
     return deleted;

@@ -52,7 +52,8 @@ export interface Owner {
   name: string;
 }
 
-const FINDINGS_JOIN = 'application_services s JOIN service_finding_counts fc ON fc.tenant_id = s.tenant_id AND fc.service_id = s.service_id WHERE s.application_id = a.id';
+const FINDINGS_JOIN =
+  'application_services s JOIN service_finding_counts fc ON fc.tenant_id = s.tenant_id AND fc.service_id = s.service_id WHERE s.application_id = a.id';
 const SEVERITY_RANK = rankSql('fc.severity', RISK_LEVELS);
 
 /**
@@ -71,7 +72,8 @@ const DERIVED_FAMILY: Record<string, DerivedFamily> = {
   severity_rank: 'findings',
 };
 const DERIVED_JOIN: Record<DerivedFamily, string> = {
-  members: 'LEFT JOIN (SELECT s.application_id, count(*) AS service_count FROM application_services s WHERE s.tenant_id = $1 GROUP BY s.application_id) dm ON dm.application_id = a.id',
+  members:
+    'LEFT JOIN (SELECT s.application_id, count(*) AS service_count FROM application_services s WHERE s.tenant_id = $1 GROUP BY s.application_id) dm ON dm.application_id = a.id',
   findings: `LEFT JOIN (SELECT s.application_id, sum(fc.urgent) AS urgent, sum(fc.plan) AS plan, sum(fc.defer) AS defer,
                                max(CASE WHEN fc.urgent + fc.plan + fc.defer > 0 THEN ${SEVERITY_RANK} END) AS severity_rank
                         FROM application_services s JOIN service_finding_counts fc ON fc.tenant_id = s.tenant_id AND fc.service_id = s.service_id
@@ -94,7 +96,10 @@ export const DERIVED_SQL = {
 function derivedJoins(fields: Iterable<string>): string {
   const families = new Set<DerivedFamily>();
   for (const f of fields) if (DERIVED_FAMILY[f]) families.add(DERIVED_FAMILY[f]);
-  return [...families].sort().map((f) => DERIVED_JOIN[f]).join('\n');
+  return [...families]
+    .sort()
+    .map((f) => DERIVED_JOIN[f])
+    .join('\n');
 }
 
 const ORDER_SQL: Record<string, string> = {
@@ -191,7 +196,9 @@ export class ApplicationsRepository {
   }
 
   async findApplicationIdByName(tx: Transaction, tenantId: string, name: string): Promise<number | null> {
-    const rows = (await this.db(tx).query('SELECT id FROM applications WHERE tenant_id = $1 AND name_key = $2', [tenantId, applicationNameKey(name)])) as { id: number }[];
+    const rows = (await this.db(tx).query('SELECT id FROM applications WHERE tenant_id = $1 AND name_key = $2', [tenantId, applicationNameKey(name)])) as {
+      id: number;
+    }[];
     return rows[0]?.id ?? null;
   }
 
@@ -201,7 +208,17 @@ export class ApplicationsRepository {
       const rows = (await this.db(tx).query(
         `INSERT INTO applications (tenant_id, name, name_key, description, tier, business_impact, application_type, source_id, meta)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) RETURNING id`,
-        [app.tenantId, app.name, applicationNameKey(app.name), app.description, app.tier, app.businessImpact, app.applicationType, app.sourceId, JSON.stringify(app.meta)],
+        [
+          app.tenantId,
+          app.name,
+          applicationNameKey(app.name),
+          app.description,
+          app.tier,
+          app.businessImpact,
+          app.applicationType,
+          app.sourceId,
+          JSON.stringify(app.meta),
+        ],
       )) as { id: number }[];
       return rows[0]!.id;
     } catch (err) {
@@ -214,7 +231,15 @@ export class ApplicationsRepository {
     tx: Transaction,
     tenantId: string,
     id: number,
-    patch: { name?: string; description?: string | null; tier?: string; businessImpact?: string; applicationType?: string; sourceId?: number; meta?: Record<string, unknown> },
+    patch: {
+      name?: string;
+      description?: string | null;
+      tier?: string;
+      businessImpact?: string;
+      applicationType?: string;
+      sourceId?: number;
+      meta?: Record<string, unknown>;
+    },
   ): Promise<void> {
     const p = new SqlParams();
     const sets: string[] = ['updated = now()'];
@@ -239,7 +264,9 @@ export class ApplicationsRepository {
   }
 
   async graphSelectionStored(tenantId: string, id: number, tx?: Transaction): Promise<boolean> {
-    const rows = (await this.db(tx).query('SELECT graph_selection_set FROM applications WHERE tenant_id = $1 AND id = $2', [tenantId, id])) as { graph_selection_set: boolean }[];
+    const rows = (await this.db(tx).query('SELECT graph_selection_set FROM applications WHERE tenant_id = $1 AND id = $2', [tenantId, id])) as {
+      graph_selection_set: boolean;
+    }[];
     return Boolean(rows[0]?.graph_selection_set);
   }
 
@@ -256,7 +283,9 @@ export class ApplicationsRepository {
   /** The ids among `ids` that are not services of the tenant (in input order). */
   async findUnknownServiceIds(tx: Transaction, tenantId: string, ids: number[]): Promise<number[]> {
     if (!ids.length) return [];
-    const rows = (await this.db(tx).query('SELECT id FROM inventory_services WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids])) as { id: number }[];
+    const rows = (await this.db(tx).query('SELECT id FROM inventory_services WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids])) as {
+      id: number;
+    }[];
     const known = new Set(rows.map((r) => Number(r.id)));
     return ids.filter((id) => !known.has(id));
   }
@@ -277,7 +306,11 @@ export class ApplicationsRepository {
   }
 
   async removeMembership(tx: Transaction, tenantId: string, applicationId: number, serviceId: number): Promise<boolean> {
-    const result: unknown = await this.db(tx).query('DELETE FROM application_services WHERE tenant_id = $1 AND application_id = $2 AND service_id = $3', [tenantId, applicationId, serviceId]);
+    const result: unknown = await this.db(tx).query('DELETE FROM application_services WHERE tenant_id = $1 AND application_id = $2 AND service_id = $3', [
+      tenantId,
+      applicationId,
+      serviceId,
+    ]);
     return affectedRows(result) > 0;
   }
 
@@ -315,7 +348,8 @@ export class ApplicationsRepository {
     )) as Record<string, unknown>[];
     return rows.map((row) => {
       const owners = Object.fromEntries(OWNER_TYPES.map((t) => [t, [] as Owner[]])) as ApplicationView['owners'];
-      for (const o of (parseJson(row.owners) as { type: OwnerType; login: string; name: string }[] | null) ?? []) owners[o.type]?.push({ login: o.login, name: o.name });
+      for (const o of (parseJson(row.owners) as { type: OwnerType; login: string; name: string }[] | null) ?? [])
+        owners[o.type]?.push({ login: o.login, name: o.name });
       return {
         id: Number(row.id),
         name: row.name as string,
@@ -361,7 +395,9 @@ export class ApplicationsRepository {
     )) as { id: number; total: string }[];
     if (idRows.length) return { total: toInt(idRows[0]!.total), ids: idRows.map((r) => Number(r.id)) };
     const filterJoins = derivedJoins(spec.filters.map((f) => f.field));
-    const countRows = (await this.dataSource.query(`SELECT count(*) AS total FROM applications a ${filterJoins} WHERE ${whereSql}`, countValues)) as { total: string }[];
+    const countRows = (await this.dataSource.query(`SELECT count(*) AS total FROM applications a ${filterJoins} WHERE ${whereSql}`, countValues)) as {
+      total: string;
+    }[];
     return { total: toInt(countRows[0]?.total), ids: [] };
   }
 
@@ -379,7 +415,9 @@ export class ApplicationsRepository {
         `SELECT (ARRAY['${RISK_LEVELS.join("','")}'])[x.rank] AS value, count(*) AS count
          FROM (SELECT ${DERIVED_SQL.severity_rank} AS rank FROM applications a ${derivedJoins(['severity'])} WHERE a.tenant_id = $1) x GROUP BY x.rank`,
       ),
-      owner_type: await q('SELECT owner_type AS value, count(DISTINCT application_id) AS count FROM application_owners WHERE tenant_id = $1 GROUP BY owner_type'),
+      owner_type: await q(
+        'SELECT owner_type AS value, count(DISTINCT application_id) AS count FROM application_owners WHERE tenant_id = $1 GROUP BY owner_type',
+      ),
       environment: await q(
         `SELECT e.environment AS value, count(DISTINCT s.application_id) AS count
          FROM application_services s

@@ -17,12 +17,23 @@ export class CreateApiKeyDto {
   @IsIn(ALL_SCOPES as Scope[], { each: true })
   scopes?: Scope[];
 
-  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'When the key stops working; must be in the future (422 otherwise); null or absent = never.' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the key stops working; must be in the future (422 otherwise); null or absent = never.',
+  })
   @IsOptional()
   @IsISO8601({ strict: true })
   expires_at?: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: 1, maximum: 10_000_000, description: 'Raise of the per-key budget (requests per minute); null or absent = the tenant\'s budget.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: 10_000_000,
+    description: "Raise of the per-key budget (requests per minute); null or absent = the tenant's budget.",
+  })
   @IsOptional()
   @IsInt()
   @Min(1)

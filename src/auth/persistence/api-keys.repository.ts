@@ -39,9 +39,7 @@ export class ApiKeysRepository {
 
   /** Marks a key revoked; true if this call revoked it (false if unknown or already revoked). */
   async revokeKey(id: string, now: Date, tenantId?: string): Promise<boolean> {
-    const result = await this.dataSource
-      .getRepository(ApiKeyEntity)
-      .update({ id, revokedAt: IsNull(), ...(tenantId ? { tenantId } : {}) }, { revokedAt: now });
+    const result = await this.dataSource.getRepository(ApiKeyEntity).update({ id, revokedAt: IsNull(), ...(tenantId ? { tenantId } : {}) }, { revokedAt: now });
     return (result.affected ?? 0) > 0;
   }
 
@@ -62,7 +60,11 @@ export class ApiKeysRepository {
   }
 
   /** Writes the given limit columns of a tenant (absent = unchanged); false if there is no such tenant. */
-  async updateTenantLimits(id: string, limits: Partial<Pick<TenantEntity, 'rateLimitPerMinute' | 'oauthMcpRateLimitPerMinute'>>, tx?: Transaction): Promise<boolean> {
+  async updateTenantLimits(
+    id: string,
+    limits: Partial<Pick<TenantEntity, 'rateLimitPerMinute' | 'oauthMcpRateLimitPerMinute'>>,
+    tx?: Transaction,
+  ): Promise<boolean> {
     if (Object.keys(limits).length === 0) return (await this.findTenantById(id)) !== null;
     const result = await managerOf(this.dataSource, tx).getRepository(TenantEntity).update({ id }, limits);
     return (result.affected ?? 0) > 0;

@@ -36,7 +36,10 @@ const VIA_SERVER: ViaServer = {
 
 function parseScopes(raw: string | undefined): Scope[] {
   if (raw === undefined) return DEFAULT_SCOPES;
-  const scopes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s as Scope));
   if (unknown.length || scopes.length === 0) throw new UsageError(`--scopes takes a comma-separated list of ${ALL_SCOPES.join(', ')}; got "${raw}"`);
   return [...new Set(scopes)] as Scope[];
@@ -102,7 +105,19 @@ async function list(argv: string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   const header = ['ID', 'TENANT', 'NAME', 'PREFIX', 'SCOPES', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED'];
-  const table = rows.map((r) => [r.id, r.tenant, safeText(String(r.name), 40), r.display_prefix, (r.scopes as string[]).join(','), r.status, r.created, r.expires_at ?? '-', r.last_used_at ?? '-'].map(String));
+  const table = rows.map((r) =>
+    [
+      r.id,
+      r.tenant,
+      safeText(String(r.name), 40),
+      r.display_prefix,
+      (r.scopes as string[]).join(','),
+      r.status,
+      r.created,
+      r.expires_at ?? '-',
+      r.last_used_at ?? '-',
+    ].map(String),
+  );
   io.stdout(columns(header, table));
   return EXIT_OK;
 }
@@ -119,7 +134,9 @@ async function revoke(argv: string[], io: CliIo): Promise<number> {
     const revoked = await apiKeys.revoke(found.tenantId, id);
     return { revoked, wasRevoked };
   });
-  io.stdout(key.wasRevoked ? `API key ${id} was already revoked (${iso(key.revoked.revokedAt)}).\n` : `Revoked API key ${id} "${safeText(key.revoked.name)}".\n`);
+  io.stdout(
+    key.wasRevoked ? `API key ${id} was already revoked (${iso(key.revoked.revokedAt)}).\n` : `Revoked API key ${id} "${safeText(key.revoked.name)}".\n`,
+  );
   return EXIT_OK;
 }
 

@@ -130,7 +130,8 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   if (!isFormat(format)) throw new UsageError(`--format must be ${FORMATS.join(', ')}; got "${values.format}"`);
   const extraReports = values.report.map(reportTarget);
   const failOnRaw = values['fail-on'].toLowerCase();
-  if (failOnRaw !== 'none' && !BANDS.includes(failOnRaw as Band)) throw new UsageError(`--fail-on must be one of ${BANDS.join('|')}|none; got "${values['fail-on']}"`);
+  if (failOnRaw !== 'none' && !BANDS.includes(failOnRaw as Band))
+    throw new UsageError(`--fail-on must be one of ${BANDS.join('|')}|none; got "${values['fail-on']}"`);
   const failOn = failOnRaw === 'none' ? null : (failOnRaw as Band);
   const policy = parsePolicyName(values.policy);
   if (!policy) throw new UsageError(`--policy must be ${POLICY_NAMES.join(', ').replace(/, (\w+)$/, ' or $1')}; got "${values.policy}"`);
@@ -160,7 +161,8 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
     // server can run rules newer than this CLI).
     const known = new Set(ALL_RULES.map((r) => r.meta.id));
     for (const r of config.rules) {
-      if (!known.has(r.ruleId) && !/^(?:judge\/|bundle\.|encoding\.)/.test(r.ruleId)) notes.push(`${safeText(config.source)}: rules.${safeText(r.ruleId)} names no rule this CLI knows (typo?); see docs/rules.md.`);
+      if (!known.has(r.ruleId) && !/^(?:judge\/|bundle\.|encoding\.)/.test(r.ruleId))
+        notes.push(`${safeText(config.source)}: rules.${safeText(r.ruleId)} names no rule this CLI knows (typo?); see docs/rules.md.`);
     }
   }
   for (const arg of positionals) {
@@ -172,7 +174,8 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
       // a missing path is reported by discovery
     }
     for (const name of isDir ? CONFIG_FILE_NAMES : []) {
-      if (existsSync(join(dir, name))) notes.push(`${safeText(arg)}/${name} was not read: suppressions come from the working folder or --config, never from a scanned folder.`);
+      if (existsSync(join(dir, name)))
+        notes.push(`${safeText(arg)}/${name} was not read: suppressions come from the working folder or --config, never from a scanned folder.`);
     }
   }
 
@@ -263,7 +266,9 @@ export async function runScan(argv: string[], io: CliIo): Promise<number> {
   if (values['write-baseline']) {
     baseline = writeBaseline(io.cwd, values['write-baseline'], findingsOf(run));
     run.baseline = baseline;
-    io.stderr(`Wrote baseline ${safeText(values['write-baseline'])} (${baseline.fingerprints.length} finding${baseline.fingerprints.length === 1 ? '' : 's'} accepted)\n`);
+    io.stderr(
+      `Wrote baseline ${safeText(values['write-baseline'])} (${baseline.fingerprints.length} finding${baseline.fingerprints.length === 1 ? '' : 's'} accepted)\n`,
+    );
   }
   const render = (f: Format, colour: boolean): string => {
     switch (f) {

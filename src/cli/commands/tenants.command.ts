@@ -32,7 +32,10 @@ function parseLimit(option: string, raw: string | undefined): number | null | un
   if (raw === undefined) return undefined;
   if (raw === 'default') return null;
   const n = /^\d{1,8}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= 1 && n <= MAX_RATE_LIMIT_PER_MINUTE)) throw new UsageError(`--${option} takes a whole number of requests per minute from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}, or "default"; got "${safeText(raw, 40)}"`);
+  if (!(n >= 1 && n <= MAX_RATE_LIMIT_PER_MINUTE))
+    throw new UsageError(
+      `--${option} takes a whole number of requests per minute from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}, or "default"; got "${safeText(raw, 40)}"`,
+    );
   return n;
 }
 
@@ -72,7 +75,12 @@ async function list(argv: string[], io: CliIo): Promise<number> {
     return EXIT_OK;
   }
   const header = ['SLUG', 'ID', 'API-KEY BUDGET/MIN', 'OAUTH MCP/MIN'];
-  const table = views.map((v) => [safeText(v.slug, 100), v.id, limitText(v.rate_limit_per_minute, v.effective.rate_limit_per_minute), limitText(v.oauth_mcp_rate_limit_per_minute, v.effective.oauth_mcp_rate_limit_per_minute)]);
+  const table = views.map((v) => [
+    safeText(v.slug, 100),
+    v.id,
+    limitText(v.rate_limit_per_minute, v.effective.rate_limit_per_minute),
+    limitText(v.oauth_mcp_rate_limit_per_minute, v.effective.oauth_mcp_rate_limit_per_minute),
+  ]);
   io.stdout(columns(header, table));
   return EXIT_OK;
 }
@@ -86,13 +94,18 @@ async function show(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function set(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { 'rate-limit': { type: 'string' }, 'oauth-mcp-rate-limit': { type: 'string' }, json: { type: 'boolean', default: false } }, true);
+  const { values, positionals } = parse(
+    argv,
+    { 'rate-limit': { type: 'string' }, 'oauth-mcp-rate-limit': { type: 'string' }, json: { type: 'boolean', default: false } },
+    true,
+  );
   const slug = slugArgument('set', positionals);
   const limits: Partial<TenantLimits> = {
     rateLimitPerMinute: parseLimit('rate-limit', values['rate-limit'] as string | undefined),
     oauthMcpRateLimitPerMinute: parseLimit('oauth-mcp-rate-limit', values['oauth-mcp-rate-limit'] as string | undefined),
   };
-  if (limits.rateLimitPerMinute === undefined && limits.oauthMcpRateLimitPerMinute === undefined) throw new UsageError('tenants set needs --rate-limit and/or --oauth-mcp-rate-limit');
+  if (limits.rateLimitPerMinute === undefined && limits.oauthMcpRateLimitPerMinute === undefined)
+    throw new UsageError('tenants set needs --rate-limit and/or --oauth-mcp-rate-limit');
   const view = await withDatabase(io, VIA_SERVER, async (db) => {
     const service = db.tenants;
     const tenant = await findTenant(db, slug);

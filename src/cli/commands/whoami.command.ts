@@ -21,7 +21,10 @@ interface Whoami {
 export async function runWhoami(argv: string[], io: CliIo): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { server: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { server: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    }));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

@@ -72,7 +72,10 @@ describe('ApiClient', () => {
   });
 
   it('waits before a request when X-RateLimit-Remaining is low', async () => {
-    const { c, sleeps } = client([{ status: 200, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4' } }, { status: 200 }]);
+    const { c, sleeps } = client([
+      { status: 200, headers: { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4' } },
+      { status: 200 },
+    ]);
     await c.request({ method: 'GET', path: '/x' });
     await c.request({ method: 'GET', path: '/x' });
     expect(sleeps).toHaveLength(1);

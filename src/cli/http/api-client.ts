@@ -53,9 +53,7 @@ export function errorDetail(text: string): string | null {
     const body = JSON.parse(text) as { detail?: unknown };
     if (typeof body.detail === 'string') return body.detail;
     if (Array.isArray(body.detail)) {
-      return body.detail
-        .map((i: { loc?: unknown[]; msg?: unknown }) => `${Array.isArray(i.loc) ? i.loc.join('.') : '?'}: ${String(i.msg ?? '')}`)
-        .join('; ');
+      return body.detail.map((i: { loc?: unknown[]; msg?: unknown }) => `${Array.isArray(i.loc) ? i.loc.join('.') : '?'}: ${String(i.msg ?? '')}`).join('; ');
     }
   } catch {
     // not JSON: an edge or proxy page
@@ -126,11 +124,19 @@ export class ApiClient {
       const decision = decideRetry(outcome, { retriesSoFar: retries, elapsedMs: this.now() - started, nowMs: this.now() }, this.retry);
       if (!decision.retry) {
         if (!response) {
-          throw new CliError(`Could not reach ${this.o.baseUrl} (${networkCause(networkError)}); gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`);
+          throw new CliError(
+            `Could not reach ${this.o.baseUrl} (${networkCause(networkError)}); gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`,
+          );
         }
         return decision.giveUp ? { ...response, gaveUp: decision.giveUp, askedDelayMs: decision.delayMs } : response;
       }
-      this.o.onRetry?.({ retry: retries + 1, delayMs: decision.delayMs, reason: decision.reason, status: response?.status ?? null, serverAsked: decision.serverAsked });
+      this.o.onRetry?.({
+        retry: retries + 1,
+        delayMs: decision.delayMs,
+        reason: decision.reason,
+        status: response?.status ?? null,
+        serverAsked: decision.serverAsked,
+      });
       await this.sleep(decision.delayMs, this.o.signal);
     }
   }

@@ -28,15 +28,13 @@ export function describeFailure(res: ApiResponse, ctx: FailureContext): string {
     case 403:
       return detail
         ? `The API key is not allowed to do this (403${said}). Create a key with the needed scope, e.g. --scopes scan.`
-        : `Blocked by the edge rate limit for this address (403 without a body)${retried ? `; backed off and retried${retried.replace(" after", "")} with the same key` : ''}. Wait a few minutes before scanning again.`;
+        : `Blocked by the edge rate limit for this address (403 without a body)${retried ? `; backed off and retried${retried.replace(' after', '')} with the same key` : ''}. Wait a few minutes before scanning again.`;
     case 413:
       return `Rejected as too large (413${said}).`;
     case 429:
       return `Rate limited (429${said})${waitNote}.`;
     case 503:
-      return res.headers.get('retry-after') !== null
-        ? `Scan capacity saturated (503${said})${waitNote}.`
-        : `Scanner unavailable (503${said})${waitNote}.`;
+      return res.headers.get('retry-after') !== null ? `Scan capacity saturated (503${said})${waitNote}.` : `Scanner unavailable (503${said})${waitNote}.`;
     default:
       return `HTTP ${res.status}${said || (res.text ? `: ${safeText(res.text, 200)}` : '')}${waitNote}.`;
   }

@@ -1,7 +1,12 @@
 import { backoffDelay, decideRetry, DEFAULT_RETRY_POLICY, parseRetryAfter, type AttemptOutcome } from './retry-policy';
 
 const o = { ...DEFAULT_RETRY_POLICY, random: () => 0.5 };
-const res = (status: number, retryAfter: string | null = null, hasDetailBody = true): AttemptOutcome => ({ kind: 'response', status, retryAfter, hasDetailBody });
+const res = (status: number, retryAfter: string | null = null, hasDetailBody = true): AttemptOutcome => ({
+  kind: 'response',
+  status,
+  retryAfter,
+  hasDetailBody,
+});
 const at = (retriesSoFar: number, elapsedMs = 0) => ({ retriesSoFar, elapsedMs, nowMs: Date.parse('2026-01-01T00:00:00Z') });
 
 describe('parseRetryAfter', () => {

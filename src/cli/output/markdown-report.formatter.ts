@@ -48,7 +48,10 @@ function section(s: FileSection): string[] {
     out.push(`  - Why it matters: ${r.guidance.why}`, `  - How to fix: ${r.guidance.fix}`);
   }
   if (s.findings.length > MAX_FINDINGS_PER_FILE) out.push(`- … and ${s.findings.length - MAX_FINDINGS_PER_FILE} more (in the SARIF and JSON reports)`);
-  if (s.suppressed.total) out.push(`- ${plural(s.suppressed.total, 'suppressed finding')} (${s.suppressed.by.map(([k, n]) => `${n} by ${k}`).join(', ')}), listed in the SARIF and JSON reports`);
+  if (s.suppressed.total)
+    out.push(
+      `- ${plural(s.suppressed.total, 'suppressed finding')} (${s.suppressed.by.map(([k, n]) => `${n} by ${k}`).join(', ')}), listed in the SARIF and JSON reports`,
+    );
   out.push('');
   return out;
 }
@@ -63,7 +66,10 @@ export function formatMarkdown(run: ScanRun, version: string, env: Readonly<Reco
   const mode = run.mode === 'local' ? 'local engine' : `server ${code(run.server ?? '')}`;
   head.push(`Bulwark ${code(version)} · ${mode} · judge ${run.judge} · ${plural(summary.files, 'file')} in ${plural(summary.uploads, 'upload')}`, '');
   head.push(`| ${SEVERITIES_WORST_FIRST.join(' | ')} | suppressed | worst band |`, `|${' ---: |'.repeat(SEVERITIES_WORST_FIRST.length + 1)} --- |`);
-  head.push(`| ${SEVERITIES_WORST_FIRST.map((s) => summary.findings[s]).join(' | ')} | ${summary.suppressed} | ${summary.worst_band ? `${summary.worst_band} (${summary.worst_score}/100)` : 'none'} |`, '');
+  head.push(
+    `| ${SEVERITIES_WORST_FIRST.map((s) => summary.findings[s]).join(' | ')} | ${summary.suppressed} | ${summary.worst_band ? `${summary.worst_band} (${summary.worst_score}/100)` : 'none'} |`,
+    '',
+  );
   head.push(`**Coverage:** ${coverageLine(summary.coverage).replace(/^Files: /, '')}`, '');
   const gates = gateReport(run);
   if (gates.length) head.push(...gates.map((g) => `- ${g.ok ? '' : '**'}${g.text}${g.ok ? '' : '**'}`), '');
@@ -72,13 +78,19 @@ export function formatMarkdown(run: ScanRun, version: string, env: Readonly<Reco
   const notAnalysed = summary.coverage.not_analysed;
   if (notAnalysed.length) {
     tail.push(`### Not analysed (${notAnalysed.length})`, '');
-    for (const n of notAnalysed.slice(0, 100)) tail.push(`- ${code(n.path)}: ${code(n.reason, 160)}${n.gating && !run.allowUnscanned ? ' **(fails the run)**' : ''}`);
+    for (const n of notAnalysed.slice(0, 100))
+      tail.push(`- ${code(n.path)}: ${code(n.reason, 160)}${n.gating && !run.allowUnscanned ? ' **(fails the run)**' : ''}`);
     if (notAnalysed.length > 100) tail.push(`- … and ${notAnalysed.length - 100} more`);
     tail.push('');
   }
   const markers = run.inlineMarkers ?? [];
   if (markers.length) {
-    tail.push(`### Inline suppression markers, not obeyed (${markers.length})`, '', 'Suppressions come only from `.bulwark.yaml` / `--config` and `--baseline`, never from a scanned file.', '');
+    tail.push(
+      `### Inline suppression markers, not obeyed (${markers.length})`,
+      '',
+      'Suppressions come only from `.bulwark.yaml` / `--config` and `--baseline`, never from a scanned file.',
+      '',
+    );
     for (const m of markers.slice(0, 50)) tail.push(`- ${code(`${m.path}:${m.line}`)} ${code(m.text, 60)}`);
     tail.push('');
   }
@@ -110,6 +122,7 @@ export function formatMarkdown(run: ScanRun, version: string, env: Readonly<Reco
     used += size;
     body.push(...lines);
   }
-  if (omitted) body.push(`${plural(omitted, 'more file section')} left out to stay under GitHub's comment size; the SARIF and JSON reports carry every finding.`, '');
+  if (omitted)
+    body.push(`${plural(omitted, 'more file section')} left out to stay under GitHub's comment size; the SARIF and JSON reports carry every finding.`, '');
   return `${[...head, ...body, ...tail].join('\n').trimEnd()}\n`;
 }

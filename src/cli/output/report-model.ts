@@ -10,7 +10,12 @@ import { effectiveBand, type SuppressionKind, type TriagedFinding } from '../sca
  * verdict. Files are ordered worst first by the band they count with after suppressions.
  */
 
-export const SUPPRESSION_LABEL: Record<SuppressionKind, string> = { policy: 'policy', config_path: 'config ignore', config_rule: 'config', baseline: 'baseline' };
+export const SUPPRESSION_LABEL: Record<SuppressionKind, string> = {
+  policy: 'policy',
+  config_path: 'config ignore',
+  config_rule: 'config',
+  baseline: 'baseline',
+};
 
 export interface ExplainedFinding extends TriagedFinding {
   guidance: FindingGuidance;
@@ -44,7 +49,8 @@ function verdictOf(file: ScanFileEntry, findings: ExplainedFinding[], suppressed
   if (file.content_skipped) return `not analysed (${file.skip_reason ?? 'skipped'})`;
   const decision = file.verdict ? DECISION_WORDS[file.verdict.decision] : null;
   if (findings.length === 0) {
-    if (suppressed > 0) return `no findings left: ${suppressed} suppressed by your config or baseline${decision && file.verdict?.decision !== 'allow' ? ` (the report said: ${decision})` : ''}`;
+    if (suppressed > 0)
+      return `no findings left: ${suppressed} suppressed by your config or baseline${decision && file.verdict?.decision !== 'allow' ? ` (the report said: ${decision})` : ''}`;
     return `${decision ?? 'allow'}: no findings`;
   }
   const worst = findings[0];
@@ -72,7 +78,13 @@ export function fileSections(run: ScanRun, env: Readonly<Record<string, string |
     const by = new Map<string, number>();
     for (const x of own) if (x.suppressed) by.set(SUPPRESSION_LABEL[x.suppressed.kind], (by.get(SUPPRESSION_LABEL[x.suppressed.kind]) ?? 0) + 1);
     const suppressedTotal = own.length - findings.length;
-    const section: FileSection = { file, band: effectiveBand(file, own), findings, suppressed: { total: suppressedTotal, by: [...by] }, verdict: verdictOf(file, findings, suppressedTotal) };
+    const section: FileSection = {
+      file,
+      band: effectiveBand(file, own),
+      findings,
+      suppressed: { total: suppressedTotal, by: [...by] },
+      verdict: verdictOf(file, findings, suppressedTotal),
+    };
     return { section, order };
   });
   // mergedFiles orders by the report's band and score; suppressions can lower a file below others.

@@ -102,8 +102,26 @@ export function formatSarif(run: ScanRun, version: string, env: Env = {}): strin
   let t = 0;
   for (const file of mergedFiles(run)) {
     const findings = [
-      ...file.static_findings.map((s) => ({ id: s.rule_id, message: s.message, category: s.category, severity: s.severity, confidence: s.confidence, locator: s.locator, evidence: s.evidence, extra: { asset_type: s.asset_type, context: s.context ?? 'direct' } })),
-      ...file.llm_findings.map((j) => ({ id: `judge/${j.category}`, message: j.rationale, category: j.category, severity: j.severity, confidence: j.confidence, locator: j.locator, evidence: j.evidence, extra: {} })),
+      ...file.static_findings.map((s) => ({
+        id: s.rule_id,
+        message: s.message,
+        category: s.category,
+        severity: s.severity,
+        confidence: s.confidence,
+        locator: s.locator,
+        evidence: s.evidence,
+        extra: { asset_type: s.asset_type, context: s.context ?? 'direct' },
+      })),
+      ...file.llm_findings.map((j) => ({
+        id: `judge/${j.category}`,
+        message: j.rationale,
+        category: j.category,
+        severity: j.severity,
+        confidence: j.confidence,
+        locator: j.locator,
+        evidence: j.evidence,
+        extra: {},
+      })),
     ];
     for (const f of findings) {
       const tf = triaged[t++];
@@ -126,7 +144,16 @@ export function formatSarif(run: ScanRun, version: string, env: Env = {}): strin
         partialFingerprints: { 'bulwarkFinding/v1': createHash('sha256').update(`${f.id}\u0000${loc.path}\u0000${f.evidence}`).digest('hex') },
         // Suppressed by the scanning user's config or baseline: kept, marked, not counted (decision 0012).
         ...(tf.suppressed
-          ? { suppressions: [{ kind: 'external', status: 'accepted', justification: tf.suppressed.reason, properties: { suppression_kind: tf.suppressed.kind, source: tf.suppressed.source } }] }
+          ? {
+              suppressions: [
+                {
+                  kind: 'external',
+                  status: 'accepted',
+                  justification: tf.suppressed.reason,
+                  properties: { suppression_kind: tf.suppressed.kind, source: tf.suppressed.source },
+                },
+              ],
+            }
           : {}),
         properties: {
           severity,
@@ -144,10 +171,15 @@ export function formatSarif(run: ScanRun, version: string, env: Env = {}): strin
 
   const notifications = [
     ...run.outcomes.filter((o) => o.error).map((o) => ({ level: 'error', message: { text: `${o.files.join(', ')}: ${o.error!.message}` } })),
-    ...coverageOf(run).not_analysed.map((n) => ({ level: n.gating && !run.allowUnscanned ? 'error' : 'note', message: { text: `Not analysed: ${n.path}: ${n.reason}` } })),
+    ...coverageOf(run).not_analysed.map((n) => ({
+      level: n.gating && !run.allowUnscanned ? 'error' : 'note',
+      message: { text: `Not analysed: ${n.path}: ${n.reason}` },
+    })),
     ...(run.inlineMarkers ?? []).map((m) => ({
       level: 'warning',
-      message: { text: `Inline suppression marker "${m.text}" in a scanned file: not obeyed (suppressions come only from the scanning user's config and baseline)` },
+      message: {
+        text: `Inline suppression marker "${m.text}" in a scanned file: not obeyed (suppressions come only from the scanning user's config and baseline)`,
+      },
       locations: [{ physicalLocation: { artifactLocation: { uri: toUri(m.path), uriBaseId: '%SRCROOT%' }, region: { startLine: m.line } } }],
     })),
   ];
@@ -158,7 +190,9 @@ export function formatSarif(run: ScanRun, version: string, env: Env = {}): strin
       {
         tool: { driver: { name: 'Bulwark', semanticVersion: version, version, rules } },
         automationDetails: { id: 'bulwark/agent-files/' },
-        invocations: [{ executionSuccessful: !run.outcomes.some((o) => o.error), ...(notifications.length ? { toolExecutionNotifications: notifications } : {}) }],
+        invocations: [
+          { executionSuccessful: !run.outcomes.some((o) => o.error), ...(notifications.length ? { toolExecutionNotifications: notifications } : {}) },
+        ],
         results,
         columnKind: 'utf16CodeUnits',
       },

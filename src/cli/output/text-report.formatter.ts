@@ -58,7 +58,8 @@ export function formatText(run: ScanRun, p: Palette, env: Readonly<Record<string
       out.push(`      docs: ${r.docs}`);
     }
     if (findings.length > MAX_FINDINGS_SHOWN) out.push(p.dim(`  … and ${findings.length - MAX_FINDINGS_SHOWN} more (see --format json or sarif)`));
-    if (suppressed.total) out.push(p.dim(`  ${suppressed.total} suppressed (${suppressed.by.map(([k, n]) => `${n} by ${k}`).join(', ')}; listed in json and sarif)`));
+    if (suppressed.total)
+      out.push(p.dim(`  ${suppressed.total} suppressed (${suppressed.by.map(([k, n]) => `${n} by ${k}`).join(', ')}; listed in json and sarif)`));
   }
   if (sections.length === 0) out.push('', p.dim('No files were scanned.'));
 
@@ -69,7 +70,12 @@ export function formatText(run: ScanRun, p: Palette, env: Readonly<Record<string
   }
   const markers = run.inlineMarkers ?? [];
   if (markers.length) {
-    out.push('', p.bold(`Inline suppression markers in scanned files (${markers.length}), not obeyed: suppressions come only from .bulwark.yaml / --config and --baseline:`));
+    out.push(
+      '',
+      p.bold(
+        `Inline suppression markers in scanned files (${markers.length}), not obeyed: suppressions come only from .bulwark.yaml / --config and --baseline:`,
+      ),
+    );
     for (const m of markers) out.push(`    ${safeText(`${m.path}:${m.line}`)}  ${safeText(m.text, 60)}`);
   }
   for (const n of run.notes ?? []) out.push('', p.dim(n));

@@ -48,7 +48,14 @@ export function writeBaseline(cwd: string, file: string, findings: TriagedFindin
   const doc: BaselineFile = {
     bulwark_baseline: BASELINE_VERSION,
     findings: kept
-      .map((f) => ({ fingerprint: f.fingerprint, rule_id: f.rule_id, path: f.path, line: f.line, severity: f.original_severity ?? f.severity, message: f.message }))
+      .map((f) => ({
+        fingerprint: f.fingerprint,
+        rule_id: f.rule_id,
+        path: f.path,
+        line: f.line,
+        severity: f.original_severity ?? f.severity,
+        message: f.message,
+      }))
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || (a.fingerprint < b.fingerprint ? -1 : 1))),
   };
   try {

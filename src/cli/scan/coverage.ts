@@ -59,7 +59,9 @@ export function coverageOf(run: ScanRun): Coverage {
     gating: NOT_SENT_GATING.has(n.code),
   }));
   for (const o of run.outcomes) {
-    if (o.error) for (const f of o.files) items.push({ path: f, reason: `upload failed: ${o.error.message}`, stage: 'upload_failed', label: 'upload failed', gating: true });
+    if (o.error)
+      for (const f of o.files)
+        items.push({ path: f, reason: `upload failed: ${o.error.message}`, stage: 'upload_failed', label: 'upload failed', gating: true });
   }
   const files = mergedFiles(run);
   let analysed = 0;
@@ -88,7 +90,14 @@ export function coverageOf(run: ScanRun): Coverage {
       i.reason = `${i.reason}; under an ignored path (${by.glob.source}: ${by.reason})`;
     }
   }
-  if (run.walkTruncated) items.push({ path: '(rest of the tree)', reason: 'stopped walking after 200,000 entries; pass narrower paths', stage: 'not_walked', label: 'tree walk stopped', gating: true });
+  if (run.walkTruncated)
+    items.push({
+      path: '(rest of the tree)',
+      reason: 'stopped walking after 200,000 entries; pass narrower paths',
+      stage: 'not_walked',
+      label: 'tree walk stopped',
+      gating: true,
+    });
   return { found: found.size, sent: sent.size, analysed, not_analysed: items, unscanned: items.filter((i) => i.gating).length };
 }
 

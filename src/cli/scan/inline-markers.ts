@@ -17,7 +17,8 @@ export interface InlineMarker {
 }
 
 // Bounded quantifiers only; one pass per line.
-const MARKER = /\b(?:(?:bulwark|scanner|security[ _-]?scan(?:ner)?|skill[ _-]?scanner|semgrep|snyk)[ \t]{0,2}[:_-]?[ \t]{0,2}(?:ignore|disable|skip|allow|off|suppress)[\w-]{0,20}|nosec)\b/i;
+const MARKER =
+  /\b(?:(?:bulwark|scanner|security[ _-]?scan(?:ner)?|skill[ _-]?scanner|semgrep|snyk)[ \t]{0,2}[:_-]?[ \t]{0,2}(?:ignore|disable|skip|allow|off|suppress)[\w-]{0,20}|nosec)\b/i;
 const MAX_LINE = 4000;
 const MAX_PER_FILE = 20;
 

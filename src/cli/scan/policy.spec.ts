@@ -21,7 +21,13 @@ const finding = (rule_id: string, severity: StaticFinding['severity'], locator: 
   context,
 });
 
-const entry = (path: string, score: number, band: ScanFileEntry['band'], static_findings: StaticFinding[], llm: ScanFileEntry['llm_findings'] = []): ScanFileEntry =>
+const entry = (
+  path: string,
+  score: number,
+  band: ScanFileEntry['band'],
+  static_findings: StaticFinding[],
+  llm: ScanFileEntry['llm_findings'] = [],
+): ScanFileEntry =>
   ({ relative_path: path, kind: 'agent_file', score, band, static_findings, llm_findings: llm, content_skipped: false }) as unknown as ScanFileEntry;
 
 // a/SKILL.md: only a medium-severity rule (BW-CE-002), band high. b/SKILL.md: a high rule quoted as
@@ -29,7 +35,13 @@ const entry = (path: string, score: number, band: ScanFileEntry['band'], static_
 const files = [
   entry('a/SKILL.md', 40, 'high', [finding('BW-CE-002', 'medium', 'a/SKILL.md:3')]),
   entry('b/SKILL.md', 80, 'low', [finding('BW-DEC-001', 'high', 'b/SKILL.md:9', 'documentation_example')]),
-  entry('c/AGENTS.md', 70, 'medium', [finding('bundle.nested-archive', 'medium', 'c/AGENTS.md:1')], [{ category: 'data_exfiltration', severity: 'medium', confidence: 'high', locator: 'c/AGENTS.md:2', rationale: 'r', evidence: 'e' }]),
+  entry(
+    'c/AGENTS.md',
+    70,
+    'medium',
+    [finding('bundle.nested-archive', 'medium', 'c/AGENTS.md:1')],
+    [{ category: 'data_exfiltration', severity: 'medium', confidence: 'high', locator: 'c/AGENTS.md:2', rationale: 'r', evidence: 'e' }],
+  ),
 ];
 const report: ScanReport = { summary: {} as ScanReport['summary'], files };
 
@@ -67,7 +79,11 @@ describe('policy presets', () => {
       ['judge/data_exfiltration', null],
       ['BW-DEC-001', null],
     ]);
-    expect(triaged[0].suppressed).toEqual({ kind: 'policy', reason: 'medium-severity rule: the permissive policy counts rules of high severity and above', source: '--policy permissive' });
+    expect(triaged[0].suppressed).toEqual({
+      kind: 'policy',
+      reason: 'medium-severity rule: the permissive policy counts rules of high severity and above',
+      source: '--policy permissive',
+    });
     expect(findingsOf(run({})).every((f) => f.suppressed === null)).toBe(true);
   });
 

@@ -62,7 +62,8 @@ function checkKeys(o: Obj, allowed: string[], where: string, source: string): vo
 
 function reasonOf(o: Obj, where: string, source: string): string {
   const r = o.reason;
-  if (typeof r !== 'string' || r.trim() === '') throw new ConfigError(source, `${where}: "reason" is required (say why this is accepted; it is shown wherever the suppression applies)`);
+  if (typeof r !== 'string' || r.trim() === '')
+    throw new ConfigError(source, `${where}: "reason" is required (say why this is accepted; it is shown wherever the suppression applies)`);
   return r.trim();
 }
 

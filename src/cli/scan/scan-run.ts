@@ -131,7 +131,9 @@ export function gateOf(run: ScanRun, summary: RunSummary = summarise(run)): Gate
   let severity: GateResult['severity'] = null;
   if (run.failOnSeverity) {
     const contexts: readonly string[] = policyOf(run.policy).gatedContexts;
-    const worst = triaged.filter((f) => !f.suppressed && contexts.includes(f.context)).reduce<Severity | null>((w, f) => (w === null || severityRank(f.severity) > severityRank(w) ? f.severity : w), null);
+    const worst = triaged
+      .filter((f) => !f.suppressed && contexts.includes(f.context))
+      .reduce<Severity | null>((w, f) => (w === null || severityRank(f.severity) > severityRank(w) ? f.severity : w), null);
     severity = { threshold: run.failOnSeverity, worst, failed: worst !== null && severityRank(worst) >= severityRank(run.failOnSeverity) };
   }
   const count = summary.coverage.unscanned;
@@ -163,8 +165,16 @@ export function gateReport(run: ScanRun): { ok: boolean; text: string }[] {
   const g = gateOf(run, summary);
   const code = exitCodeOf(run);
   const out: { ok: boolean; text: string }[] = [];
-  if (g.band) out.push({ ok: !g.band.failed, text: `Gate --fail-on ${g.band.threshold}: ${g.band.failed ? 'FAILED' : 'passed'} (worst band counted: ${g.band.worst ?? 'none'})` });
-  if (g.severity) out.push({ ok: !g.severity.failed, text: `Gate --fail-on-severity ${g.severity.threshold}: ${g.severity.failed ? 'FAILED' : 'passed'} (worst finding counted: ${g.severity.worst ?? 'none'})` });
+  if (g.band)
+    out.push({
+      ok: !g.band.failed,
+      text: `Gate --fail-on ${g.band.threshold}: ${g.band.failed ? 'FAILED' : 'passed'} (worst band counted: ${g.band.worst ?? 'none'})`,
+    });
+  if (g.severity)
+    out.push({
+      ok: !g.severity.failed,
+      text: `Gate --fail-on-severity ${g.severity.threshold}: ${g.severity.failed ? 'FAILED' : 'passed'} (worst finding counted: ${g.severity.worst ?? 'none'})`,
+    });
   if (g.unscanned.count > 0) {
     out.push({
       ok: !g.unscanned.failed,
@@ -174,7 +184,11 @@ export function gateReport(run: ScanRun): { ok: boolean; text: string }[] {
     });
   }
   if (summary.suppressed) out.push({ ok: true, text: `${summary.suppressed} suppressed finding(s) do not count toward the gates (listed in json and sarif)` });
-  if (code !== 0) out.push({ ok: false, text: `Exit ${code}${code === EXIT_ERROR ? ': the scan is incomplete (errors above)' : code === EXIT_UNSCANNED ? ': not every file found was analysed' : ': gated findings'}` });
+  if (code !== 0)
+    out.push({
+      ok: false,
+      text: `Exit ${code}${code === EXIT_ERROR ? ': the scan is incomplete (errors above)' : code === EXIT_UNSCANNED ? ': not every file found was analysed' : ': gated findings'}`,
+    });
   return out;
 }
 

@@ -18,7 +18,8 @@ const f = (rule: string, line: number, evidence: string, path = 'a/SKILL.md'): S
   message: 'm',
   hard_block: false,
 });
-const file = (findings: StaticFinding[], path = 'a/SKILL.md'): ScanFileEntry => ({ relative_path: path, static_findings: findings, llm_findings: [] }) as unknown as ScanFileEntry;
+const file = (findings: StaticFinding[], path = 'a/SKILL.md'): ScanFileEntry =>
+  ({ relative_path: path, static_findings: findings, llm_findings: [] }) as unknown as ScanFileEntry;
 
 describe('finding fingerprints', () => {
   it('are stable under line moves and whitespace edits, and differ per occurrence, rule, path and wording', () => {
@@ -26,7 +27,11 @@ describe('finding fingerprints', () => {
     const moved = collectFindings([file([f('BW-DEC-001', 30, 'do  not tell\tthe user '), f('BW-DEC-001', 12, 'do not tell the user')])]);
     expect(new Set(moved.map((x) => x.fingerprint))).toEqual(new Set(before.map((x) => x.fingerprint)));
     expect(before[0].fingerprint).not.toBe(before[1].fingerprint);
-    const other = collectFindings([file([f('BW-DEC-002', 6, 'do not tell the user')]), file([f('BW-DEC-001', 6, 'do not tell the user', 'b/SKILL.md')], 'b/SKILL.md'), file([f('BW-DEC-001', 6, 'never tell the user')])]);
+    const other = collectFindings([
+      file([f('BW-DEC-002', 6, 'do not tell the user')]),
+      file([f('BW-DEC-001', 6, 'do not tell the user', 'b/SKILL.md')], 'b/SKILL.md'),
+      file([f('BW-DEC-001', 6, 'never tell the user')]),
+    ]);
     for (const o of other) expect(before.map((x) => x.fingerprint)).not.toContain(o.fingerprint);
   });
 });
@@ -41,7 +46,9 @@ describe('baseline', () => {
     writeBaseline(dir, 'bl.json', run1);
     const baseline = readBaseline(dir, 'bl.json');
     // Lines moved, plus a second copy of the same text and a new finding: two are new.
-    const run2 = collectFindings([file([f('BW-DEC-001', 8, 'do not tell the user'), f('BW-DEC-001', 20, 'do not tell the user'), f('BW-RCE-001', 3, 'curl x | sh')])]);
+    const run2 = collectFindings([
+      file([f('BW-DEC-001', 8, 'do not tell the user'), f('BW-DEC-001', 20, 'do not tell the user'), f('BW-RCE-001', 3, 'curl x | sh')]),
+    ]);
     const t = triage(run2, { config: null, baseline });
     expect(t.map((x) => [x.rule_id, x.line, x.suppressed?.kind ?? null])).toEqual([
       ['BW-DEC-001', 8, 'baseline'],
@@ -52,14 +59,23 @@ describe('baseline', () => {
 
   it('an unreadable or foreign baseline is a config error (exit 4)', () => {
     writeFileSync(join(dir, 'x.json'), '{"findings": []}');
-    expect(() => readBaseline(dir, 'x.json')).toThrow(expect.objectContaining({ exitCode: EXIT_CONFIG, message: expect.stringMatching(/is not a Bulwark baseline/) }));
+    expect(() => readBaseline(dir, 'x.json')).toThrow(
+      expect.objectContaining({ exitCode: EXIT_CONFIG, message: expect.stringMatching(/is not a Bulwark baseline/) }),
+    );
     expect(() => readBaseline(dir, 'missing.json')).toThrow(expect.objectContaining({ exitCode: EXIT_CONFIG }));
   });
 });
 
 describe('inline suppression markers', () => {
   it('finds scanner-directed markers with their line, and not ordinary prose', () => {
-    const text = ['# Setup', 'run it <!-- bulwark-disable BW-RCE-001 -->', 'x = 1  # nosec', 'bulwark: ignore-next-line', 'the scanner output is ignored by nobody', 'Ignore the lint warnings.'].join('\n');
+    const text = [
+      '# Setup',
+      'run it <!-- bulwark-disable BW-RCE-001 -->',
+      'x = 1  # nosec',
+      'bulwark: ignore-next-line',
+      'the scanner output is ignored by nobody',
+      'Ignore the lint warnings.',
+    ].join('\n');
     expect(findMarkers('a.md', Buffer.from(text))).toEqual([
       { path: 'a.md', line: 2, text: 'bulwark-disable' },
       { path: 'a.md', line: 3, text: 'nosec' },

@@ -59,7 +59,10 @@ export function parseLocator(locator: string, fallbackPath: string): { path: str
 export const normaliseEvidence = (e: string): string => e.replace(/\s+/g, ' ').trim();
 
 const fingerprintOf = (ruleId: string, path: string, evidence: string, occurrence: number): string =>
-  createHash('sha256').update(`bulwark-fp/v1\u0000${ruleId}\u0000${path}\u0000${normaliseEvidence(evidence)}\u0000${occurrence}`).digest('hex').slice(0, 32);
+  createHash('sha256')
+    .update(`bulwark-fp/v1\u0000${ruleId}\u0000${path}\u0000${normaliseEvidence(evidence)}\u0000${occurrence}`)
+    .digest('hex')
+    .slice(0, 32);
 
 /** The findings of the merged files with fingerprints, nothing suppressed yet. */
 export function collectFindings(files: ScanFileEntry[]): TriagedFinding[] {
@@ -67,11 +70,33 @@ export function collectFindings(files: ScanFileEntry[]): TriagedFinding[] {
   for (const f of files) {
     for (const s of f.static_findings) {
       const loc = parseLocator(s.locator, f.relative_path);
-      raw.push({ rule_id: s.rule_id, origin: 'static', ...loc, file: f.relative_path, severity: s.severity, message: s.message, evidence: s.evidence ?? '', category: s.category, context: s.context ?? 'direct', suppressed: null });
+      raw.push({
+        rule_id: s.rule_id,
+        origin: 'static',
+        ...loc,
+        file: f.relative_path,
+        severity: s.severity,
+        message: s.message,
+        evidence: s.evidence ?? '',
+        category: s.category,
+        context: s.context ?? 'direct',
+        suppressed: null,
+      });
     }
     for (const j of f.llm_findings) {
       const loc = parseLocator(j.locator, f.relative_path);
-      raw.push({ rule_id: `judge/${j.category}`, origin: 'judge', ...loc, file: f.relative_path, severity: j.severity, message: j.rationale, evidence: j.evidence ?? '', category: j.category, context: 'direct', suppressed: null });
+      raw.push({
+        rule_id: `judge/${j.category}`,
+        origin: 'judge',
+        ...loc,
+        file: f.relative_path,
+        severity: j.severity,
+        message: j.rationale,
+        evidence: j.evidence ?? '',
+        category: j.category,
+        context: 'direct',
+        suppressed: null,
+      });
     }
   }
   // Occurrence index: the k-th finding with the same rule, path and evidence, in line order.

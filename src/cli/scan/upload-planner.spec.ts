@@ -19,7 +19,20 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('agent file discovery', () => {
   it('recognises agent files by name the way the server does', () => {
-    for (const p of ['AGENTS.md', 'sub/CLAUDE.md', 'GEMINI.md', '.cursorrules', '.cursor/rules/ts.mdc', '.github/copilot-instructions.md', '.claude/commands/deploy.md', '.claude/settings.json', '.mcp.json', '.vscode/mcp.json', 'claude_desktop_config.json', '.windsurfrules']) {
+    for (const p of [
+      'AGENTS.md',
+      'sub/CLAUDE.md',
+      'GEMINI.md',
+      '.cursorrules',
+      '.cursor/rules/ts.mdc',
+      '.github/copilot-instructions.md',
+      '.claude/commands/deploy.md',
+      '.claude/settings.json',
+      '.mcp.json',
+      '.vscode/mcp.json',
+      'claude_desktop_config.json',
+      '.windsurfrules',
+    ]) {
       expect([p, isAgentFilePath(p)]).toEqual([p, true]);
     }
     for (const p of ['README.md', 'src/index.ts', 'package.json', 'docs/guide.md']) expect([p, isAgentFilePath(p)]).toEqual([p, false]);
@@ -92,7 +105,11 @@ describe('upload planning', () => {
     // Every zip passes the server's own strict extractor with the default limits.
     for (const u of plan.uploads) {
       expect(u.container).toBe('zip');
-      expect(extractUpload({ filename: u.filename, bytes: u.bytes }).entries.map((e) => e.relativePath).sort()).toEqual([...u.files].sort());
+      expect(
+        extractUpload({ filename: u.filename, bytes: u.bytes })
+          .entries.map((e) => e.relativePath)
+          .sort(),
+      ).toEqual([...u.files].sort());
     }
   });
 
@@ -103,7 +120,11 @@ describe('upload planning', () => {
     expect(plan.uploads).toHaveLength(1);
     const [u] = plan.uploads;
     expect(new AdmZip(u!.bytes).getEntries().map((e) => e.header.method)).toEqual([0, 0]);
-    expect(extractUpload({ filename: u!.filename, bytes: u!.bytes }).entries.map((e) => e.relativePath).sort()).toEqual(['rep/SKILL.md', 'rep/data/table.txt']);
+    expect(
+      extractUpload({ filename: u!.filename, bytes: u!.bytes })
+        .entries.map((e) => e.relativePath)
+        .sort(),
+    ).toEqual(['rep/SKILL.md', 'rep/data/table.txt']);
   });
 
   it('sends a lone file under its relative path, and a .zip argument as it is (≤ 1 MB)', async () => {
@@ -133,6 +154,8 @@ describe('upload planning', () => {
     put('s/SKILL.md');
     put('s/evil\u202egpj.sh', '#!/bin/sh\n');
     const plan = await planUploads(await discoverTargets(['s'], root));
-    expect(plan.notSent).toEqual([{ path: 's/evil\u202egpj.sh', reason: expect.stringMatching(/^unsafe path \(has control or invisible format characters/), code: 'unsafe_path' }]);
+    expect(plan.notSent).toEqual([
+      { path: 's/evil\u202egpj.sh', reason: expect.stringMatching(/^unsafe path \(has control or invisible format characters/), code: 'unsafe_path' },
+    ]);
   });
 });

@@ -84,7 +84,11 @@ async function load(file: LocalFile, limits: ScanLimits, notSent: NotSentFile[])
     return null;
   }
   if (bytes.length > limits.maxFileBytes) {
-    notSent.push({ path: file.displayPath, reason: `${formatSize(bytes.length)}, over the ${formatBytes(limits.maxFileBytes)} per-file limit`, code: 'too_large' });
+    notSent.push({
+      path: file.displayPath,
+      reason: `${formatSize(bytes.length)}, over the ${formatBytes(limits.maxFileBytes)} per-file limit`,
+      code: 'too_large',
+    });
     return null;
   }
   return bytes;
@@ -177,7 +181,11 @@ async function readArchive(file: LocalFile, limits: ScanLimits, notSent: NotSent
     return null;
   }
   if (bytes.length > limits.maxUploadBytes) {
-    notSent.push({ path: file.displayPath, reason: `${formatSize(bytes.length)}, over the ${formatBytes(limits.maxUploadBytes)} upload limit`, code: 'too_large' });
+    notSent.push({
+      path: file.displayPath,
+      reason: `${formatSize(bytes.length)}, over the ${formatBytes(limits.maxUploadBytes)} upload limit`,
+      code: 'too_large',
+    });
     return null;
   }
   return bytes;

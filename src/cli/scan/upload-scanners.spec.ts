@@ -62,8 +62,12 @@ describe('local scan limits (decision 0015)', () => {
 describe('the judge of --local', () => {
   it('reads JUDGE_* as the server does, and names a bad value in a CLI error', () => {
     expect(createLocalScanner({}).judge).toBe('off (set JUDGE_PROVIDER to enable)');
-    expect(createLocalScanner({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'llama3.1', JUDGE_BASE_URL: 'http://127.0.0.1:11434/v1' }).judge).toBe('openai (llama3.1)');
-    expect(() => createLocalScanner({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_TIMEOUT_MS: '50' })).toThrow(/^Judge configuration: .*JUDGE_TIMEOUT_MS="50".*integer from 100 to 600000/);
+    expect(createLocalScanner({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'llama3.1', JUDGE_BASE_URL: 'http://127.0.0.1:11434/v1' }).judge).toBe(
+      'openai (llama3.1)',
+    );
+    expect(() => createLocalScanner({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'm', JUDGE_TIMEOUT_MS: '50' })).toThrow(
+      /^Judge configuration: .*JUDGE_TIMEOUT_MS="50".*integer from 100 to 600000/,
+    );
     expect(() => createLocalScanner({ JUDGE_PROVIDER: 'gemini' })).toThrow(/^Judge configuration: .*JUDGE_PROVIDER="gemini"/);
     expect(() => createLocalScanner({ JUDGE_PROVIDER: 'openai' })).toThrow(/^Judge configuration: JUDGE_MODEL is required/);
   });

@@ -61,7 +61,10 @@ export function createLocalScanner(env: Readonly<Record<string, string | undefin
   // The same analysis time per byte as the server's budget for its 250 KB files (decision 0015).
   const analyzer = createStaticAnalyzer({ budgetMs: localFileBudgetMs() });
   return {
-    judge: judgeOptions.provider === 'none' ? 'off (set JUDGE_PROVIDER to enable)' : `${judgeOptions.provider}${judgeOptions.model ? ` (${judgeOptions.model})` : ''}`,
+    judge:
+      judgeOptions.provider === 'none'
+        ? 'off (set JUDGE_PROVIDER to enable)'
+        : `${judgeOptions.provider}${judgeOptions.model ? ` (${judgeOptions.model})` : ''}`,
     limits: LOCAL_SCAN_LIMITS,
     async scan(upload) {
       try {

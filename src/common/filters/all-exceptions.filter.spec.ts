@@ -3,7 +3,22 @@ import { AllExceptionsFilter } from './all-exceptions.filter';
 
 describe('AllExceptionsFilter logging', () => {
   function host() {
-    const res = { headersSent: false, statusCode: 0, body: undefined as unknown, status(s: number) { this.statusCode = s; return this; }, set() { return this; }, json(b: unknown) { this.body = b; }, end() {} };
+    const res = {
+      headersSent: false,
+      statusCode: 0,
+      body: undefined as unknown,
+      status(s: number) {
+        this.statusCode = s;
+        return this;
+      },
+      set() {
+        return this;
+      },
+      json(b: unknown) {
+        this.body = b;
+      },
+      end() {},
+    };
     const http = { getResponse: () => res, getRequest: () => ({ method: 'GET', url: '/api/applications', originalUrl: '/api/applications' }) };
     return { res, host: { switchToHttp: () => http } as unknown as ArgumentsHost };
   }

@@ -19,7 +19,13 @@ describe('exceptionToResponse: an unreachable database is a 503, never a 500', (
     ['dual-stack connect', Object.assign(new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], ''), {})],
   ])('%s', (_name, err) => {
     const out = exceptionToResponse(err);
-    expect(out).toEqual({ status: 503, headers: {}, body: { detail: 'Database unavailable' }, unexpected: false, outage: expect.stringMatching(/^Database unavailable \(.+\)$/) });
+    expect(out).toEqual({
+      status: 503,
+      headers: {},
+      body: { detail: 'Database unavailable' },
+      unexpected: false,
+      outage: expect.stringMatching(/^Database unavailable \(.+\)$/),
+    });
     // The outage is logged at warn (not only as an info request line), naming the code, never the host.
     const lines: [string, string][] = [];
     logErrorResponse({ warn: (m: string) => lines.push(['warn', m]), error: (m: string) => lines.push(['error', m]) }, err, out);

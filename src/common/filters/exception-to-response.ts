@@ -86,7 +86,8 @@ export function exceptionToResponse(err: unknown): ErrorResponse {
     const detail = typeof message === 'string' && message ? message : (GENERIC_DETAIL[status] ?? HttpStatus[status] ?? 'Error');
     const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     // The JSON parser's own wording ("request entity too large") does not say which limit.
-    if (status === 413 && !(err instanceof DomainError)) return { status, headers, body: { detail: `Request body exceeds the size limit: ${detail}` }, unexpected: false };
+    if (status === 413 && !(err instanceof DomainError))
+      return { status, headers, body: { detail: `Request body exceeds the size limit: ${detail}` }, unexpected: false };
     return { status, headers, body: { detail }, unexpected: false };
   }
   // body-parser / raw-body errors carry an HTTP status and a `type`.

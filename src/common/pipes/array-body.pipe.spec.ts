@@ -32,8 +32,18 @@ describe('ArrayBodyPipe', () => {
 
   it('accepts exactly maxItems elements and rejects one more with a single issue at ["body"]', async () => {
     await expect(serviceIds.transform(Array.from({ length: 10_000 }, (_, i) => i))).resolves.toHaveLength(10_000);
-    expect(await issuesOf(serviceIds, Array.from({ length: 10_001 }, () => 'not even checked'))).toEqual([{ loc: ['body'], msg: 'at most 10000 items', type: 'value_error.list.max_items' }]);
-    expect(await issuesOf(platformIds, Array.from({ length: 10_001 }, () => 'r'))).toEqual([{ loc: ['body'], msg: 'at most 10000 platform ids', type: 'value_error.list.max_items' }]);
+    expect(
+      await issuesOf(
+        serviceIds,
+        Array.from({ length: 10_001 }, () => 'not even checked'),
+      ),
+    ).toEqual([{ loc: ['body'], msg: 'at most 10000 items', type: 'value_error.list.max_items' }]);
+    expect(
+      await issuesOf(
+        platformIds,
+        Array.from({ length: 10_001 }, () => 'r'),
+      ),
+    ).toEqual([{ loc: ['body'], msg: 'at most 10000 platform ids', type: 'value_error.list.max_items' }]);
   });
 
   it('rejects a body that is not an array with a single issue at ["body"]', async () => {
@@ -43,7 +53,7 @@ describe('ArrayBodyPipe', () => {
     }
   });
 
-  it('reports every bad element at its index, one issue each, with the element rule\'s type and message', async () => {
+  it("reports every bad element at its index, one issue each, with the element rule's type and message", async () => {
     expect(await issuesOf(serviceIds, [1, '1', 1.5, -1, MAX_INT4, MAX_INT4 + 1, true, null, {}, []])).toEqual(
       [1, 2, 3, 5, 6, 7, 8, 9].map((i) => ({ loc: ['body', i], ...BAD_ID })),
     );
@@ -66,7 +76,7 @@ describe('ArrayBodyPipe', () => {
     }
     const members = new ArrayBodyPipe({ item: MemberItem, maxItems: 3, arrayOf: 'members', counted: 'members' });
 
-    it('returns DTO instances and reports a nested issue under the element\'s index', async () => {
+    it("returns DTO instances and reports a nested issue under the element's index", async () => {
       const [first] = await members.transform([{ login: 'ann', extra: 1 }]);
       expect(first).toBeInstanceOf(MemberDto);
       expect(first).toEqual({ login: 'ann' });

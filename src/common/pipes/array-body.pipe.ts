@@ -31,8 +31,10 @@ export class ArrayBodyPipe<T> implements PipeTransform<unknown, Promise<T[]>> {
 
   async transform(body: unknown): Promise<T[]> {
     const { item, maxItems, arrayOf, counted } = this.rules;
-    if (!Array.isArray(body)) throw new ValidationFailedError([{ loc: ['body'], msg: `must be an array of ${arrayOf}`, type: classValidatorIssueType('isArray') }]);
-    if (body.length > maxItems) throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${maxItems} ${counted}`, type: classValidatorIssueType('arrayMaxSize') }]);
+    if (!Array.isArray(body))
+      throw new ValidationFailedError([{ loc: ['body'], msg: `must be an array of ${arrayOf}`, type: classValidatorIssueType('isArray') }]);
+    if (body.length > maxItems)
+      throw new ValidationFailedError([{ loc: ['body'], msg: `at most ${maxItems} ${counted}`, type: classValidatorIssueType('arrayMaxSize') }]);
     const issues: ValidationIssue[] = [];
     const values: T[] = [];
     for (const [index, element] of (withoutDangerousKeys(body) as unknown[]).entries()) {

@@ -60,7 +60,9 @@ export class RequestValidationPipe implements PipeTransform {
     if (metadata.type === 'body' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
       throw new ValidationFailedError([{ loc: ['body'], msg: 'must be a JSON object', type: 'type_error.object' }]);
     }
-    const instance = plainToInstance(metatype as new () => object, withoutDangerousKeys(value ?? {}) as object, { enableImplicitConversion: metadata.type !== 'body' });
+    const instance = plainToInstance(metatype as new () => object, withoutDangerousKeys(value ?? {}) as object, {
+      enableImplicitConversion: metadata.type !== 'body',
+    });
     const errors = await validate(instance, VALIDATOR_OPTIONS);
     if (errors.length) throw new ValidationFailedError(toValidationIssues(errors, where === 'path' ? ['path'] : [where]));
     return instance;

@@ -67,4 +67,9 @@ export class PlatformIdItem {
   value!: string;
 }
 
-export const PLATFORM_IDS_BODY: ArrayBodyRules<string> = { item: PlatformIdItem, maxItems: MAX_GRAPH_SELECTION, arrayOf: 'platform ids (strings)', counted: 'platform ids' };
+export const PLATFORM_IDS_BODY: ArrayBodyRules<string> = {
+  item: PlatformIdItem,
+  maxItems: MAX_GRAPH_SELECTION,
+  arrayOf: 'platform ids (strings)',
+  counted: 'platform ids',
+};

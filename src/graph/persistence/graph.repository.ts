@@ -70,10 +70,10 @@ export class GraphRepository {
 
   /** Every resource of the member services, sorted by (resource_type, platform_id). */
   async memberResources(tenantId: string, applicationId: number, tx?: Transaction): Promise<MemberResource[]> {
-    const rows = (await this.db(tx).query(`SELECT * FROM (${MEMBER_RESOURCES_SQL}) x ORDER BY x.resource_type ${C}, x.platform_id ${C}`, [tenantId, applicationId])) as Record<
-      string,
-      unknown
-    >[];
+    const rows = (await this.db(tx).query(`SELECT * FROM (${MEMBER_RESOURCES_SQL}) x ORDER BY x.resource_type ${C}, x.platform_id ${C}`, [
+      tenantId,
+      applicationId,
+    ])) as Record<string, unknown>[];
     return rows.map(toMemberResource);
   }
 
@@ -115,7 +115,9 @@ export class GraphRepository {
 
   /** The stored selection rows (meaningful once the application records that a selection was stored). */
   async selection(applicationId: number, tx?: Transaction): Promise<string[]> {
-    const rows = (await this.db(tx).query(`SELECT platform_id FROM application_graph_selections WHERE application_id = $1 ORDER BY platform_id ${C}`, [applicationId])) as {
+    const rows = (await this.db(tx).query(`SELECT platform_id FROM application_graph_selections WHERE application_id = $1 ORDER BY platform_id ${C}`, [
+      applicationId,
+    ])) as {
       platform_id: string;
     }[];
     return rows.map((r) => r.platform_id);

@@ -7,4 +7,12 @@ import { ResourceEntity } from './resource.entity';
 import { ServiceResourceEntity } from './service-resource.entity';
 
 /** The inventory module's entities (services, resources, code roots, relations, packages, finding counts), for src/database/entities.ts. */
-export const INVENTORY_ENTITIES = [InventoryServiceEntity, CodeRootEntity, ResourceEntity, ServiceResourceEntity, RelationEntity, FindingCountEntity, PackageObservationEntity];
+export const INVENTORY_ENTITIES = [
+  InventoryServiceEntity,
+  CodeRootEntity,
+  ResourceEntity,
+  ServiceResourceEntity,
+  RelationEntity,
+  FindingCountEntity,
+  PackageObservationEntity,
+];

@@ -94,7 +94,12 @@ export class InventoryReadRepository {
    * observations repeat the same hashes/licenses/edges for every service × code root × environment a
    * package is seen in (measured 1.3-1.9x faster than per-row parsing on 50,000 observations).
    */
-  async findPackageObservations(tenantId: string, serviceIds: number[], environment: string | null, coderootIds: string[] | null): Promise<PackageObservation[]> {
+  async findPackageObservations(
+    tenantId: string,
+    serviceIds: number[],
+    environment: string | null,
+    coderootIds: string[] | null,
+  ): Promise<PackageObservation[]> {
     if (!serviceIds.length) return [];
     const params: unknown[] = [tenantId, serviceIds];
     let where = 'tenant_id = $1 AND service_id = ANY($2::int[])';

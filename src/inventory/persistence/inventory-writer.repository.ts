@@ -1,7 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { boolColumn, bulkQuery, deleteAllOfTenant, deleteOthers, intColumn, jsonText, textColumn } from '../../database/bulk-sql';
 import { managerOf, type Transaction } from '../../database/unit-of-work';
-import { splitCodeRootId, type ImportCodeRoot, type ImportFindingCount, type ImportPackage, type ImportRelation, type ImportResource, type ImportService } from '../inventory-rows';
+import {
+  splitCodeRootId,
+  type ImportCodeRoot,
+  type ImportFindingCount,
+  type ImportPackage,
+  type ImportRelation,
+  type ImportResource,
+  type ImportService,
+} from '../inventory-rows';
 import { categoryForResourceType } from '../resource-category';
 
 /**
@@ -22,7 +30,9 @@ export class InventoryWriterRepository {
   }
   async existingServiceIds(tx: Transaction, tenantId: string, ids: number[]): Promise<Set<number>> {
     if (!ids.length) return new Set();
-    const rows = (await this.db(tx).query('SELECT id FROM inventory_services WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids])) as { id: number }[];
+    const rows = (await this.db(tx).query('SELECT id FROM inventory_services WHERE tenant_id = $1 AND id = ANY($2::int[])', [tenantId, ids])) as {
+      id: number;
+    }[];
     return new Set(rows.map((r) => Number(r.id)));
   }
   async existingCodeRoots(tx: Transaction, tenantId: string, ids: string[]): Promise<Map<string, number>> {
@@ -43,7 +53,8 @@ export class InventoryWriterRepository {
   async upsertServices(tx: Transaction, tenantId: string, services: ImportService[], replace: boolean): Promise<number> {
     const deleted = replace ? await deleteOthers(this.db(tx), 'inventory_services', 'id', intColumn(services.map((s) => s.id)), tenantId) : 0;
     if (!services.length) return deleted;
-    await bulkQuery(this.db(tx),
+    await bulkQuery(
+      this.db(tx),
       tenantId,
       {
         id: intColumn(services.map((s) => s.id)),
@@ -61,7 +72,8 @@ export class InventoryWriterRepository {
   async upsertCodeRoots(tx: Transaction, tenantId: string, roots: ImportCodeRoot[], replace: boolean): Promise<number> {
     const deleted = replace ? await deleteOthers(this.db(tx), 'code_roots', 'id', textColumn(roots.map((r) => r.id)), tenantId) : 0;
     if (!roots.length) return deleted;
-    await bulkQuery(this.db(tx),
+    await bulkQuery(
+      this.db(tx),
       tenantId,
       {
         id: textColumn(roots.map((r) => r.id)),
@@ -81,7 +93,8 @@ export class InventoryWriterRepository {
     const ids = textColumn(resources.map((r) => r.platform_id));
     const deleted = replace ? await deleteOthers(this.db(tx), 'resources', 'platform_id', ids, tenantId) : 0;
     if (!resources.length) return deleted;
-    await bulkQuery(this.db(tx),
+    await bulkQuery(
+      this.db(tx),
       tenantId,
       {
         platform_id: ids,
@@ -100,7 +113,8 @@ export class InventoryWriterRepository {
     );
     const links = resources.flatMap((r) => [...new Set(r.service_ids ?? [])].map((sid) => [sid, r.platform_id] as const));
     // Remove links no longer given, add new ones; unchanged links are left alone.
-    await bulkQuery(this.db(tx),
+    await bulkQuery(
+      this.db(tx),
       tenantId,
       { s: intColumn(links.map((l) => l[0])), p: textColumn(links.map((l) => l[1])) },
       (from) => `DELETE FROM service_resources sr WHERE sr.tenant_id = $1 AND sr.platform_id IN (SELECT t.p FROM ${from})
@@ -108,9 +122,16 @@ export class InventoryWriterRepository {
     );
     // Resources listed with no services at all lose every link.
     const unlinked = resources.filter((r) => !(r.service_ids ?? []).length).map((r) => r.platform_id);
-    if (unlinked.length) await bulkQuery(this.db(tx), tenantId, { p: textColumn(unlinked) }, (from) => `DELETE FROM service_resources WHERE tenant_id = $1 AND platform_id IN (SELECT t.p FROM ${from})`);
+    if (unlinked.length)
+      await bulkQuery(
+        this.db(tx),
+        tenantId,
+        { p: textColumn(unlinked) },
+        (from) => `DELETE FROM service_resources WHERE tenant_id = $1 AND platform_id IN (SELECT t.p FROM ${from})`,
+      );
     if (links.length) {
-      await bulkQuery(this.db(tx),
+      await bulkQuery(
+        this.db(tx),
         tenantId,
         { s: intColumn(links.map((l) => l[0])), p: textColumn(links.map((l) => l[1])) },
         (from) => `INSERT INTO service_resources (tenant_id, service_id, platform_id) SELECT $1, t.s, t.p FROM ${from} ON CONFLICT DO NOTHING`,
@@ -121,7 +142,8 @@ export class InventoryWriterRepository {
   async upsertRelations(tx: Transaction, tenantId: string, relations: ImportRelation[], replace: boolean): Promise<number> {
     const deleted = replace ? await deleteAllOfTenant(this.db(tx), 'inventory_relations', tenantId) : 0;
     if (!relations.length) return deleted;
-    await bulkQuery(this.db(tx),
+    await bulkQuery(
+      this.db(tx),
       tenantId,
       { s: textColumn(relations.map((r) => r.source)), t: textColumn(relations.map((r) => r.target)), r: textColumn(relations.map((r) => r.relation)) },
       (from) => `INSERT INTO inventory_relations (tenant_id, source_node, target_node, relation) SELECT $1, t.s, t.t, t.r FROM ${from} ON CONFLICT DO NOTHING`,
@@ -131,7 +153,8 @@ export class InventoryWriterRepository {
   async upsertPackages(tx: Transaction, tenantId: string, packages: ImportPackage[], replace: boolean): Promise<number> {
     const deleted = replace ? await deleteAllOfTenant(this.db(tx), 'package_observations', tenantId) : 0;
     if (!packages.length) return deleted;
-    await bulkQuery(this.db(tx),
+    await bulkQuery(
+      this.db(tx),
       tenantId,
       {
         service_id: intColumn(packages.map((p) => p.service_id)),
@@ -148,7 +171,9 @@ export class InventoryWriterRepository {
         licenses: textColumn(packages.map((p) => jsonText(p.licenses ?? []))),
         depends_on: textColumn(packages.map((p) => jsonText(p.depends_on ?? []))),
       },
-      (from) => `INSERT INTO package_observations (tenant_id, service_id, coderoot_id, environment, purl, name, "group", version, type, scope, direct, hashes, licenses, depends_on)
+      (
+        from,
+      ) => `INSERT INTO package_observations (tenant_id, service_id, coderoot_id, environment, purl, name, "group", version, type, scope, direct, hashes, licenses, depends_on)
          SELECT $1, t.service_id, t.coderoot_id, t.environment, t.purl, t.name, t.grp, t.version, t.type, t.scope, t.direct, t.hashes::jsonb, t.licenses::jsonb, t.depends_on::jsonb
          FROM ${from}
          ON CONFLICT (tenant_id, service_id, coderoot_id, environment, purl) DO UPDATE SET name = EXCLUDED.name, "group" = EXCLUDED."group", version = EXCLUDED.version,
@@ -159,7 +184,8 @@ export class InventoryWriterRepository {
   async upsertFindingCounts(tx: Transaction, tenantId: string, counts: ImportFindingCount[], replace: boolean): Promise<number> {
     const deleted = replace ? await deleteAllOfTenant(this.db(tx), 'service_finding_counts', tenantId) : 0;
     if (!counts.length) return deleted;
-    await bulkQuery(this.db(tx),
+    await bulkQuery(
+      this.db(tx),
       tenantId,
       {
         service_id: intColumn(counts.map((c) => c.service_id)),
@@ -181,6 +207,8 @@ export class InventoryWriterRepository {
 
   /** Planner statistics of the inventory's tables after a bulk load. */
   async analyze(tx: Transaction): Promise<void> {
-    await this.db(tx).query('ANALYZE inventory_services, code_roots, resources, service_resources, inventory_relations, service_finding_counts, package_observations');
+    await this.db(tx).query(
+      'ANALYZE inventory_services, code_roots, resources, service_resources, inventory_relations, service_finding_counts, package_observations',
+    );
   }
 }

@@ -18,7 +18,10 @@ export const applicationOutput = z.looseObject({
   service_count: int().nullable().optional(),
   resource_count: int().nullable().optional(),
   business_impact: z.enum(BUSINESS_IMPACTS).optional(),
-  tier: z.string().regex(/^TIER_\d+$/).optional(),
+  tier: z
+    .string()
+    .regex(/^TIER_\d+$/)
+    .optional(),
   application_type: z.enum(APPLICATION_TYPES).nullable().optional(),
   severity: z.enum(RISK_LEVELS).nullable().optional(),
   created: z.string().nullable().optional(),

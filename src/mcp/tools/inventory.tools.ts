@@ -36,7 +36,11 @@ function pagingArguments(orderFields: readonly string[]) {
   return {
     page: z.number().int().min(0).max(MAX_INT4).optional().describe('0-based page number (default 0).'),
     limit: z.number().int().min(1).max(MAX_PAGE_LIMIT).optional().describe(`Page size, 1–${MAX_PAGE_LIMIT} (default 100).`),
-    order: z.string().nullable().optional().describe(`One order field: ${orderFields.join(', ')}.`),
+    order: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(`One order field: ${orderFields.join(', ')}.`),
     orders: z.array(z.string()).max(20).nullable().optional().describe('Several order fields, `-field` for descending; wins over `order`.'),
     direction: z.enum(['asc', 'desc']).nullable().optional().describe('Direction for `order` (default asc).'),
     search: z.string().max(255).nullable().optional().describe('Case-insensitive substring search.'),
@@ -169,7 +173,9 @@ export function registerInventoryTools(server: McpServer, services: InventorySer
         const tenantId = tenantOf();
         // REST requires both keys (null allowed); for tools, omitted means null (everything).
         const body = await validateLikeRest(SbomRequestDto, { environment: environment ?? null, coderoots: coderoots ?? null });
-        const json = await relocateIssues([], () => services.sbom.generate(tenantId, application_id, { environment: body.environment, coderoots: body.coderoots }));
+        const json = await relocateIssues([], () =>
+          services.sbom.generate(tenantId, application_id, { environment: body.environment, coderoots: body.coderoots }),
+        );
         return JSON.parse(json) as Record<string, unknown>;
       }),
   );

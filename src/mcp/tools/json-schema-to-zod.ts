@@ -13,9 +13,10 @@ export function openApiToJsonSchema(schema: unknown): unknown {
   for (const [key, value] of Object.entries(src)) {
     if (key === 'nullable') continue;
     // `properties` maps names to schemas: convert each value, never treat a name as a keyword.
-    out[key] = key === 'properties' && value && typeof value === 'object'
-      ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, openApiToJsonSchema(v)]))
-      : openApiToJsonSchema(value);
+    out[key] =
+      key === 'properties' && value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, openApiToJsonSchema(v)]))
+        : openApiToJsonSchema(value);
   }
   if (src.nullable !== true) return out;
   if (Array.isArray(out.enum)) out.enum = out.enum.filter((v) => v !== null);

@@ -20,13 +20,20 @@ export const scanToolInputSchema = {
   files: z
     .array(
       z.object({
-        path: z.string().min(1).max(L.maxNameBytes).describe('Path of the file as it sits in the project, e.g. `.claude/commands/deploy.md` or `SKILL.md` (the path helps tell the file kind).'),
+        path: z
+          .string()
+          .min(1)
+          .max(L.maxNameBytes)
+          .describe('Path of the file as it sits in the project, e.g. `.claude/commands/deploy.md` or `SKILL.md` (the path helps tell the file kind).'),
         content: z.string().describe('The file content as UTF-8 text.'),
       }),
     )
     .optional()
     .describe(`Inline files (up to ${L.maxFiles}). One file is scanned as a single upload; several are bundled like a .zip upload.`),
-  zip_base64: z.string().optional().describe(`A .zip bundle (e.g. a skill directory), base64-encoded, at most ${formatBytes(L.maxUploadBytes)} before encoding.`),
+  zip_base64: z
+    .string()
+    .optional()
+    .describe(`A .zip bundle (e.g. a skill directory), base64-encoded, at most ${formatBytes(L.maxUploadBytes)} before encoding.`),
   filename: z.string().min(1).max(255).optional().describe('Name of the zip upload (only with `zip_base64`; default `upload.zip`).'),
 };
 

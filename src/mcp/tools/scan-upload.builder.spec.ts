@@ -9,7 +9,12 @@ describe('buildScanUpload', () => {
   });
 
   it('zips several inline files (stored) so the scanner extracts them under their paths', () => {
-    const up = buildScanUpload({ files: [{ path: 'SKILL.md', content: '# s\n' }, { path: 'scripts/run.sh', content: 'echo é\n' }] });
+    const up = buildScanUpload({
+      files: [
+        { path: 'SKILL.md', content: '# s\n' },
+        { path: 'scripts/run.sh', content: 'echo é\n' },
+      ],
+    });
     expect(up.filename).toBe(INLINE_BUNDLE_NAME);
     const extracted = extractUpload(up);
     expect(extracted.container).toBe('zip');
@@ -20,7 +25,10 @@ describe('buildScanUpload', () => {
   });
 
   it('same files, same bytes (no timestamps)', () => {
-    const files = [{ path: 'a.md', content: 'a' }, { path: 'b.md', content: 'b' }];
+    const files = [
+      { path: 'a.md', content: 'a' },
+      { path: 'b.md', content: 'b' },
+    ];
     expect(buildScanUpload({ files }).bytes).toEqual(buildScanUpload({ files }).bytes);
   });
 
@@ -44,11 +52,22 @@ describe('buildScanUpload', () => {
     expect(issues(() => buildScanUpload({ files: [], zip_base64: '' }))).toEqual([['arguments']]);
     expect(issues(() => buildScanUpload({ zip_base64: 'not base64!' }))).toEqual([['arguments', 'zip_base64']]);
     expect(issues(() => buildScanUpload({ files: [] }))).toEqual([['arguments', 'files']]);
-    expect(issues(() => buildScanUpload({ files: [{ path: 'a', content: '1' }, { path: 'a', content: '2' }] }))).toEqual([['arguments', 'files', 1, 'path']]);
+    expect(
+      issues(() =>
+        buildScanUpload({
+          files: [
+            { path: 'a', content: '1' },
+            { path: 'a', content: '2' },
+          ],
+        }),
+      ),
+    ).toEqual([['arguments', 'files', 1, 'path']]);
   });
 
   it('413 for more files than an upload may hold', () => {
     const files = ['a', 'b', 'c', 'd'].map((p) => ({ path: `${p}.md`, content: p }));
-    expect(() => buildScanUpload({ files })).toThrow(new PayloadTooLargeError('Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload (the first file over it is "d.md").'));
+    expect(() => buildScanUpload({ files })).toThrow(
+      new PayloadTooLargeError('Upload exceeds a limit: 4 files were sent; the limit is 3 files per upload (the first file over it is "d.md").'),
+    );
   });
 });

@@ -43,7 +43,9 @@ export function buildScanUpload(input: ScanToolInput, maxFiles = DEFAULT_SCAN_LI
   const files = input.files!;
   if (files.length === 0) throw invalid(['files'], 'at least one file is required', 'value_error.missing');
   if (files.length > maxFiles) {
-    throw new PayloadTooLargeError(`Upload exceeds a limit: ${files.length} files were sent; the limit is ${maxFiles} files per upload (the first file over it is ${quoteName(files[maxFiles]!.path)}).`);
+    throw new PayloadTooLargeError(
+      `Upload exceeds a limit: ${files.length} files were sent; the limit is ${maxFiles} files per upload (the first file over it is ${quoteName(files[maxFiles]!.path)}).`,
+    );
   }
   const seen = new Set<string>();
   files.forEach((f, i) => {

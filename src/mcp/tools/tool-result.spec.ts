@@ -13,7 +13,10 @@ describe('tool results', () => {
       content: [{ type: 'text', text: 'HTTP 404 Not Found: Application 7 not found' }],
       _meta: { [TOOL_ERROR_META_KEY]: { status: 404, detail: 'Application 7 not found' } },
     });
-    expect(toolError(new PayloadTooLargeError('Upload exceeds a limit: x.')).content[0]).toEqual({ type: 'text', text: 'HTTP 413 Payload Too Large: Upload exceeds a limit: x.' });
+    expect(toolError(new PayloadTooLargeError('Upload exceeds a limit: x.')).content[0]).toEqual({
+      type: 'text',
+      text: 'HTTP 413 Payload Too Large: Upload exceeds a limit: x.',
+    });
   });
 
   it('422: the issue list in _meta, flattened in the text', () => {
@@ -28,7 +31,10 @@ describe('tool results', () => {
       content: [{ text: 'HTTP 503 Service Unavailable: Scan capacity is saturated; retry later. Retry after 5 seconds.' }],
       _meta: { [TOOL_ERROR_META_KEY]: { status: 503, retry_after_seconds: 5 } },
     });
-    expect(toolError(new RateLimitedError('Rate limit exceeded: judge', 12))._meta![TOOL_ERROR_META_KEY]).toMatchObject({ status: 429, retry_after_seconds: 12 });
+    expect(toolError(new RateLimitedError('Rate limit exceeded: judge', 12))._meta![TOOL_ERROR_META_KEY]).toMatchObject({
+      status: 429,
+      retry_after_seconds: 12,
+    });
     expect(toolError(new ServiceUnavailableError('Scanner unavailable'))._meta![TOOL_ERROR_META_KEY]).toEqual({ status: 503, detail: 'Scanner unavailable' });
   });
 

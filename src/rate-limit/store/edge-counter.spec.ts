@@ -29,7 +29,7 @@ describe('EdgeCounter without a shared store (one replica)', () => {
     expect(admitted(counter, 6, check('edge:api:b'))).toBe(5);
   });
 
-  it('drops expired windows as it goes, so memory stays bounded by the active networks (plus the sweep\'s small rest)', () => {
+  it("drops expired windows as it goes, so memory stays bounded by the active networks (plus the sweep's small rest)", () => {
     const clock = new FakeClock();
     const counter = new EdgeCounter(null, clock);
     for (let i = 0; i < 1000; i++) counter.admit(check(`edge:api:${i}`));

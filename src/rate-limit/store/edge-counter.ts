@@ -131,20 +131,34 @@ export class EdgeCounter {
     const shared = this.shared;
     try {
       await Promise.all([
-        this.sync(batch.filter((b) => b.inflight > 0), now, async (adds) => {
-          const result = await shared.evaluate(adds.map((b) => ({ key: b.key, limit: UNCAPPED, windowMs: b.windowMs, cost: b.inflight })), now);
-          adds.forEach((b, i) => {
-            const bucket = result.buckets[i]!;
-            b.shared = UNCAPPED - bucket.remaining;
-            b.resetAt = bucket.resetAt;
-          });
-        }),
+        this.sync(
+          batch.filter((b) => b.inflight > 0),
+          now,
+          async (adds) => {
+            const result = await shared.evaluate(
+              adds.map((b) => ({ key: b.key, limit: UNCAPPED, windowMs: b.windowMs, cost: b.inflight })),
+              now,
+            );
+            adds.forEach((b, i) => {
+              const bucket = result.buckets[i]!;
+              b.shared = UNCAPPED - bucket.remaining;
+              b.resetAt = bucket.resetAt;
+            });
+          },
+        ),
         // Handed-back units were sent before (a sync in flight delays this flush), so resetAt is the
         // shared window's end, which the store's release needs to match.
-        this.sync(batch.filter((b) => b.inflight < 0), now, async (returns) => {
-          await shared.release(returns.map((b) => ({ key: b.key, resetAt: b.resetAt, cost: -b.inflight })), now);
-          for (const b of returns) b.shared = Math.max(0, b.shared + b.inflight);
-        }),
+        this.sync(
+          batch.filter((b) => b.inflight < 0),
+          now,
+          async (returns) => {
+            await shared.release(
+              returns.map((b) => ({ key: b.key, resetAt: b.resetAt, cost: -b.inflight })),
+              now,
+            );
+            for (const b of returns) b.shared = Math.max(0, b.shared + b.inflight);
+          },
+        ),
       ]);
     } finally {
       this.syncing = false;
@@ -166,7 +180,9 @@ export class EdgeCounter {
       }
       if (now - this.lastWarn >= 30_000) {
         this.lastWarn = now;
-        this.options.onSyncError?.(`edge counters not shared (${err instanceof Error ? err.message : String(err)}); counting per process until the store answers`);
+        this.options.onSyncError?.(
+          `edge counters not shared (${err instanceof Error ? err.message : String(err)}); counting per process until the store answers`,
+        );
       }
     }
   }

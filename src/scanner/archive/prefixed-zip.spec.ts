@@ -69,7 +69,11 @@ describe('extractUpload: a zip behind a prefix', () => {
     ['concatenated', concatenated],
     ['adjusted (zip -A)', adjusted],
   ])('gives the %s embedded zip the same 400 and 413 answers as a plain zip', (_form, build) => {
-    const cases: Record<string, string>[] = [{ 'SKILL.md': SKILL, '../evil.sh': 'x' }, { 'SKILL.md': SKILL, 'a\u202e.md': 'x' }, { 'SKILL.md': noiseText(251 * 1024).toString('latin1') }];
+    const cases: Record<string, string>[] = [
+      { 'SKILL.md': SKILL, '../evil.sh': 'x' },
+      { 'SKILL.md': SKILL, 'a\u202e.md': 'x' },
+      { 'SKILL.md': noiseText(251 * 1024).toString('latin1') },
+    ];
     for (const files of cases) {
       const plain = extractOutcome('b.zip', zipOf(files));
       expect(plain.status).not.toBe(200);

@@ -75,7 +75,19 @@ describe('extractUpload: resource bounds', () => {
   });
 
   it('never inflates past the caps and writes nothing to disk', () => {
-    const writers = ['writeFileSync', 'writeFile', 'appendFileSync', 'appendFile', 'createWriteStream', 'openSync', 'open', 'mkdirSync', 'mkdir', 'writeSync', 'write'] as const;
+    const writers = [
+      'writeFileSync',
+      'writeFile',
+      'appendFileSync',
+      'appendFile',
+      'createWriteStream',
+      'openSync',
+      'open',
+      'mkdirSync',
+      'mkdir',
+      'writeSync',
+      'write',
+    ] as const;
     const spies = writers.map((w) => jest.spyOn(fs, w as never));
     const promiseSpies = (['writeFile', 'appendFile', 'open', 'mkdir'] as const).map((w) => jest.spyOn(fs.promises, w as never));
     global.gc?.();

@@ -96,7 +96,9 @@ function fileEntry(relativePath: string, bytes: Buffer): UploadEntry {
 /** Files in entry order; over the limit, the 413 names the first file past it. */
 function checkFileCount(fileNames: readonly string[], limits: ScanLimits): void {
   if (fileNames.length > limits.maxFiles) {
-    tooLarge(`the zip archive holds ${fileNames.length} files; the limit is ${limits.maxFiles} files per upload (the first file over it is ${quoteName(fileNames[limits.maxFiles]!)})`);
+    tooLarge(
+      `the zip archive holds ${fileNames.length} files; the limit is ${limits.maxFiles} files per upload (the first file over it is ${quoteName(fileNames[limits.maxFiles]!)})`,
+    );
   }
 }
 
@@ -126,13 +128,18 @@ function extractZip(archive: Buffer, limits: ScanLimits, firstEntryOffset = 0, p
   const leading = prefix ? [{ name: prefixEntryName(prefix.uploadName, records), bytes: Buffer.from(prefix.bytes) }] : [];
   const candidateNames = [...leading.map((l) => l.name), ...records.filter((r) => !r.isDirectory).map((r) => r.name)];
   if (candidateNames.length === 0) throw new BadRequestError('Upload could not be extracted: the zip archive contains no files.');
-  checkFileCount(candidateNames.filter((n) => !hasOsMetadataName(n)), limits);
+  checkFileCount(
+    candidateNames.filter((n) => !hasOsMetadataName(n)),
+    limits,
+  );
 
   // Early rejections from declared sizes (cheap, before any inflation). Inflation re-checks all of it.
   let declaredTotal = 0;
   for (const l of leading) {
     if (l.bytes.length > limits.maxFileBytes) {
-      tooLarge(`the prefix before the zip archive (entry ${quoteName(l.name)}) is ${l.bytes.length} bytes; the limit is ${formatBytes(limits.maxFileBytes)} per file`);
+      tooLarge(
+        `the prefix before the zip archive (entry ${quoteName(l.name)}) is ${l.bytes.length} bytes; the limit is ${formatBytes(limits.maxFileBytes)} per file`,
+      );
     }
     declaredTotal += l.bytes.length;
   }
@@ -182,13 +189,8 @@ function extractEmbeddedZip(bytes: Buffer, embedded: EmbeddedZip, uploadName: st
  * end of the bytes) is read strictly; any other content is one file named after the upload.
  * Throws 400 / 413 domain errors.
  */
-export function extractUpload(
-  upload: { filename?: string | null; bytes: Uint8Array },
-  limits: ScanLimits = DEFAULT_SCAN_LIMITS,
-): ExtractedUpload {
-  const bytes = Buffer.isBuffer(upload.bytes)
-    ? upload.bytes
-    : Buffer.from(upload.bytes.buffer, upload.bytes.byteOffset, upload.bytes.byteLength);
+export function extractUpload(upload: { filename?: string | null; bytes: Uint8Array }, limits: ScanLimits = DEFAULT_SCAN_LIMITS): ExtractedUpload {
+  const bytes = Buffer.isBuffer(upload.bytes) ? upload.bytes : Buffer.from(upload.bytes.buffer, upload.bytes.byteOffset, upload.bytes.byteLength);
   if (bytes.length === 0) throw new BadRequestError('Upload is empty.');
   const name = normaliseUploadName(upload.filename);
   if (bytes.length > limits.maxUploadBytes) {

@@ -130,9 +130,7 @@ function decodeName(bytes: Buffer, flags: number): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return fail(
-      flags & FLAG_UTF8 ? 'an entry name is flagged UTF-8 but is not valid UTF-8' : 'an entry name is neither ASCII nor UTF-8',
-    );
+    return fail(flags & FLAG_UTF8 ? 'an entry name is flagged UTF-8 but is not valid UTF-8' : 'an entry name is neither ASCII nor UTF-8');
   }
 }
 
@@ -143,12 +141,7 @@ interface Zip64Values {
 }
 
 /** Walks an extra field; rejects malformed layouts and AES (0x9901) encryption. */
-function readExtra(
-  extra: Buffer,
-  label: string,
-  need: { usize: boolean; csize: boolean; offset: boolean },
-  current: Zip64Values,
-): Zip64Values {
+function readExtra(extra: Buffer, label: string, need: { usize: boolean; csize: boolean; offset: boolean }, current: Zip64Values): Zip64Values {
   const out = { ...current };
   let p = 0;
   while (p < extra.length) {
@@ -195,9 +188,7 @@ function readCentralDirectory(buf: Buffer, eocd: number, limits: ScanLimits): { 
   if (diskNumber !== 0 || cdDisk !== 0) fail('multi-volume (spanned) zip archives are not supported');
   if (entriesOnDisk !== totalEntries) fail('the entry counts in the end of central directory record disagree');
   if (totalEntries > limits.maxEntries) {
-    throw new PayloadTooLargeError(
-      `Upload exceeds a limit: the zip archive lists ${totalEntries} entries; the limit is ${limits.maxEntries} entries.`,
-    );
+    throw new PayloadTooLargeError(`Upload exceeds a limit: the zip archive lists ${totalEntries} entries; the limit is ${limits.maxEntries} entries.`);
   }
   // No prepended data, no gap, no overlap between the central directory and its end record.
   if (cdOffset + cdSize !== eocd) fail('the central directory size or offset is inconsistent with the archive');

@@ -63,7 +63,8 @@ export function destroysBroadly(call: CodeCall): boolean {
 /** The call sends data to the network (a request with a body, an upload). */
 export function sendsOut(call: CodeCall): boolean {
   const last = lastPart(call.name);
-  if (last === 'curl' || last === 'wget' || last === 'invoke-restmethod' || last === 'invoke-webrequest' || last === 'irm' || last === 'iwr') return call.args.some((a) => SEND_FLAG.test(a) || a.startsWith('--post'));
+  if (last === 'curl' || last === 'wget' || last === 'invoke-restmethod' || last === 'invoke-webrequest' || last === 'irm' || last === 'iwr')
+    return call.args.some((a) => SEND_FLAG.test(a) || a.startsWith('--post'));
   return SEND_CALLEE.test(call.name) && call.args.some((a) => /^https?:\/\//.test(a));
 }
 

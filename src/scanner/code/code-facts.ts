@@ -73,7 +73,31 @@ let triggers: RegExp | null = null;
 /** One pattern of lower-case literals, one of which a chunk must contain to be worth parsing: the code lexicons' entries as written. */
 function chunkTriggers(): RegExp {
   if (!triggers) {
-    const words = new Set<string>(['rm -', 'git push', 'clone', 'chmod', 'pip install', 'hooks', 'remove(', 'unlink(', 'alias sudo', 'dig ', 'git commit', 'git tag', 'git notes', 'git remote', 'gh issue', 'gh pr ', 'gh gist', 'gh release', 'gh api', '"commit"', "'commit'", ...SEND_TRIGGERS, ...DECODER_TRIGGERS]);
+    const words = new Set<string>([
+      'rm -',
+      'git push',
+      'clone',
+      'chmod',
+      'pip install',
+      'hooks',
+      'remove(',
+      'unlink(',
+      'alias sudo',
+      'dig ',
+      'git commit',
+      'git tag',
+      'git notes',
+      'git remote',
+      'gh issue',
+      'gh pr ',
+      'gh gist',
+      'gh release',
+      'gh api',
+      '"commit"',
+      "'commit'",
+      ...SEND_TRIGGERS,
+      ...DECODER_TRIGGERS,
+    ]);
     for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location', 'code-covert-sink'] as const) {
       for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : cls === 'code-covert-sink' ? 5 : 4)) words.add(w);
     }
@@ -91,8 +115,33 @@ let relevant: ReadonlySet<string> | null = null;
 /** Last parts of the callee names a Python or JS call must have to be recorded (shell commands are all kept). */
 function relevantCallee(name: string): boolean {
   if (!relevant) {
-    const set = new Set<string>(['open', 'write', 'writefile', 'writefilesync', 'createwritestream', 'system', 'popen', 'run', 'call', 'check_call', 'check_output', 'execsync', 'exec', 'eval', 'compile', 'spawn', 'spawnsync', 'execfilesync', 'remove', 'unlink', 'rmdir', 'rm', ...SEND_CALLEES]);
-    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter', 'code-covert-sink'] as const) for (const w of codeLexicon(cls)) set.add(w.slice(w.lastIndexOf('.') + 1));
+    const set = new Set<string>([
+      'open',
+      'write',
+      'writefile',
+      'writefilesync',
+      'createwritestream',
+      'system',
+      'popen',
+      'run',
+      'call',
+      'check_call',
+      'check_output',
+      'execsync',
+      'exec',
+      'eval',
+      'compile',
+      'spawn',
+      'spawnsync',
+      'execfilesync',
+      'remove',
+      'unlink',
+      'rmdir',
+      'rm',
+      ...SEND_CALLEES,
+    ]);
+    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter', 'code-covert-sink'] as const)
+      for (const w of codeLexicon(cls)) set.add(w.slice(w.lastIndexOf('.') + 1));
     relevant = set;
   }
   return relevant.has(name.slice(name.lastIndexOf('.') + 1));
@@ -218,7 +267,8 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
       const op = node.childForFieldName('operator')?.text;
       if (op === '+') return resolve(node.childForFieldName('left'), state, depth + 1) + resolve(node.childForFieldName('right'), state, depth + 1);
       // pathlib joins with `/`: `Path.home() / ".bashrc"`.
-      if (op === '/' && lang === 'python') return `${resolve(node.childForFieldName('left'), state, depth + 1)}/${resolve(node.childForFieldName('right'), state, depth + 1)}`;
+      if (op === '/' && lang === 'python')
+        return `${resolve(node.childForFieldName('left'), state, depth + 1)}/${resolve(node.childForFieldName('right'), state, depth + 1)}`;
       return bounded(node.text);
     }
     case 'parenthesized_expression':
@@ -232,7 +282,10 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
       const fn = calleeName(node.childForFieldName('function'));
       const argsNode = node.childForFieldName('arguments');
       // `f(x for x in y)`: a lone generator is the arguments node itself.
-      const args = argsNode?.type === 'generator_expression' ? [argsNode] : (argsNode?.namedChildren ?? []).filter((c) => c && c.type !== 'keyword_argument' && c.type !== 'object');
+      const args =
+        argsNode?.type === 'generator_expression'
+          ? [argsNode]
+          : (argsNode?.namedChildren ?? []).filter((c) => c && c.type !== 'keyword_argument' && c.type !== 'object');
       if (/(?:^|\.)(?:homedir|home|expanduser)$/.test(fn)) return args.length > 0 ? resolve(args[0], state, depth + 1) : '~';
       if (/(?:^|\.)(?:tmpdir|gettempdir)$/.test(fn)) return '/tmp';
       if (/(?:^|\.)(?:join|resolve)$/.test(fn) && /path/.test(fn)) return joinCapped(args, state, depth + 1, '/');
@@ -240,7 +293,13 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
       const decoded = resolveDecoding(node, fn, args, state, depth);
       if (decoded !== null) return decoded;
       const def = state.fnDefs.get(fn);
-      if (def && depth < 6) return withBound(state, def.params, args.map((a) => resolve(a, state, depth + 1)), () => resolve(def.ret, state, depth + 1));
+      if (def && depth < 6)
+        return withBound(
+          state,
+          def.params,
+          args.map((a) => resolve(a, state, depth + 1)),
+          () => resolve(def.ret, state, depth + 1),
+        );
       // A function of this code returns what its return statement resolved to.
       return state.returns.get(fn) ?? bounded(node.text);
     }
@@ -250,18 +309,60 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
 }
 
 /** Literals that make a chunk worth parsing for its decoding calls (the callees below). */
-export const DECODER_TRIGGERS: readonly string[] = ['b64decode', 'b32decode', 'b85decode', 'decodebytes', 'a2b_base64', 'fromhex', 'unhexlify', 'a2b_hex', 'frombase64string', 'atob(', 'decompress', 'inflatesync', 'gunzipsync', 'codecs.decode', "'base64'", '"base64"'];
+export const DECODER_TRIGGERS: readonly string[] = [
+  'b64decode',
+  'b32decode',
+  'b85decode',
+  'decodebytes',
+  'a2b_base64',
+  'fromhex',
+  'unhexlify',
+  'a2b_hex',
+  'frombase64string',
+  'atob(',
+  'decompress',
+  'inflatesync',
+  'gunzipsync',
+  'codecs.decode',
+  "'base64'",
+  '"base64"',
+];
 /**
  * Callees that decode their first argument, by the last part of their name. Maps, not objects,
  * here and below: the keys come from the scanned code, and `x.constructor(…)` must not find
  * Object's constructor (it threw, and the file's code went unanalysed).
  */
-const DECODER_CALLEES = new Map<string, DecodeStep>(Object.entries({
-  b64decode: 'base64', urlsafe_b64decode: 'base64', standard_b64decode: 'base64', decodebytes: 'base64', a2b_base64: 'base64', atob: 'base64', frombase64string: 'base64',
-  b32decode: 'base32', b85decode: 'base85', fromhex: 'hex', unhexlify: 'hex', a2b_hex: 'hex',
-} satisfies Record<string, DecodeStep>));
+const DECODER_CALLEES = new Map<string, DecodeStep>(
+  Object.entries({
+    b64decode: 'base64',
+    urlsafe_b64decode: 'base64',
+    standard_b64decode: 'base64',
+    decodebytes: 'base64',
+    a2b_base64: 'base64',
+    atob: 'base64',
+    frombase64string: 'base64',
+    b32decode: 'base32',
+    b85decode: 'base85',
+    fromhex: 'hex',
+    unhexlify: 'hex',
+    a2b_hex: 'hex',
+  } satisfies Record<string, DecodeStep>),
+);
 /** A second argument naming the encoding: `codecs.decode(x, "rot13")`, `Buffer.from(x, "base64")`. */
-const ENCODING_ARG = new Map<string, DecodeStep>(Object.entries({ rot13: 'rot13', rot_13: 'rot13', hex: 'hex', base64: 'base64', base64url: 'base64', zlib: 'zlib', 'utf-16': 'utf16le', 'utf-16le': 'utf16le', utf16le: 'utf16le', ucs2: 'utf16le' } satisfies Record<string, DecodeStep>));
+const ENCODING_ARG = new Map<string, DecodeStep>(
+  Object.entries({
+    rot13: 'rot13',
+    rot_13: 'rot13',
+    hex: 'hex',
+    base64: 'base64',
+    base64url: 'base64',
+    zlib: 'zlib',
+    'utf-16': 'utf16le',
+    'utf-16le': 'utf16le',
+    utf16le: 'utf16le',
+    ucs2: 'utf16le',
+  } satisfies Record<string, DecodeStep>),
+);
 /** zlib, raw deflate and gzip decompressors: the zlib step tries all three containers. */
 const DECOMPRESS_CALLEE = /(?:^|\.)(?:decompress|inflatesync|inflaterawsync|unzipsync|gunzipsync)$/;
 const NUMBER_WORD = /^(?:\d|0x)/i;
@@ -274,7 +375,11 @@ const MAX_DECODED_KEPT = 8;
 const DECODED_KEPT_CHARS = 2048;
 
 function stringArg(node: SyntaxNode | undefined | null, state: WalkState, depth: number): string {
-  return node ? resolve(node, state, depth + 1).toLowerCase().replace(/["']/g, '') : '';
+  return node
+    ? resolve(node, state, depth + 1)
+        .toLowerCase()
+        .replace(/["']/g, '')
+    : '';
 }
 
 /** A decoded value as the code holds it; text is remembered so the calls it reaches are marked. */
@@ -298,7 +403,12 @@ function resolveDecoding(node: SyntaxNode, fn: string, args: (SyntaxNode | null)
   const last = fn.slice(fn.lastIndexOf('.') + 1);
   const fnNode = node.childForFieldName('function');
   // `.decode()`, `.toString()`, `.encode()` of a value: that value, re-read as UTF-16 when asked.
-  if ((last === 'decode' || last === 'tostring' || last === 'encode') && fn !== 'codecs.decode' && fnNode && (fnNode.type === 'attribute' || fnNode.type === 'member_expression')) {
+  if (
+    (last === 'decode' || last === 'tostring' || last === 'encode') &&
+    fn !== 'codecs.decode' &&
+    fnNode &&
+    (fnNode.type === 'attribute' || fnNode.type === 'member_expression')
+  ) {
     const obj = fnNode.childForFieldName('object');
     if (obj && (obj.type === 'call' || obj.type === 'call_expression' || obj.type === 'identifier')) {
       const value = resolve(obj, state, depth + 1);
@@ -335,7 +445,9 @@ function withBound(state: WalkState, params: readonly string[], values: readonly
 function psArgs(node: SyntaxNode, state: WalkState, depth: number): string[] {
   const elements = node.childForFieldName('command_elements');
   if (!elements) return [];
-  return elements.namedChildren.filter((c) => c && c.type !== 'command_argument_sep').map((c) => (c!.type === 'command_parameter' ? c!.text.toLowerCase() : resolve(c, state, depth)));
+  return elements.namedChildren
+    .filter((c) => c && c.type !== 'command_argument_sep')
+    .map((c) => (c!.type === 'command_parameter' ? c!.text.toLowerCase() : resolve(c, state, depth)));
 }
 
 const SHELL_PREFIX = new Set(['sudo', 'env', 'nohup', 'exec', 'time', 'command', 'doas']);
@@ -345,7 +457,10 @@ export const SHELL_CALLEE = /(?:^|\.)(?:system|popen|run|call|check_call|check_o
 function shellWordsOf(text: string): string[][] {
   const out: string[][] = [];
   for (const part of text.split(/&&|\|\||[;|\n]/)) {
-    const words = part.trim().split(/\s+/).filter((w) => w.length > 0);
+    const words = part
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w.length > 0);
     if (words.length > 0) out.push(words);
   }
   return out;
@@ -356,7 +471,11 @@ function pushCall(state: WalkState, node: SyntaxNode, rawName: string, args: str
   let words = [rawName, ...args];
   let sudo = false;
   // sudo, env VAR=x, nohup … run the command that follows (in a shell command, not a Python or JS call such as `exec(code)`).
-  while (shell && words.length > 1 && (SHELL_PREFIX.has(words[0].toLowerCase()) || /^\w+=/.test(words[0]) || (words[0] === 'sudo' && words[1].startsWith('-')))) {
+  while (
+    shell &&
+    words.length > 1 &&
+    (SHELL_PREFIX.has(words[0].toLowerCase()) || /^\w+=/.test(words[0]) || (words[0] === 'sudo' && words[1].startsWith('-')))
+  ) {
     if (words[0].toLowerCase() === 'sudo' || words[0].toLowerCase() === 'doas') sudo = true;
     words = words.slice(1);
     while (sudo && words.length > 1 && words[0].startsWith('-')) words = words.slice(1);
@@ -365,7 +484,18 @@ function pushCall(state: WalkState, node: SyntaxNode, rawName: string, args: str
   // Marked when a decoded text reaches an argument, or the whole command is part of one (a decoded shell line, split).
   const joined = state.decoded.length > 0 ? words.join(' ') : '';
   const decoded = state.decoded.find((d) => words.some((w) => w.includes(d)) || (joined.length >= 8 && d.includes(joined)));
-  state.calls.push({ line: lineOf(state, node), name, args: words.slice(1), text: bounded(node.text), conds, unit: state.chunk.unit, origin: state.chunk.origin, sudo, redirects, ...(decoded ? { decoded } : {}) });
+  state.calls.push({
+    line: lineOf(state, node),
+    name,
+    args: words.slice(1),
+    text: bounded(node.text),
+    conds,
+    unit: state.chunk.unit,
+    origin: state.chunk.origin,
+    sudo,
+    redirects,
+    ...(decoded ? { decoded } : {}),
+  });
 }
 
 /** Reads one condition node as text, followed by the definitions of the variables it reads. */
@@ -399,7 +529,16 @@ const GUARD_TYPES = ['if_statement', 'elif_clause', 'while_statement', 'conditio
 const INTERESTING_TYPES: Record<CodeLanguage, string[]> = {
   bash: [...GUARD_TYPES, 'list', 'for_statement', 'variable_assignment', 'redirected_statement', 'command'],
   python: [...GUARD_TYPES, 'return_statement', 'for_statement', 'assignment', 'call'],
-  typescript: [...GUARD_TYPES, 'return_statement', 'for_statement', 'for_in_statement', 'variable_declarator', 'assignment_expression', 'call_expression', 'new_expression'],
+  typescript: [
+    ...GUARD_TYPES,
+    'return_statement',
+    'for_statement',
+    'for_in_statement',
+    'variable_declarator',
+    'assignment_expression',
+    'call_expression',
+    'new_expression',
+  ],
   powershell: [...GUARD_TYPES, 'return_statement', 'for_statement', 'assignment_expression', 'command'],
 };
 
@@ -444,7 +583,8 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
     } else if (lang === 'bash' && t === 'list') {
       // `[ cond ] && cmd`, `test … && cmd`: the test guards what follows.
       const first = node.namedChild(0);
-      if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? '')))) guards.push({ from: first.endIndex, to: node.endIndex, text: condText(first, state) });
+      if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? ''))))
+        guards.push({ from: first.endIndex, to: node.endIndex, text: condText(first, state) });
     }
     if (t === 'redirected_statement') {
       const body = node.childForFieldName('body');
@@ -456,7 +596,9 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
       const value = node.namedChild(0);
       if (fn && value) {
         state.returns.set(fn.name, resolve(value, state));
-        const params = (fn.node.childForFieldName('parameters')?.namedChildren ?? []).map((p) => (p?.type === 'identifier' ? p.text : p?.childForFieldName('name')?.text ?? p?.childForFieldName('pattern')?.text ?? '')).filter((p) => p !== '');
+        const params = (fn.node.childForFieldName('parameters')?.namedChildren ?? [])
+          .map((p) => (p?.type === 'identifier' ? p.text : (p?.childForFieldName('name')?.text ?? p?.childForFieldName('pattern')?.text ?? '')))
+          .filter((p) => p !== '');
         state.fnDefs.set(fn.name, { params, ret: value });
       }
     }
@@ -466,14 +608,14 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
     if (t === 'for_statement' || t === 'for_in_statement') {
       const bashValues = lang === 'bash' ? node.childrenForFieldName('value') : [];
       const name = (lang === 'bash' ? node.childForFieldName('variable') : node.childForFieldName('left'))?.text ?? '';
-      const right = lang === 'bash' ? bashValues[0] ?? null : node.childForFieldName('right');
+      const right = lang === 'bash' ? (bashValues[0] ?? null) : node.childForFieldName('right');
       const values =
         lang === 'bash'
           ? bashValues.slice(0, MAX_LIST).map((v) => resolve(v, state))
           : right?.type === 'list' || right?.type === 'tuple' || right?.type === 'array'
             ? right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state))
             : right?.type === 'identifier'
-              ? state.lists.get(right.text) ?? []
+              ? (state.lists.get(right.text) ?? [])
               : [];
       const value = values.find((v) => PLACE_VALUE.test(v)) ?? values[0];
       if (LOOP_VAR.test(name) && value !== undefined) state.consts.set(name, value);
@@ -498,7 +640,10 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
         }
         // An empty list too: elements appended later fill it.
         if (left.type === 'identifier' && (right.type === 'list' || right.type === 'tuple' || right.type === 'array')) {
-          state.lists.set(left.text, right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)));
+          state.lists.set(
+            left.text,
+            right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)),
+          );
         }
         const built = left.type === 'identifier' && right.type === 'list_comprehension' ? comprehensionValues(right, state) : null;
         if (built) state.lists.set(left.text, built);
@@ -579,7 +724,11 @@ function comprehensionValues(node: SyntaxNode, state: WalkState): string[] | nul
   const source = clauses[0]!.childForFieldName('right');
   if (variable?.type !== 'identifier' || !source) return null;
   const elements =
-    source.type === 'list' || source.type === 'tuple' ? source.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)) : source.type === 'identifier' ? state.lists.get(source.text) : undefined;
+    source.type === 'list' || source.type === 'tuple'
+      ? source.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state))
+      : source.type === 'identifier'
+        ? state.lists.get(source.text)
+        : undefined;
   if (!elements) return null;
   const before = state.consts.get(variable.text);
   const values = elements.map((element) => {
@@ -637,7 +786,8 @@ function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: Pa
       why = errorMs > FILE_PARSE_BUDGET_MS ? 'the file\u2019s budget for code with syntax errors ran out' : 'the file\u2019s analysis time budget ran out';
       continue;
     }
-    if (!state || state.chunk.unit !== chunk.unit) state = { chunk, consts: new Map(), defs: new Map(), lists: new Map(), returns: new Map(), fnDefs: new Map(), decoded: [], calls: facts.calls };
+    if (!state || state.chunk.unit !== chunk.unit)
+      state = { chunk, consts: new Map(), defs: new Map(), lists: new Map(), returns: new Map(), fnDefs: new Map(), decoded: [], calls: facts.calls };
     else {
       state.chunk = chunk;
       // The previous chunk's tree is gone: its function bodies can no longer be re-resolved.
@@ -654,7 +804,8 @@ function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: Pa
     // The calls past the cap were not recorded: what follows them is not analysed.
     capped = facts.calls.length >= MAX_CALLS;
   }
-  if (capped) facts.incomplete = `code analysis incomplete: more than ${MAX_CALLS} commands and calls; the code after line ${facts.calls[facts.calls.length - 1]!.line} was not analysed`;
+  if (capped)
+    facts.incomplete = `code analysis incomplete: more than ${MAX_CALLS} commands and calls; the code after line ${facts.calls[facts.calls.length - 1]!.line} was not analysed`;
   else if (notParsed > 0) facts.incomplete = `code analysis incomplete: ${notParsed} code block(s) not parsed (${why})`;
 }
 
@@ -683,7 +834,9 @@ class ParsedChunks {
     for (const [key, n] of seen) if (n > 1) this.remaining.set(key, n);
   }
 
-  parse(chunk: CodeChunk): { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes; slowMs: number } | { error: 'not_ready' | 'cancelled'; slowMs: number } {
+  parse(
+    chunk: CodeChunk,
+  ): { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes; slowMs: number } | { error: 'not_ready' | 'cancelled'; slowMs: number } {
     // The previous chunk has been walked: its tree goes unless a later chunk repeats it.
     for (const t of this.afterWalk) t.delete();
     this.afterWalk = [];
@@ -722,4 +875,19 @@ export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_FACT_REGEXES: readonly RegExp[] = [IDENT, VAR_REF, LOOP_VAR, APPEND_CALLEE, PLACE_VALUE, XOR_RIGHT, XOR_LEFT, DECOMPRESS_CALLEE, NUMBER_WORD, LIST_INDEX, HOME_WORDS, TEMP_WORDS, SHELL_CALLEE, chunkTriggers()];
+export const CODE_FACT_REGEXES: readonly RegExp[] = [
+  IDENT,
+  VAR_REF,
+  LOOP_VAR,
+  APPEND_CALLEE,
+  PLACE_VALUE,
+  XOR_RIGHT,
+  XOR_LEFT,
+  DECOMPRESS_CALLEE,
+  NUMBER_WORD,
+  LIST_INDEX,
+  HOME_WORDS,
+  TEMP_WORDS,
+  SHELL_CALLEE,
+  chunkTriggers(),
+];

@@ -28,13 +28,37 @@ export const CHUNK_MAX = 2000;
 const LINE_MAX = 2000;
 
 /** A Map, not an object: a fence label is the file's text, and `constructor` must not read as a language. */
-const FENCE_LANG = new Map<string, CodeLanguage>(Object.entries({
-  bash: 'bash', sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash', terminal: 'bash', shellsession: 'bash',
-  python: 'python', py: 'python', python3: 'python',
-  js: 'typescript', javascript: 'typescript', ts: 'typescript', typescript: 'typescript', node: 'typescript', mjs: 'typescript', cjs: 'typescript',
-  powershell: 'powershell', pwsh: 'powershell', ps1: 'powershell', ps: 'powershell',
-} satisfies Record<string, CodeLanguage>));
-const SCRIPT_LANG: Partial<Record<ScanContext['language'], CodeLanguage>> = { shell: 'bash', python: 'python', javascript: 'typescript', powershell: 'powershell' };
+const FENCE_LANG = new Map<string, CodeLanguage>(
+  Object.entries({
+    bash: 'bash',
+    sh: 'bash',
+    shell: 'bash',
+    zsh: 'bash',
+    console: 'bash',
+    terminal: 'bash',
+    shellsession: 'bash',
+    python: 'python',
+    py: 'python',
+    python3: 'python',
+    js: 'typescript',
+    javascript: 'typescript',
+    ts: 'typescript',
+    typescript: 'typescript',
+    node: 'typescript',
+    mjs: 'typescript',
+    cjs: 'typescript',
+    powershell: 'powershell',
+    pwsh: 'powershell',
+    ps1: 'powershell',
+    ps: 'powershell',
+  } satisfies Record<string, CodeLanguage>),
+);
+const SCRIPT_LANG: Partial<Record<ScanContext['language'], CodeLanguage>> = {
+  shell: 'bash',
+  python: 'python',
+  javascript: 'typescript',
+  powershell: 'powershell',
+};
 
 /** A Markdown code fence's opening or closing line. */
 export const FENCE_MARK = /^\s{0,3}(?:`{3}|~{3})/;
@@ -52,7 +76,13 @@ const NESTED_START = /^[\s)\]}]/;
 let shellWords: ReadonlySet<string> | null = null;
 /** Command words that make a span or a bare line read as a shell command. */
 function commandWords(): ReadonlySet<string> {
-  shellWords ??= new Set([...codeLexicon('code-fetch-tool'), ...codeLexicon('code-interpreter'), ...codeLexicon('code-destroy'), ...codeLexicon('code-tamper-target'), ...codeLexicon('code-shell-command')]);
+  shellWords ??= new Set([
+    ...codeLexicon('code-fetch-tool'),
+    ...codeLexicon('code-interpreter'),
+    ...codeLexicon('code-destroy'),
+    ...codeLexicon('code-tamper-target'),
+    ...codeLexicon('code-shell-command'),
+  ]);
   return shellWords;
 }
 
@@ -78,7 +108,13 @@ function countOf(text: string, mark: string): number {
 }
 
 /** Cuts one unit's rows into chunks at top-level boundaries, outside heredocs. */
-function chunkRows(lang: CodeLanguage, rows: readonly { line: number; text: string }[] | readonly string[], unit: number, origin: CodeChunk['origin'], out: CodeChunk[]): void {
+function chunkRows(
+  lang: CodeLanguage,
+  rows: readonly { line: number; text: string }[] | readonly string[],
+  unit: number,
+  origin: CodeChunk['origin'],
+  out: CodeChunk[],
+): void {
   let text: string[] = [];
   let lines: number[] = [];
   let size = 0;
@@ -161,7 +197,8 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
       const read = lang !== undefined || label === '';
       const strip = label === '' || lang === 'bash';
       let j = FENCE_MARK.test(line) ? i + 1 : i;
-      for (; j < ctx.lines.length && ctx.lineInfo[j]?.inFence && !FENCE_MARK.test(ctx.lines[j]); j++) if (read) rows.push({ line: j + 1, text: strip ? unprompted(ctx.lines[j]) : ctx.lines[j] });
+      for (; j < ctx.lines.length && ctx.lineInfo[j]?.inFence && !FENCE_MARK.test(ctx.lines[j]); j++)
+        if (read) rows.push({ line: j + 1, text: strip ? unprompted(ctx.lines[j]) : ctx.lines[j] });
       i = j;
       if (!lang && label === '' && rows.some((r) => shellLike(r.text))) lang = 'bash';
       if (lang) chunkRows(lang, rows, ++unit, 'fence', out);
@@ -237,7 +274,13 @@ function serverCommandChunks(ctx: ScanContext, out: CodeChunk[]): void {
     if (inline && at !== -1 && at + 1 < server.args.length) {
       const program = server.args[at + 1];
       const line = lineAt(ctx.lines, server.line, [jsonNeedle(program.slice(0, 40))]);
-      chunkRows(inline.lang, program.split('\n').map((text) => ({ line, text })), ++unit, 'script', out);
+      chunkRows(
+        inline.lang,
+        program.split('\n').map((text) => ({ line, text })),
+        ++unit,
+        'script',
+        out,
+      );
       continue;
     }
     const words = [server.command, ...server.args].map((w) => (NEEDS_QUOTES.test(w) ? `"${w.replaceAll('"', '\\"')}"` : w));
@@ -247,4 +290,15 @@ function serverCommandChunks(ctx: ScanContext, out: CodeChunk[]): void {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CODE_UNIT_REGEXES: readonly RegExp[] = [FENCE_MARK, INLINE_SPAN, PROMPT, HEREDOC, FIRST_WORD, ARG_LIKE, PS_VERB_NOUN, NOT_BLANK, NESTED_START, NEEDS_QUOTES];
+export const CODE_UNIT_REGEXES: readonly RegExp[] = [
+  FENCE_MARK,
+  INLINE_SPAN,
+  PROMPT,
+  HEREDOC,
+  FIRST_WORD,
+  ARG_LIKE,
+  PS_VERB_NOUN,
+  NOT_BLANK,
+  NESTED_START,
+  NEEDS_QUOTES,
+];

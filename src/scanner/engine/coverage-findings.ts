@@ -24,7 +24,13 @@ const SKIP_FINDING: Partial<Record<SkipReason, FindingSpec>> = {
   nested_archive: { rule_id: 'bundle.nested-archive', severity: 'medium', asset_type: 'hidden_text', category: 'obfuscation', what: 'a nested archive' },
   bytecode: { rule_id: 'bundle.bytecode', severity: 'medium', asset_type: 'script', category: 'obfuscation', what: 'compiled bytecode' },
   binary: { rule_id: 'bundle.opaque-binary', severity: 'low', asset_type: 'script', category: 'obfuscation', what: 'a binary file' },
-  undecodable: { rule_id: 'bundle.undecodable-file', severity: 'low', asset_type: 'hidden_text', category: 'obfuscation', what: 'a file that is not decodable text' },
+  undecodable: {
+    rule_id: 'bundle.undecodable-file',
+    severity: 'low',
+    asset_type: 'hidden_text',
+    category: 'obfuscation',
+    what: 'a file that is not decodable text',
+  },
 };
 const REFERENCED_METADATA: FindingSpec = {
   rule_id: 'bundle.referenced-metadata',

@@ -32,7 +32,9 @@ describe('detectTextKind', () => {
     expect(detectTextKind('config.json', '{"mcpServers":{"a":{"command":"npx"}}}')).toBe('mcp_config');
     expect(detectTextKind('vscode.json', '{"servers":{"a":{"url":"https://x"}}}')).toBe('mcp_config');
     expect(detectTextKind('settings.json', '{"permissions":{"allow":["Bash(*)"]}}')).toBe('agent_settings');
-    expect(detectTextKind('weather_server_signature.json', '{"metadata":{},"tools":[{"name":"get","description":"d","inputSchema":{}}]}')).toBe('tool_manifest');
+    expect(detectTextKind('weather_server_signature.json', '{"metadata":{},"tools":[{"name":"get","description":"d","inputSchema":{}}]}')).toBe(
+      'tool_manifest',
+    );
     expect(detectTextKind('helper.md', '---\nname: helper\ndescription: Helps\ntools: Bash\n---\nDo things.\n')).toBe('agent_file');
     expect(detectTextKind('rules.md', '---\ndescription: x\nglobs: "*.ts"\n---\n')).toBe('agent_file');
     expect(detectTextKind('post.md', '---\ntitle: Blog\n---\ntext')).toBe('document');
@@ -59,7 +61,13 @@ describe('binary formats by signature', () => {
   pe.write('PE\0\0', 0x80, 'latin1');
 
   it('classifies executables, images, documents and databases as binary, whatever the name', () => {
-    for (const bytes of [Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2]), pe, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('%PDF-1.7\n'), Buffer.from('SQLite format 3\0')]) {
+    for (const bytes of [
+      Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2]),
+      pe,
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.from('%PDF-1.7\n'),
+      Buffer.from('SQLite format 3\0'),
+    ]) {
       expect(classifyOpaque('SKILL.md', bytes)).toEqual({ kind: 'binary', skipReason: 'binary' });
     }
     // "MZ" at the start of text is not a PE header.

@@ -13,7 +13,6 @@ export interface BinaryClass {
   skipReason: SkipReason;
 }
 
-
 const ARCHIVE_MAGIC: (readonly number[])[] = [
   [0x50, 0x4b, 0x03, 0x04],
   [0x50, 0x4b, 0x05, 0x06],
@@ -37,7 +36,10 @@ const BYTECODE_MAGIC: { sig: number[]; at?: number }[] = [
 /** Native executables (ELF, Mach-O; PE is checked by its header): what the system runs as a program. */
 const EXECUTABLE_MAGIC: readonly (readonly number[])[] = [
   [0x7f, 0x45, 0x4c, 0x46],
-  [0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe],
+  [0xfe, 0xed, 0xfa, 0xce],
+  [0xfe, 0xed, 0xfa, 0xcf],
+  [0xce, 0xfa, 0xed, 0xfe],
+  [0xcf, 0xfa, 0xed, 0xfe],
 ];
 
 /** Signatures of binary formats: executables, images, documents, databases. */
@@ -45,7 +47,8 @@ const BINARY_MAGIC: readonly (readonly number[])[] = [
   ...EXECUTABLE_MAGIC,
   [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], // PNG
   [0xff, 0xd8, 0xff], // JPEG
-  ascii('GIF87a'), ascii('GIF89a'),
+  ascii('GIF87a'),
+  ascii('GIF89a'),
   OLE_MAGIC,
   ascii('SQLite format 3\0'),
   ascii('%PDF-'),

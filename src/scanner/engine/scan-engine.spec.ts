@@ -48,7 +48,12 @@ describe('scanUpload: single files', () => {
     expect(r.files[0]).toMatchObject({ kind: 'binary', content_skipped: true, skip_reason: 'binary', score: 70 });
     expect(r.files[0].static_findings).toEqual([expect.objectContaining({ rule_id: 'bundle.opaque-binary', severity: 'high', locator: 'tool:1' })]);
     expect(r.files[0].score_breakdown.coverage).toEqual({ bytes_analysed: 0, bytes_total: elf.length, judge_status: 'skipped', skip_reason: 'binary' });
-    expect(r.summary).toMatchObject({ file_count: 1, scored_count: 1, decision: 'review', coverage: { files_analysed: 0, files_not_analysed: 1, bytes_analysed: 0, bytes_total: elf.length } });
+    expect(r.summary).toMatchObject({
+      file_count: 1,
+      scored_count: 1,
+      decision: 'review',
+      coverage: { files_analysed: 0, files_not_analysed: 1, bytes_analysed: 0, bytes_total: elf.length },
+    });
   });
 
   it('leaves an empty upload of a harmless skip unscored', async () => {
@@ -122,17 +127,32 @@ describe('scanUpload: bundles', () => {
       'd/logo.png': { bytes_analysed: 0, bytes_total: png.length, judge_status: 'skipped', skip_reason: 'binary' },
     });
     // Nothing was scored on a skipped entry: no risk and no ceiling.
-    expect(r.files.find((f) => f.relative_path === 'd/logo.png')?.score_breakdown).toMatchObject({ raw_score: 100, ceiling: { value: 100, source: null }, static_risk: 0, judge_risk: 0 });
+    expect(r.files.find((f) => f.relative_path === 'd/logo.png')?.score_breakdown).toMatchObject({
+      raw_score: 100,
+      ceiling: { value: 100, source: null },
+      static_risk: 0,
+      judge_risk: 0,
+    });
   });
 
   it('reports bytecode and binaries as skipped with their reason and a finding each', async () => {
-    const r = await scan('b.zip', zipOf({ 'SKILL.md': SKILL, 'helper.pyc': Buffer.from([0x6f, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0]), 'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]) }));
+    const r = await scan(
+      'b.zip',
+      zipOf({
+        'SKILL.md': SKILL,
+        'helper.pyc': Buffer.from([0x6f, 0x0d, 0x0d, 0x0a, 0, 0, 0, 0]),
+        'logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0]),
+      }),
+    );
     expect(r.files.map((f) => [f.relative_path, f.kind, f.skip_reason ?? null])).toEqual([
       ['SKILL.md', 'agent_file', null],
       ['helper.pyc', 'binary', 'bytecode'],
       ['logo.png', 'binary', 'binary'],
     ]);
-    const ids = r.files.find((f) => f.relative_path === 'SKILL.md')?.static_findings.map((f) => f.rule_id).sort();
+    const ids = r.files
+      .find((f) => f.relative_path === 'SKILL.md')
+      ?.static_findings.map((f) => f.rule_id)
+      .sort();
     expect(ids).toEqual(['bundle.bytecode', 'bundle.opaque-binary']);
   });
 
@@ -168,7 +188,10 @@ describe('scanUpload: judge and summary rules', () => {
     const r = await scan('SKILL.md', SKILL, { judge: throwing });
     expect(r.files[0]).toMatchObject({ assessed_intent: null, score: 100 });
     expect(r.files[0].score_breakdown?.coverage.judge_status).toBe('provider_error');
-    const timedOut: Judge = { provider: 'openai', judge: () => Promise.resolve({ status: 'timeout', assessed_intent: 'malicious', confidence: null, findings: [], demoted_rule_ids: [] }) };
+    const timedOut: Judge = {
+      provider: 'openai',
+      judge: () => Promise.resolve({ status: 'timeout', assessed_intent: 'malicious', confidence: null, findings: [], demoted_rule_ids: [] }),
+    };
     const r2 = await scan('SKILL.md', SKILL, { judge: timedOut });
     expect(r2.files[0].assessed_intent).toBeNull();
     expect(r2.summary.judged_count).toBe(0);
@@ -186,7 +209,11 @@ describe('scanUpload: judge and summary rules', () => {
 
 describe('scanUpload: failures and bounds', () => {
   it('maps an analyzer crash to ScannerFailedError without content in the message', async () => {
-    const analyzer = { analyze: () => { throw new Error('secret content DANGER'); } };
+    const analyzer = {
+      analyze: () => {
+        throw new Error('secret content DANGER');
+      },
+    };
     const err = await scanUpload({ filename: 'a.md', bytes: Buffer.from('x') }, { ...deps, analyzer }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ScannerFailedError);
     expect((err as Error).message).not.toMatch(/secret|DANGER/);
@@ -210,7 +237,10 @@ describe('scanUpload: failures and bounds', () => {
   });
 
   it('prepareScan output survives structured cloning (worker boundary)', () => {
-    const prepared = prepareScan({ filename: 'b.zip', bytes: zipOf({ 'SKILL.md': `${SKILL}DANGER\n`, 'x.pyc': Buffer.from([1, 2, 13, 10]) }) }, { analyzer: fakeAnalyzer });
+    const prepared = prepareScan(
+      { filename: 'b.zip', bytes: zipOf({ 'SKILL.md': `${SKILL}DANGER\n`, 'x.pyc': Buffer.from([1, 2, 13, 10]) }) },
+      { analyzer: fakeAnalyzer },
+    );
     expect(structuredClone(prepared)).toEqual(prepared);
   });
 

@@ -132,9 +132,7 @@ function boundStatic(findings: StaticFinding[]): StaticFinding[] {
 }
 
 function boundJudge(findings: JudgeFinding[]): JudgeFinding[] {
-  return findings
-    .slice(0, MAX_REPORTED_FINDINGS)
-    .map((f) => ({ ...f, evidence: boundEvidence(f.evidence), rationale: boundText(f.rationale) }));
+  return findings.slice(0, MAX_REPORTED_FINDINGS).map((f) => ({ ...f, evidence: boundEvidence(f.evidence), rationale: boundText(f.rationale) }));
 }
 
 async function runJudge(judge: Judge, input: Parameters<Judge['judge']>[0]): Promise<JudgeResult> {

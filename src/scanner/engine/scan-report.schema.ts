@@ -18,17 +18,7 @@ import {
  * Strict (`additionalProperties: false`) so a field added by mistake fails a test.
  */
 
-const JUDGE_STATUSES = [
-  'disabled',
-  'ok',
-  'skipped',
-  'timeout',
-  'rate_limited',
-  'provider_error',
-  'malformed_output',
-  'refused',
-  'injection_detected',
-] as const;
+const JUDGE_STATUSES = ['disabled', 'ok', 'skipped', 'timeout', 'rate_limited', 'provider_error', 'malformed_output', 'refused', 'injection_detected'] as const;
 
 const nullableEnum = (values: readonly string[]) => ({ type: 'string', nullable: true, enum: [...values, null] });
 const LOCATOR = { type: 'string', pattern: '^.+:[1-9][0-9]*$' };

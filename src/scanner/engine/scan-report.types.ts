@@ -61,15 +61,7 @@ export const FILE_KINDS = [
 ] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
-export const SKIP_REASONS = [
-  'binary',
-  'nested_archive',
-  'bytecode',
-  'empty',
-  'undecodable',
-  'os_metadata',
-  'directory',
-] as const;
+export const SKIP_REASONS = ['binary', 'nested_archive', 'bytecode', 'empty', 'undecodable', 'os_metadata', 'directory'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export const ASSET_TYPES = [
@@ -109,14 +101,7 @@ export interface StaticFinding {
 }
 
 /** Polarity/placement of a static match; see docs/scanner.md. */
-export const FINDING_CONTEXTS = [
-  'direct',
-  'negated',
-  'deny_list',
-  'anti_pattern',
-  'documentation_example',
-  'quoted_education',
-] as const;
+export const FINDING_CONTEXTS = ['direct', 'negated', 'deny_list', 'anti_pattern', 'documentation_example', 'quoted_education'] as const;
 export type FindingContext = (typeof FINDING_CONTEXTS)[number];
 
 export interface JudgeFinding {
@@ -159,16 +144,7 @@ export interface ScoreBreakdown {
 }
 
 /** Why a file was or was not judged. */
-export type JudgeStatus =
-  | 'disabled'
-  | 'ok'
-  | 'skipped'
-  | 'timeout'
-  | 'rate_limited'
-  | 'provider_error'
-  | 'malformed_output'
-  | 'refused'
-  | 'injection_detected';
+export type JudgeStatus = 'disabled' | 'ok' | 'skipped' | 'timeout' | 'rate_limited' | 'provider_error' | 'malformed_output' | 'refused' | 'injection_detected';
 
 export interface ScanFileEntry {
   relative_path: string;
@@ -264,11 +240,13 @@ export function judgeFindingsApply(judge: JudgeResult): boolean {
 }
 
 /** Pure scoring: (findings, judge result) → score, band, verdict, breakdown. */
-export type ScoreFileFn = (input: {
-  file: AnalysisFile;
+export type ScoreFileFn = (input: { file: AnalysisFile; staticFindings: StaticFinding[]; judge: JudgeResult }) => {
+  score: number;
+  band: Band;
+  verdict: Verdict;
+  breakdown: ScoreBreakdown;
   staticFindings: StaticFinding[];
-  judge: JudgeResult;
-}) => { score: number; band: Band; verdict: Verdict; breakdown: ScoreBreakdown; staticFindings: StaticFinding[] };
+};
 
 /** Input the judge sees for one file. */
 export interface JudgeInput {

@@ -46,7 +46,21 @@ describe('validateScanReport', () => {
     ['unknown band', (r) => ((r.files[0] as { band: string }).band = 'severe')],
     ['score out of range', (r) => (r.files[0].score = 101)],
     ['extra field', (r) => ((r.files[0] as unknown as Record<string, unknown>).extra = 1)],
-    ['bad locator', (r) => r.files[0].static_findings.push({ rule_id: 'x', asset_type: 'url', severity: 'low', confidence: 'low', locator: 'SKILL.md', evidence: '', category: 'other', message: '', hard_block: false })],
+    [
+      'bad locator',
+      (r) =>
+        r.files[0].static_findings.push({
+          rule_id: 'x',
+          asset_type: 'url',
+          severity: 'low',
+          confidence: 'low',
+          locator: 'SKILL.md',
+          evidence: '',
+          category: 'other',
+          message: '',
+          hard_block: false,
+        }),
+    ],
     ['skip_reason without content_skipped', (r) => (r.files[0].skip_reason = 'binary')],
     ['wrong worst_score', (r) => (r.summary.worst_score = 10)],
     ['wrong file_count', (r) => (r.summary.file_count = 2)],
@@ -56,7 +70,14 @@ describe('validateScanReport', () => {
     ['a skip reason in the coverage of an analysed file', (r) => (r.files[0].score_breakdown.coverage.skip_reason = 'binary')],
     [
       'a skipped file whose coverage does not say why',
-      (r) => Object.assign(r.files[0], { content_skipped: true, skip_reason: 'binary', score: null, band: 'info', score_breakdown: { ...r.files[0].score_breakdown, coverage: { bytes_analysed: 0, bytes_total: 10, judge_status: 'skipped' } } }),
+      (r) =>
+        Object.assign(r.files[0], {
+          content_skipped: true,
+          skip_reason: 'binary',
+          score: null,
+          band: 'info',
+          score_breakdown: { ...r.files[0].score_breakdown, coverage: { bytes_analysed: 0, bytes_total: 10, judge_status: 'skipped' } },
+        }),
     ],
   ])('rejects %s', (_name, mutate) => {
     const r = valid();

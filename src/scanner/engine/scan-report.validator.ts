@@ -50,7 +50,7 @@ export function validateScanReport(report: unknown): string[] {
   if (s.judged_count !== r.files.filter(judgeRead).length) errors.push('/summary/judged_count does not match the files');
   const worst = scored.length ? Math.min(...scored.map((f) => f.score as number)) : null;
   if (s.worst_score !== worst) errors.push('/summary/worst_score is not the minimum score');
-  const worstBand = worst === null ? null : scored.find((f) => f.score === worst)?.band ?? null;
+  const worstBand = worst === null ? null : (scored.find((f) => f.score === worst)?.band ?? null);
   if (s.worst_band !== worstBand || (s.worst_band !== null && !BANDS.includes(s.worst_band))) errors.push('/summary/worst_band is not the worst file band');
   const intents = withIntent.map((f) => intentRank(f.assessed_intent as AssessedIntent));
   const agg = intents.length ? INTENTS[Math.max(...intents)] : null;

@@ -60,7 +60,17 @@ describe('the secret-format catalogue', () => {
   });
 
   it('has one placeholder test, for redaction and for the MCP inline-secret rule', () => {
-    for (const value of ['your-api-key-here', 'replace_with_token', 'changeme123', 'Bearer ${API_TOKEN}', '$(pass show gh)', '{{ secrets.TOKEN }}', 'sk-xxxxxxxxxxxxxxxx', 'ghp_****************', '<GITHUB_TOKEN>']) {
+    for (const value of [
+      'your-api-key-here',
+      'replace_with_token',
+      'changeme123',
+      'Bearer ${API_TOKEN}',
+      '$(pass show gh)',
+      '{{ secrets.TOKEN }}',
+      'sk-xxxxxxxxxxxxxxxx',
+      'ghp_****************',
+      '<GITHUB_TOKEN>',
+    ]) {
       expect([value, isSecretPlaceholder(value)]).toEqual([value, true]);
       expect(redactSecretText(`api_key = ${value}`)).toBe(`api_key = ${value}`);
     }

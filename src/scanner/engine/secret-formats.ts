@@ -27,9 +27,19 @@ export const PRIVATE_KEY_END = /-----END [A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?--
 export const SECRET_FORMATS: readonly SecretFormat[] = [
   // The marker as a key file has it: at the end of its line (or of an escaped line) or before the
   // body. Named inside a sentence (`-----BEGIN PRIVATE KEY-----`) it is a pattern to look for.
-  { kind: 'private_key', pattern: new RegExp(String.raw`${PRIVATE_KEY_BEGIN.source}(?=[ \t]{0,4}(?:\r?\n|\\n|$)|[ \t]{0,4}[A-Za-z0-9+/]{20})`), detect: true, triggers: ['private key'] },
+  {
+    kind: 'private_key',
+    pattern: new RegExp(String.raw`${PRIVATE_KEY_BEGIN.source}(?=[ \t]{0,4}(?:\r?\n|\\n|$)|[ \t]{0,4}[A-Za-z0-9+/]{20})`),
+    detect: true,
+    triggers: ['private key'],
+  },
   { kind: 'aws_access_key_id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/, detect: true, triggers: ['akia', 'asia', 'abia', 'acca'] },
-  { kind: 'github_token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b/, detect: true, triggers: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'] },
+  {
+    kind: 'github_token',
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{40,255})\b/,
+    detect: true,
+    triggers: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+  },
   { kind: 'gitlab_token', pattern: /\bglpat-[A-Za-z0-9_-]{20,64}/, detect: true, triggers: ['glpat-'] },
   // Before the OpenAI shape, which would also match an Anthropic key.
   { kind: 'anthropic_key', pattern: /\bsk-ant-[A-Za-z0-9_-]{16,255}/, detect: true, triggers: ['sk-ant-'] },
@@ -69,7 +79,11 @@ export function isSecretPlaceholder(value: string): boolean {
   return SECRET_REFERENCE.test(value) || PLACEHOLDER_WORD.test(value) || REFERENCE_OR_MASK.test(value);
 }
 
-const GLOBAL_FORMATS = SECRET_FORMATS.map((f) => ({ kind: f.kind, re: new RegExp(f.pattern.source, `${f.pattern.flags}g`), literals: literalPattern(f.triggers) }));
+const GLOBAL_FORMATS = SECRET_FORMATS.map((f) => ({
+  kind: f.kind,
+  re: new RegExp(f.pattern.source, `${f.pattern.flags}g`),
+  literals: literalPattern(f.triggers),
+}));
 /** A whole private-key block on one string (evidence can span the block's lines). */
 const PRIVATE_KEY_BLOCK = new RegExp(`${PRIVATE_KEY_BEGIN.source}[\\s\\S]{0,8000}?(?:${PRIVATE_KEY_END.source}|$)`, 'g');
 /** Literals of which every ASSIGNED_SECRET key holds one (password/passwd → `pass`, the `…key` names → `key`). */

@@ -13,7 +13,12 @@ describe('decodeText', () => {
   });
 
   it('detects BOM-less UTF-16 from its NUL pattern', () => {
-    expect(decodeText(Buffer.from('# Agent rules\nBe nice.\n', 'utf16le'))).toMatchObject({ ok: true, encoding: 'utf-16le', bom: false, text: '# Agent rules\nBe nice.\n' });
+    expect(decodeText(Buffer.from('# Agent rules\nBe nice.\n', 'utf16le'))).toMatchObject({
+      ok: true,
+      encoding: 'utf-16le',
+      bom: false,
+      text: '# Agent rules\nBe nice.\n',
+    });
     expect(decodeText(Buffer.from('# Agent rules\nBe nice.\n', 'utf16le').swap16())).toMatchObject({ ok: true, encoding: 'utf-16be' });
   });
 

@@ -13,9 +13,22 @@ export type SampleLabel = (typeof SAMPLE_LABELS)[number];
 
 /** The coarse `kind` values of the corpus manifest format (../shared/corpus/README.md), for per-kind breakdowns. */
 export const SAMPLE_KINDS = [
-  'skill', 'skill_bundle', 'bundle', 'agents_md', 'claude_md', 'cursor_rules', 'windsurf_rules', 'copilot_instructions',
-  'mcp_config', 'mcp_tool_descriptions', 'mcp_server_source', 'script', 'claude_settings', 'agent_definition',
-  'slash_command', 'agent_prompt',
+  'skill',
+  'skill_bundle',
+  'bundle',
+  'agents_md',
+  'claude_md',
+  'cursor_rules',
+  'windsurf_rules',
+  'copilot_instructions',
+  'mcp_config',
+  'mcp_tool_descriptions',
+  'mcp_server_source',
+  'script',
+  'claude_settings',
+  'agent_definition',
+  'slash_command',
+  'agent_prompt',
 ] as const;
 
 export interface CorpusSample {

@@ -50,7 +50,11 @@ export async function runEval(corpusDir: string, opts: EvalOptions = {}): Promis
 /** The measures over the samples of several runs taken together (sample ids differ between corpora). */
 export function combineRuns(runs: readonly EvalRun[]): EvalResult {
   const sum = (pick: (r: EvalRun) => number): number => runs.reduce((n, r) => n + pick(r), 0);
-  return computeMetrics(runs.flatMap((r) => r.outcomes), sum((r) => r.totalMs), sum((r) => r.totalBytes));
+  return computeMetrics(
+    runs.flatMap((r) => r.outcomes),
+    sum((r) => r.totalMs),
+    sum((r) => r.totalBytes),
+  );
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;

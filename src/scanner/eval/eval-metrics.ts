@@ -111,15 +111,25 @@ export function outcomeOf(sample: CorpusSample, report: ScanReport | null, ms: n
     } else if (f.score === worstScore) worst.push(f);
   }
   return {
-    sample, report, error, ms, worstBand: report?.summary.worst_band ?? null, categoriesFound: [...cats],
-    worstFiles: worst.map((f) => f.relative_path), firedRules: rankRules(files), decidingRules: decidingRulesOf(worst),
+    sample,
+    report,
+    error,
+    ms,
+    worstBand: report?.summary.worst_band ?? null,
+    categoriesFound: [...cats],
+    worstFiles: worst.map((f) => f.relative_path),
+    firedRules: rankRules(files),
+    decidingRules: decidingRulesOf(worst),
   };
 }
 
 /** `<lead> BW-A-001[high], BW-B-002[low] +3 more`, or `no finding` when no rule fired. */
 export function formatRuleHits(lead: string, hits: readonly RuleHit[], max = 4): string {
   if (hits.length === 0) return 'no finding';
-  const shown = hits.slice(0, max).map((h) => `${h.rule_id}[${h.severity}]`).join(', ');
+  const shown = hits
+    .slice(0, max)
+    .map((h) => `${h.rule_id}[${h.severity}]`)
+    .join(', ');
   return `${lead} ${shown}${hits.length > max ? ` +${hits.length - max} more` : ''}`;
 }
 
@@ -139,9 +149,25 @@ export function computeMetrics(outcomes: readonly SampleOutcome[], totalMs: numb
   const cat: RateCell = { hit: 0, total: 0 };
   const attr: RateCell = { hit: 0, total: 0 };
   const r: EvalResult = {
-    samples: outcomes.length, malicious_recall: 0, malicious_recall_high: 0, benign_fpr: 0, suspicious_recall: 0,
-    category_recall: 0, attribution: 0, ms_per_sample: 0, mb_per_s: 0, errors: [], misses: [], suspicious_misses: [],
-    false_positives: [], category_misses: [], attribution_misses: [], counts, per_kind: {}, per_family: {}, per_category: {},
+    samples: outcomes.length,
+    malicious_recall: 0,
+    malicious_recall_high: 0,
+    benign_fpr: 0,
+    suspicious_recall: 0,
+    category_recall: 0,
+    attribution: 0,
+    ms_per_sample: 0,
+    mb_per_s: 0,
+    errors: [],
+    misses: [],
+    suspicious_misses: [],
+    false_positives: [],
+    category_misses: [],
+    attribution_misses: [],
+    counts,
+    per_kind: {},
+    per_family: {},
+    per_category: {},
     per_origin: {},
   };
   for (const o of outcomes) {
@@ -180,7 +206,8 @@ export function computeMetrics(outcomes: readonly SampleOutcome[], totalMs: numb
     if (s.categories.length > 0) {
       cat.total++;
       const found = s.categories.some((c) => o.categoriesFound.includes(c));
-      if (found) cat.hit++; else r.category_misses.push(`${s.id} (want ${s.categories.join('|')}, got ${o.categoriesFound.join('|') || '-'})`);
+      if (found) cat.hit++;
+      else r.category_misses.push(`${s.id} (want ${s.categories.join('|')}, got ${o.categoriesFound.join('|') || '-'})`);
       for (const c of s.categories) {
         const cell = (r.per_category[c] ??= { hit: 0, total: 0 });
         cell.total++;

@@ -30,23 +30,39 @@ const file = (relative_path: string, score: number, band: Band, findings: Static
   sha256: '0'.repeat(64),
   verdict: { decision: 'allow', reasons: [], hard_block_rule_ids: [], judge_used: false },
   score_breakdown: {
-    raw_score: score, ceiling: { value: ceilingSource ? score : 100, source: ceilingSource }, static_risk: 0, judge_risk: 0,
-    per_category: {}, adjustments: [], coverage: { bytes_analysed: 1, bytes_total: 1, judge_status: 'disabled' },
+    raw_score: score,
+    ceiling: { value: ceilingSource ? score : 100, source: ceilingSource },
+    static_risk: 0,
+    judge_risk: 0,
+    per_category: {},
+    adjustments: [],
+    coverage: { bytes_analysed: 1, bytes_total: 1, judge_status: 'disabled' },
   },
 });
 
 const report = (worst: Band | null, ...files: ScanFileEntry[]): ScanReport => ({
   summary: {
-    file_count: files.length, scored_count: files.length, judged_count: 0, worst_score: null, worst_band: worst,
-    aggregate_assessed_intent: null, decision: 'allow',
+    file_count: files.length,
+    scored_count: files.length,
+    judged_count: 0,
+    worst_score: null,
+    worst_band: worst,
+    aggregate_assessed_intent: null,
+    decision: 'allow',
     coverage: { files_analysed: files.length, files_not_analysed: 0, bytes_analysed: 0, bytes_total: 0 },
   },
   files,
 });
 
 const sample = (id: string, label: CorpusSample['label'], over: Partial<CorpusSample> = {}): CorpusSample => ({
-  id, files: ['SKILL.md'], label, categories: label === 'benign' ? [] : ['data_exfiltration'],
-  min_band: label === 'benign' ? null : 'high', kind: 'skill', source: 'authored', ...over,
+  id,
+  files: ['SKILL.md'],
+  label,
+  categories: label === 'benign' ? [] : ['data_exfiltration'],
+  min_band: label === 'benign' ? null : 'high',
+  kind: 'skill',
+  source: 'authored',
+  ...over,
 });
 
 const run = (outcomes: SampleOutcome[]): EvalRun => ({ result: computeMetrics(outcomes, 10, 1000), outcomes, totalMs: 10, totalBytes: 1000 });
@@ -54,8 +70,17 @@ const run = (outcomes: SampleOutcome[]): EvalRun => ({ result: computeMetrics(ou
 describe('eval reporting', () => {
   it('ranks fired rules by scoring weight, once per rule, and puts a capping ceiling rule first', () => {
     const files = [
-      file('SKILL.md', 60, 'medium', [finding('BW-LOW-001', 'low', { confidence: 'medium' }), finding('BW-HIGH-001', 'high', { context: 'documentation_example' })]),
-      file('scripts/a.sh', 10, 'critical', [finding('BW-MED-001', 'medium'), finding('BW-CAP-001', 'low'), finding('BW-MED-001', 'medium', { locator: 'scripts/a.sh:9' })], 'BW-CAP-001@scripts/a.sh:2'),
+      file('SKILL.md', 60, 'medium', [
+        finding('BW-LOW-001', 'low', { confidence: 'medium' }),
+        finding('BW-HIGH-001', 'high', { context: 'documentation_example' }),
+      ]),
+      file(
+        'scripts/a.sh',
+        10,
+        'critical',
+        [finding('BW-MED-001', 'medium'), finding('BW-CAP-001', 'low'), finding('BW-MED-001', 'medium', { locator: 'scripts/a.sh:9' })],
+        'BW-CAP-001@scripts/a.sh:2',
+      ),
     ];
     expect(rankRules(files).map((r) => r.rule_id)).toEqual(['BW-MED-001', 'BW-HIGH-001', 'BW-CAP-001', 'BW-LOW-001']);
     const o = outcomeOf(sample('x', 'malicious'), report('critical', ...files), 1);
@@ -70,12 +95,16 @@ describe('eval reporting', () => {
   });
 
   it('lists misses with the rules that fired and false positives with the rules that decided them', () => {
-    const r = computeMetrics([
-      outcomeOf(sample('m-silent', 'malicious'), report('info', file('SKILL.md', 100, 'info', [])), 1),
-      outcomeOf(sample('m-weak', 'malicious'), report('medium', file('SKILL.md', 55, 'medium', [finding('BW-URL-001', 'medium')])), 1),
-      outcomeOf(sample('b-loud', 'benign'), report('high', file('SKILL.md', 30, 'high', [finding('BW-PI-003', 'high')])), 1),
-      outcomeOf(sample('b-gray', 'benign', { max_band: 'medium' }), report('medium', file('SKILL.md', 55, 'medium', [finding('BW-URL-002', 'medium')])), 1),
-    ], 4, 100);
+    const r = computeMetrics(
+      [
+        outcomeOf(sample('m-silent', 'malicious'), report('info', file('SKILL.md', 100, 'info', [])), 1),
+        outcomeOf(sample('m-weak', 'malicious'), report('medium', file('SKILL.md', 55, 'medium', [finding('BW-URL-001', 'medium')])), 1),
+        outcomeOf(sample('b-loud', 'benign'), report('high', file('SKILL.md', 30, 'high', [finding('BW-PI-003', 'high')])), 1),
+        outcomeOf(sample('b-gray', 'benign', { max_band: 'medium' }), report('medium', file('SKILL.md', 55, 'medium', [finding('BW-URL-002', 'medium')])), 1),
+      ],
+      4,
+      100,
+    );
     expect(r.misses).toEqual(['m-silent (info < high): no finding', 'm-weak (medium < high): fired BW-URL-001[medium]']);
     expect(r.false_positives).toEqual(['b-loud (high > low): decided by BW-PI-003[high]']);
     expect(r.counts).toEqual({ malicious: { hit: 0, total: 2 }, suspicious: { hit: 0, total: 0 }, benign_fp: { hit: 1, total: 2 } });
@@ -84,12 +113,16 @@ describe('eval reporting', () => {
   it('breaks results down per manifest family, and prints that table only when families exist', () => {
     const hit = report('critical', file('SKILL.md', 5, 'critical', [finding('BW-EXF-001', 'critical')]));
     const quiet = report('info', file('SKILL.md', 100, 'info', []));
-    const withFamilies = computeMetrics([
-      outcomeOf(sample('a1', 'malicious', { family: 'exfil' }), hit, 1),
-      outcomeOf(sample('a2', 'malicious', { family: 'exfil' }), quiet, 1),
-      outcomeOf(sample('b1', 'benign', { family: 'exfil' }), quiet, 1),
-      outcomeOf(sample('s1', 'suspicious', { family: 'hooks', min_band: 'low' }), hit, 1),
-    ], 4, 100);
+    const withFamilies = computeMetrics(
+      [
+        outcomeOf(sample('a1', 'malicious', { family: 'exfil' }), hit, 1),
+        outcomeOf(sample('a2', 'malicious', { family: 'exfil' }), quiet, 1),
+        outcomeOf(sample('b1', 'benign', { family: 'exfil' }), quiet, 1),
+        outcomeOf(sample('s1', 'suspicious', { family: 'hooks', min_band: 'low' }), hit, 1),
+      ],
+      4,
+      100,
+    );
     expect(withFamilies.per_family).toEqual({
       exfil: { malicious: { hit: 1, total: 2 }, suspicious: { hit: 0, total: 0 }, benign_fp: { hit: 0, total: 1 } },
       hooks: { malicious: { hit: 0, total: 0 }, suspicious: { hit: 1, total: 1 }, benign_fp: { hit: 0, total: 0 } },
@@ -113,7 +146,13 @@ describe('eval reporting', () => {
     expect(combined.counts.malicious).toEqual({ hit: 1, total: 2 });
     expect(combined.counts.benign_fp).toEqual({ hit: 1, total: 2 });
     expect(combined.ms_per_sample).toBe(5);
-    const lines = formatSummary([{ name: 'one', result: first.result }, { name: 'two', result: second.result }], combined).split('\n');
+    const lines = formatSummary(
+      [
+        { name: 'one', result: first.result },
+        { name: 'two', result: second.result },
+      ],
+      combined,
+    ).split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(/^one\s+2\s+100\.0% 1\/1\s+0\.0% 0\/1\s+-/);
     expect(lines[2]).toMatch(/^two\s+2\s+0\.0% 0\/1\s+100\.0% 1\/1/);
@@ -131,7 +170,16 @@ describe('eval CLI corpus selection', () => {
 
   it('takes several named corpora and keeps the existing flags', () => {
     const args = parseEvalArgs(['a', '--judge', 'openai', 'b', '--filter', 'rt-'], '/repo');
-    expect(args).toEqual({ corpora: [{ name: 'a', dir: '/repo/a' }, { name: 'b', dir: '/repo/b' }], named: true, judge: 'openai', json: false, filter: 'rt-' });
+    expect(args).toEqual({
+      corpora: [
+        { name: 'a', dir: '/repo/a' },
+        { name: 'b', dir: '/repo/b' },
+      ],
+      named: true,
+      judge: 'openai',
+      json: false,
+      filter: 'rt-',
+    });
     expect(() => parseEvalArgs(['--judge=other'])).toThrow(/--judge/);
     expect(() => parseEvalArgs(['--bogus'])).toThrow(/Unknown option/);
   });

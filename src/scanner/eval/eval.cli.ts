@@ -90,7 +90,13 @@ async function main(): Promise<void> {
     write(formatTable(result.result));
   }
   const combined = combineRuns(runs.map((r) => r.run));
-  if (runs.length > 1) write(`\n=== summary ===\n${formatSummary(runs.map((r) => ({ name: r.name, result: r.run.result })), combined)}`);
+  if (runs.length > 1)
+    write(
+      `\n=== summary ===\n${formatSummary(
+        runs.map((r) => ({ name: r.name, result: r.run.result })),
+        combined,
+      )}`,
+    );
   if (!args.json) return;
   if (single) write(JSON.stringify(runs[0].run.result));
   else write(JSON.stringify({ corpora: runs.map((r) => ({ name: r.name, dir: r.dir, result: r.run.result })), skipped, combined }));

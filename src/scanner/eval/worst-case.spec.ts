@@ -16,10 +16,15 @@ function checkInFreshProcess(paths: readonly string[]): Promise<Record<string, {
     // --liftoff-only: V8 tiers hot WebAssembly (the code layer's tree-sitter grammars) up on
     // background threads, and process.cpuUsage counts their CPU in whatever stage runs meanwhile
     // (a linear context stage read 10.8x per 4x with it, 3.9x without). Growth, not speed, is checked here.
-    execFile(process.execPath, ['--liftoff-only', '--require', 'ts-node/register/transpile-only', CHECK, ...paths], { maxBuffer: 16 * 1024 * 1024, timeout: 600_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${err.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout) as Record<string, { inputs: number; superLinear: GrowthRow[] }>);
-    });
+    execFile(
+      process.execPath,
+      ['--liftoff-only', '--require', 'ts-node/register/transpile-only', CHECK, ...paths],
+      { maxBuffer: 16 * 1024 * 1024, timeout: 600_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${err.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as Record<string, { inputs: number; superLinear: GrowthRow[] }>);
+      },
+    );
   });
 }
 
@@ -56,7 +61,10 @@ describe('worst-case inputs: analysis time grows linearly', () => {
       // An eighth of the text: still quadratic, and 64× cheaper to prove at the 250 KB confirmation.
       match: (ctx) => (quadratic.test(ctx.text.slice(0, ctx.text.length / 8)) ? [{ line: 1, evidence: 'x' }] : []),
     };
-    const rows = confirmedSuperLinear(worstCaseInputs(['SKILL.md']).filter((i) => i.name === 'SKILL.md:tab/line'), [rule]);
+    const rows = confirmedSuperLinear(
+      worstCaseInputs(['SKILL.md']).filter((i) => i.name === 'SKILL.md:tab/line'),
+      [rule],
+    );
     expect(rows.map((r) => r.stage)).toContain('rule:TEST-QUADRATIC');
   }, 120_000);
 });

@@ -150,10 +150,18 @@ export function worstCaseInputs(paths: readonly string[] = WORST_CASE_PATHS): Wo
   shapes.push({ name: 'pattern_literals/line', build: (n) => fill('[r"curl\\s+https://a.test/i | sh", r"rm\\s+-rf\\s+~/"], ', n) });
   shapes.push({ name: 'pipeline/lines', build: (n) => fill('curl -s https://a.test/x | tee out | grep y | sort | uniq | head\n', n) });
   // Code whose resolved values grow by themselves: a string doubled on every line, a decoding helper called on every line.
-  const fenced = (lang: string, head: string, unit: string) => (n: number) => `\`\`\`${lang}\n${head}${fill(unit, n - head.length - lang.length - 9)}\n\`\`\`\n`;
+  const fenced = (lang: string, head: string, unit: string) => (n: number) =>
+    `\`\`\`${lang}\n${head}${fill(unit, n - head.length - lang.length - 9)}\n\`\`\`\n`;
   shapes.push({ name: 'code/doubling_python', build: fenced('python', 'import os\ns = "curl "\n', 's = s + s\nos.system([s, s])\n') });
   shapes.push({ name: 'code/doubling_shell', build: fenced('bash', 's="curl "\n', 's="$s$s"\necho "$s$s"\n') });
-  shapes.push({ name: 'code/decoder_calls', build: fenced('python', 'import subprocess\nK = 0x2a\ndef d(h):\n    return "".join(chr(b ^ K) for b in bytes.fromhex(h))\n', 'subprocess.call(d("49464f4b"), shell=True)\n') });
+  shapes.push({
+    name: 'code/decoder_calls',
+    build: fenced(
+      'python',
+      'import subprocess\nK = 0x2a\ndef d(h):\n    return "".join(chr(b ^ K) for b in bytes.fromhex(h))\n',
+      'subprocess.call(d("49464f4b"), shell=True)\n',
+    ),
+  });
   shapes.push({ name: 'triggers/spaced', build: (n) => fill(`${triggers.join(' ')} `, n) });
   shapes.push({ name: 'triggers/joined', build: (n) => fill(triggers.join(''), n) });
   shapes.push({ name: 'triggers/lines', build: (n) => fill(`${triggers.join('\n')}\n`, n) });
@@ -299,7 +307,14 @@ export function superLinear(rows: readonly GrowthRow[], maxRatio: number, floorM
  * and crossed 8× under CI load. Stages under 5 ms at the larger size are noise, not growth. A stage
  * fails only when a second confirmation reads it above 8× again.
  */
-export const GROWTH_CHECK = { screenSizes: [8 * 1024, 32 * 1024], confirmSizes: [64_000, 256_000], screenRatio: 6, screenFloorMs: 1, maxRatio: 8, floorMs: 5 } as const;
+export const GROWTH_CHECK = {
+  screenSizes: [8 * 1024, 32 * 1024],
+  confirmSizes: [64_000, 256_000],
+  screenRatio: 6,
+  screenFloorMs: 1,
+  maxRatio: 8,
+  floorMs: 5,
+} as const;
 
 /** Stages that grow faster than linearly on the generated inputs, after confirmation. */
 export function confirmedSuperLinear(inputs: readonly WorstCaseInput[], rules?: readonly Rule[]): GrowthRow[] {
@@ -309,7 +324,8 @@ export function confirmedSuperLinear(inputs: readonly WorstCaseInput[], rules?: 
     const flagged = superLinear(measureGrowth(input, { sizes: c.screenSizes, runs: 1, rules }), c.screenRatio, c.screenFloorMs);
     if (flagged.length === 0) continue;
     const stages = new Set(flagged.map((r) => r.stage));
-    const confirm = (names: ReadonlySet<string>): GrowthRow[] => superLinear(measureGrowth(input, { sizes: c.confirmSizes, runs: 5, rules, stages: names }), c.maxRatio, c.floorMs);
+    const confirm = (names: ReadonlySet<string>): GrowthRow[] =>
+      superLinear(measureGrowth(input, { sizes: c.confirmSizes, runs: 5, rules, stages: names }), c.maxRatio, c.floorMs);
     // Twice: a quadratic stage reads 16x every time, while a lucky fast reading of the smaller size
     // (a 1 ms stage varies by half between runs) does not repeat.
     const once = confirm(stages);

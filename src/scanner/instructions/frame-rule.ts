@@ -41,7 +41,14 @@ export interface FrameRuleSpec {
    * whole section, the anchor and the instruction it stands in (its mood); null drops the frame.
    * Default: the rule's severity and confidence.
    */
-  grade?: (window: ReadonlySet<SlotClass>, section: ReadonlySet<SlotClass>, anchor: SlotHit, own: Instruction, windowInstructions: readonly Instruction[], parts: readonly SlotHit[]) => FrameGrade | null;
+  grade?: (
+    window: ReadonlySet<SlotClass>,
+    section: ReadonlySet<SlotClass>,
+    anchor: SlotHit,
+    own: Instruction,
+    windowInstructions: readonly Instruction[],
+    parts: readonly SlotHit[],
+  ) => FrameGrade | null;
 }
 
 const NONE_TAKEN: ReadonlySet<number> = new Set();
@@ -161,7 +168,14 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     },
   };
 
-  function frameAt(anchor: SlotHit, own: Instruction, window: readonly Instruction[], section: ReadonlySet<SlotClass> | undefined, fileClasses: ReadonlySet<SlotClass>, block: ReadonlySet<SlotClass> | undefined): { parts: SlotHit[]; grade: FrameGrade } | null {
+  function frameAt(
+    anchor: SlotHit,
+    own: Instruction,
+    window: readonly Instruction[],
+    section: ReadonlySet<SlotClass> | undefined,
+    fileClasses: ReadonlySet<SlotClass>,
+    block: ReadonlySet<SlotClass> | undefined,
+  ): { parts: SlotHit[]; grade: FrameGrade } | null {
     const parts: SlotHit[] = [anchor];
     const pointedTo: SlotClass[] = [];
     // "Battery charge": one word may not be both the action and what it acts on.
@@ -189,7 +203,9 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
     for (const ins of window) for (const c of ins.classes) inWindow.add(c);
     for (const c of pointedTo) inWindow.add(c);
     if (spec.unless?.some((c) => inWindow.has(c))) return null;
-    const grade = spec.grade ? spec.grade(inWindow, section ?? new Set(), anchor, own, window, parts) : { severity: spec.meta.severity, confidence: spec.meta.confidence };
+    const grade = spec.grade
+      ? spec.grade(inWindow, section ?? new Set(), anchor, own, window, parts)
+      : { severity: spec.meta.severity, confidence: spec.meta.confidence };
     return grade ? { parts, grade } : null;
   }
 }

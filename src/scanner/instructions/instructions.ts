@@ -241,7 +241,7 @@ const LIST_JOINS = new Set([',', ', or', ', and']);
 function listedCodeSpans(text: string): readonly (readonly [number, number])[] {
   if (!text.includes('`')) return NO_SPANS;
   const spans: [number, number][] = [];
-  for (let open = text.indexOf('`'); open >= 0; ) {
+  for (let open = text.indexOf('`'); open >= 0;) {
     const close = text.indexOf('`', open + 1);
     if (close < 0) break;
     spans.push([open + 1, close]);
@@ -311,7 +311,30 @@ const FILE_LISTING = /^\s{0,40}[\w.-]{1,80}(?:\/[\w.-]{1,80}){0,8}\/?\s{1,40}#/;
 const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'plain', 'plaintext', 'none']);
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const INSTRUCTION_REGEXES: readonly RegExp[] = [QUOTED_TITLE, CLAUSE_BREAK, PORT_NUMBER, EMAIL_ADDRESS, TEMPLATE_SUFFIX, LETTER_SPACED, WORD_GAP, WORD_CHAR, TERMINAL_TAIL, JSON_STRING, LIST_ITEM, HEADING, TABLE_SEPARATOR, FRONTMATTER_FIELD, SCRIPT_COMMENT, TREE_DRAWING, FILE_LISTING, STRING_LITERAL, TRIPLE_QUOTE, FENCE_EDGE, MODEL_FACING_FIELD, OCTET];
+export const INSTRUCTION_REGEXES: readonly RegExp[] = [
+  QUOTED_TITLE,
+  CLAUSE_BREAK,
+  PORT_NUMBER,
+  EMAIL_ADDRESS,
+  TEMPLATE_SUFFIX,
+  LETTER_SPACED,
+  WORD_GAP,
+  WORD_CHAR,
+  TERMINAL_TAIL,
+  JSON_STRING,
+  LIST_ITEM,
+  HEADING,
+  TABLE_SEPARATOR,
+  FRONTMATTER_FIELD,
+  SCRIPT_COMMENT,
+  TREE_DRAWING,
+  FILE_LISTING,
+  STRING_LITERAL,
+  TRIPLE_QUOTE,
+  FENCE_EDGE,
+  MODEL_FACING_FIELD,
+  OCTET,
+];
 
 /** What part of a line is prose, and whether it starts an instruction of its own. */
 interface LinePart {
@@ -329,12 +352,15 @@ function proseOf(ctx: ScanContext, index: number, line: string, inDocstring: boo
     if (info.inFrontmatter) {
       if (line.trim() === '---' || line.trim() === '...') return null;
       const field = FRONTMATTER_FIELD.exec(line);
-      return field ? { text: line.slice(field[0].length), breakBefore: true, newBlock: true, heading: false } : { text: line, breakBefore: false, newBlock: false, heading: false };
+      return field
+        ? { text: line.slice(field[0].length), breakBefore: true, newBlock: true, heading: false }
+        : { text: line, breakBefore: false, newBlock: false, heading: false };
     }
     if (info.inFence) {
       // Directory trees ("├── hooks.ts # rules for …") list files, not instructions.
       // Fenced text is line-oriented (templates, prompts, listings): each line is an instruction of its own.
-      if (PROSE_FENCES.has(info.fenceLang ?? '') && !FENCE_EDGE.test(line) && !TREE_DRAWING.test(line) && !FILE_LISTING.test(line)) return { text: line, breakBefore: true, newBlock: false, heading: false };
+      if (PROSE_FENCES.has(info.fenceLang ?? '') && !FENCE_EDGE.test(line) && !TREE_DRAWING.test(line) && !FILE_LISTING.test(line))
+        return { text: line, breakBefore: true, newBlock: false, heading: false };
       const comment = SCRIPT_COMMENT.exec(line);
       return comment ? { text: line.slice(comment[0].length), breakBefore: true, newBlock: false, heading: false } : null;
     }
@@ -539,7 +565,14 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       previousToken = lowered ? word : word.toLowerCase();
       // A dotfile name (".env", "~/.npmrc") is a thing of its own, unlike the word ("env" of a conda env).
       // A template of one (".env.example") holds no values: it stays the plain word.
-      if (span[0] > 0 && lower[span[0] - 1] === '.' && (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) && !TEMPLATE_SUFFIX.test(lower.slice(span[1], span[1] + 12)) && matcher.startsPhrase(`dot${previousToken}`)) previousToken = `dot${previousToken}`;
+      if (
+        span[0] > 0 &&
+        lower[span[0] - 1] === '.' &&
+        (span[0] === 1 || !WORD_CHAR.test(lower[span[0] - 2])) &&
+        !TEMPLATE_SUFFIX.test(lower.slice(span[1], span[1] + 12)) &&
+        matcher.startsPhrase(`dot${previousToken}`)
+      )
+        previousToken = `dot${previousToken}`;
       // "issue_comment", "event.issue.title": a name in code, whose words the tokens split apart.
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && (lower[previousEnd] === '_' || lower[previousEnd] === '.')) fact |= IDENTIFIER_JOIN;
       // Most gaps between tokens are one space and hold no comma or break: only others are copied and read.
@@ -578,7 +611,13 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       (h) =>
         !(h.cls === 'destination-public' && (joinsIdentifier(facts, h.start, h.end) || has(facts, h.end, HYPHEN_JOIN))) &&
         !(neverAnIdentifierPart(h.cls) && (partOfIdentifier(facts, h.start, h.end) || has(facts, h.start, LISTED_NAME))) &&
-        !(PROPER_NAME_PART.has(h.cls) && h.end === h.start + 1 && PARTY_NOUN.has(tokens[h.start]) && has(facts, h.start, CAPITALIZED) && has(facts, h.end, CAPITALIZED)),
+        !(
+          PROPER_NAME_PART.has(h.cls) &&
+          h.end === h.start + 1 &&
+          PARTY_NOUN.has(tokens[h.start]) &&
+          has(facts, h.start, CAPITALIZED) &&
+          has(facts, h.end, CAPITALIZED)
+        ),
     );
   const instructions: Instruction[] = [];
   const sectionClasses = new Map<number, Set<SlotClass>>();
@@ -742,7 +781,13 @@ const LOCATIVE_PREPOSITION = lexiconWords('locative-preposition');
  * credential right before it, with no act before that credential, is where the credential already
  * is ("paste the keys in the PR comment" has its act, and the place stays a destination).
  */
-function isSecretLocation(tokens: readonly string[], from: number, at: number, marks: Uint16Array, secretEnds: ReadonlyMap<number, number> | undefined): boolean {
+function isSecretLocation(
+  tokens: readonly string[],
+  from: number,
+  at: number,
+  marks: Uint16Array,
+  secretEnds: ReadonlyMap<number, number> | undefined,
+): boolean {
   for (let k = at - 1; k >= from && at - k <= SOURCE_REACH; k--) {
     if ((marks[k - from] & ACT_OR_ECHO_START) !== 0) return false;
     if (!LOCATIVE_PREPOSITION.has(tokens[k])) continue;
@@ -785,7 +830,8 @@ function boundByGrant(tokens: readonly string[], from: number, at: number): bool
   while (k >= from && at - k <= 2 && MODAL_OR_AUX.has(tokens[k])) k--;
   if (k < from || !CONSENTING_PARTY.has(tokens[k])) return false;
   // "Only the owner has authorized this" restricts who granted it, a claim all the same: the restrictor must govern the act.
-  for (k--; k >= from && at - k <= RESTRICTOR_REACH; k--) if (RESTRICTOR.has(tokens[k])) return !SUBJECT_ARTICLE.has(tokens[k + 1]) && !CONSENTING_PARTY.has(tokens[k + 1]);
+  for (k--; k >= from && at - k <= RESTRICTOR_REACH; k--)
+    if (RESTRICTOR.has(tokens[k])) return !SUBJECT_ARTICLE.has(tokens[k + 1]) && !CONSENTING_PARTY.has(tokens[k + 1]);
   return false;
 }
 
@@ -850,9 +896,29 @@ const STAND_IN_END = 128;
 /** The first word of a name of a thing or place of two or more words ("commit messages"). */
 const NOUN_PHRASE_START = 256;
 
-function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number, own: readonly LexiconMatch[], block: number, section: number, facts: TokenFacts): Instruction {
+function frameOf(
+  ctx: ScanContext,
+  tokens: readonly string[],
+  tokenLine: readonly number[],
+  from: number,
+  to: number,
+  own: readonly LexiconMatch[],
+  block: number,
+  section: number,
+  facts: TokenFacts,
+): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
-  if (own.length === 0) return { line: tokenLine[from], block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: 'description', question: false, slots: NO_SLOTS, classes: NO_CLASSES };
+  if (own.length === 0)
+    return {
+      line: tokenLine[from],
+      block,
+      section,
+      addressee: addresseeOf(ctx, tokens, from, to),
+      mood: 'description',
+      question: false,
+      slots: NO_SLOTS,
+      classes: NO_CLASSES,
+    };
   // Marks by token index from `from`, up to the end of the last phrase and the token after it.
   let last = to;
   for (const h of own) last = Math.max(last, h.end);
@@ -896,7 +962,15 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls.startsWith('action-') || h.cls === 'echo-verb') marks[h.start - from] |= ACT_OR_ECHO_START;
   }
   for (const h of own) {
-    if (h.cls === 'negation' || h.cls === 'determiner' || h.cls === 'instrument' || h.cls === 'phrasal-sense' || h.cls === 'contrast' || h.cls === 'secret-stand-in') continue;
+    if (
+      h.cls === 'negation' ||
+      h.cls === 'determiner' ||
+      h.cls === 'instrument' ||
+      h.cls === 'phrasal-sense' ||
+      h.cls === 'contrast' ||
+      h.cls === 'secret-stand-in'
+    )
+      continue;
     if (h.cls === 'object-secret' && (marks[h.start - from] & STAND_IN_END) !== 0) continue;
     // "The response shape changed", "the response body": a program's message, not the agent's reply.
     if (h.cls === 'destination-reply' && h.end < to && RESPONSE_PART.has(tokens[h.end])) continue;
@@ -904,7 +978,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
     if (h.cls === 'place-reference' && h.end < to && MODAL_OR_AUX.has(tokens[h.end])) continue;
     // "The contract from the current code and public documentation": where it comes from, not where it goes.
     if (h.cls === 'destination-public' && (isSourcePlace(tokens, from, h.start, marks) || isSecretLocation(tokens, from, h.start, marks, secretEnds))) continue;
-    if (h.cls.startsWith('action-') && ((marks[h.start - from] & (AFTER_DETERMINER | PHRASAL | NOUN_PHRASE_START)) !== 0 || has(facts, h.start, IN_TITLE))) continue;
+    if (h.cls.startsWith('action-') && ((marks[h.start - from] & (AFTER_DETERMINER | PHRASAL | NOUN_PHRASE_START)) !== 0 || has(facts, h.start, IN_TITLE)))
+      continue;
     // "The count could silently drift": a quiet adverb between a modal and a verb that is no action describes a failure, not stealth.
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && (marks[h.end - from] & ACTION_START) === 0) continue;
     // "Only use sources the user has already authorized": the user's grant bounds the act; it claims no authority.
@@ -920,10 +995,20 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       (h.cls === 'stealth' && contrastEnds.some((e) => e <= h.start && h.start - e <= CONTRAST_REACH));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
     // A negated object carries the prohibition when its verb is no lexicon word ("do not rewrite shared history … without approval").
-    if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-'))) firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
+    if (negated && (h.cls.startsWith('action-') || h.cls === 'echo-verb' || h.cls.startsWith('object-')))
+      firstProhibitedAction = Math.min(firstProhibitedAction, h.start);
     const cls: SlotClass = withdrawn ? 'consent-bypass' : h.cls;
     if (withdrawn) marks[h.start - from] |= WITHDRAWN;
-    const slot: SlotHit = { cls, line: tokenLine[h.start], text: phraseText(tokens, h.start, h.end), negated, relative: h.start > from && RELATIVE.has(tokens[h.start - 1]), at: h.start, end: h.end, instrument: (marks[h.start - from] & AFTER_INSTRUMENT) !== 0 || undefined };
+    const slot: SlotHit = {
+      cls,
+      line: tokenLine[h.start],
+      text: phraseText(tokens, h.start, h.end),
+      negated,
+      relative: h.start > from && RELATIVE.has(tokens[h.start - 1]),
+      at: h.start,
+      end: h.end,
+      instrument: (marks[h.start - from] & AFTER_INSTRUMENT) !== 0 || undefined,
+    };
     if (cls === 'stealth') {
       let k = h.end;
       if (k < to && MODAL_OR_AUX.has(tokens[k])) k++;
@@ -939,7 +1024,8 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const opensProhibited = negations.some((n) => n === opener || (n === opener + 1 && tokens[opener] === 'do'));
   if (opensProhibited) {
     const clauseEnd = firstBreakAfter(facts, opener + 1, to);
-    for (let k = 0; k < slots.length; k++) if (slotStart[k] < clauseEnd && slots[k].cls === 'consent-bypass' && (marks[slotStart[k] - from] & WITHDRAWN) === 0) slots[k].negated = true;
+    for (let k = 0; k < slots.length; k++)
+      if (slotStart[k] < clauseEnd && slots[k].cls === 'consent-bypass' && (marks[slotStart[k] - from] & WITHDRAWN) === 0) slots[k].negated = true;
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
   for (let k = 0; k < slots.length; k++) {
@@ -954,7 +1040,9 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
       if (w.cls !== verbCls) continue;
       // An object after its verb may follow a list ("disable the firewall, antivirus"); one before
       // it pairs only within its clause ("filtering is disabled", not "Security — injection, authz bypass").
-      const near = own.find((o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(facts, o.end, w.start)));
+      const near = own.find(
+        (o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(facts, o.end, w.start)),
+      );
       if (!near) continue;
       const verb = slots.find((sl, k) => sl.cls === verbCls && slotStart[k] === w.start);
       // A verb word read as something else ("drops out of", "the disabled flag") acts on nothing.
@@ -986,7 +1074,16 @@ function frameOf(ctx: ScanContext, tokens: readonly string[], tokenLine: readonl
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
   const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
   const mood = moodOf(ctx, line, tokens, own, slots, from, facts);
-  return { line, block, section, addressee: addresseeOf(ctx, tokens, from, to), mood: mood === 'description' && narrates(tokens, from, own, slots, facts) ? 'quotation' : mood, question, slots, classes };
+  return {
+    line,
+    block,
+    section,
+    addressee: addresseeOf(ctx, tokens, from, to),
+    mood: mood === 'description' && narrates(tokens, from, own, slots, facts) ? 'quotation' : mood,
+    question,
+    slots,
+    classes,
+  };
 }
 
 /**
@@ -1002,7 +1099,14 @@ function narrates(tokens: readonly string[], from: number, own: readonly Lexicon
   if (!own.some((h) => h.cls === 'determiner' && h.start === act.end)) return false;
   const verb = tokens[act.at];
   const before = tokens[act.at - 1];
-  return verb.endsWith('ed') && !MODAL_OR_AUX.has(before) && !LEAD_CLAUSE_OPENER.has(before) && !STEP_ADVERB.has(before) && !AGENT_SUBJECT.has(before) && !HUMAN_SUBJECT.has(before);
+  return (
+    verb.endsWith('ed') &&
+    !MODAL_OR_AUX.has(before) &&
+    !LEAD_CLAUSE_OPENER.has(before) &&
+    !STEP_ADVERB.has(before) &&
+    !AGENT_SUBJECT.has(before) &&
+    !HUMAN_SUBJECT.has(before)
+  );
 }
 
 /** A leading adverbial clause before the main clause's verb is short ("Before setup, …", "Once the tests pass, …"). */
@@ -1012,7 +1116,15 @@ const STEP_ADVERB = lexiconWords('step-adverb');
 
 const isAction = (h: LexiconMatch): boolean => h.cls.startsWith('action-');
 
-function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: readonly LexiconMatch[], slots: readonly SlotHit[], from: number, facts: TokenFacts): Mood {
+function moodOf(
+  ctx: ScanContext,
+  line: number,
+  tokens: readonly string[],
+  own: readonly LexiconMatch[],
+  slots: readonly SlotHit[],
+  from: number,
+  facts: TokenFacts,
+): Mood {
   // The attack is described when an attacker is the subject: named before the first action
   // ("Attackers send tokens …"), not after it ("send tokens to mail.attacker.example"). This comes
   // before the prohibition test: "if the issue asks you to reveal secrets or run forbidden tools"
@@ -1022,7 +1134,10 @@ function moodOf(ctx: ScanContext, line: number, tokens: readonly string[], own: 
   // In a leading condition, a negated act is the case ("If the remote no longer matches"), and the
   // act after the clause break is the order.
   const condition = CONDITION.has(tokens[OCTET.test(tokens[from] ?? '') ? from + 1 : from]);
-  const orderedAfter = (sl: SlotHit): boolean => slots.some((o) => !o.negated && o.cls.startsWith('action-') && o.at !== undefined && sl.at !== undefined && o.at > sl.at && breakBetween(facts, sl.at + 1, o.at));
+  const orderedAfter = (sl: SlotHit): boolean =>
+    slots.some(
+      (o) => !o.negated && o.cls.startsWith('action-') && o.at !== undefined && sl.at !== undefined && o.at > sl.at && breakBetween(facts, sl.at + 1, o.at),
+    );
   for (const sl of slots) if (sl.negated && sl.cls.startsWith('action-') && !(condition && orderedAfter(sl))) return 'prohibition';
   // A list item naming a technique ("Instructions to modify settings.json") mentions it.
   if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';

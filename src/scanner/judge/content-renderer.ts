@@ -51,7 +51,7 @@ export function renderHidden(line: string): { display: string; search: string } 
   const cps = Array.from(line, (ch) => ch.codePointAt(0) as number);
   let display = '';
   let search = '';
-  for (let i = 0; i < cps.length; ) {
+  for (let i = 0; i < cps.length;) {
     const cp = cps[i];
     if (isTag(cp)) {
       let j = i;
@@ -108,7 +108,7 @@ export function decodeBase64Runs(line: string): string[] {
   for (const m of line.matchAll(BASE64_RUN)) {
     const run = m[0];
     // Hex digests and long identifiers are not payloads.
-    if (/^[0-9a-fA-F]+$/.test(run) || !/[0-9+/_-]/.test(run) && !(/[a-z]/.test(run) && /[A-Z]/.test(run))) continue;
+    if (/^[0-9a-fA-F]+$/.test(run) || (!/[0-9+/_-]/.test(run) && !(/[a-z]/.test(run) && /[A-Z]/.test(run)))) continue;
     const text = Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
     if (text.length >= 8 && printableRatio(text) > 0.95) out.push(text);
     if (out.length >= 3) break;

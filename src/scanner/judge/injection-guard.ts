@@ -51,7 +51,10 @@ export interface InjectionCheck {
 
 function evidenceAround(text: string, index: number, length: number): string {
   const start = Math.max(0, index - 40);
-  return text.slice(start, Math.min(text.length, index + length + 40)).trim().slice(0, MAX_EVIDENCE);
+  return text
+    .slice(start, Math.min(text.length, index + length + 40))
+    .trim()
+    .slice(0, MAX_EVIDENCE);
 }
 
 /** Checks the rendered lines (and the untrusted path) before anything is sent. */

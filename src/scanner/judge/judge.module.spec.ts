@@ -28,9 +28,7 @@ describe('JudgeModule', () => {
   });
 
   it('fails module creation on invalid options', async () => {
-    await expect(Test.createTestingModule({ imports: [JudgeModule.forRoot({ provider: 'openai' })] }).compile()).rejects.toThrow(
-      /JUDGE_MODEL is required/,
-    );
+    await expect(Test.createTestingModule({ imports: [JudgeModule.forRoot({ provider: 'openai' })] }).compile()).rejects.toThrow(/JUDGE_MODEL is required/);
   });
 });
 
@@ -38,10 +36,7 @@ describe('JudgeModule wired from the validated AppConfig', () => {
   it('accepts AppConfig.judge as options (JUDGE_* from the environment)', async () => {
     const config = loadConfig({ JUDGE_PROVIDER: 'anthropic', JUDGE_MODEL: 'claude-test', JUDGE_API_KEY: 'k', JUDGE_TIMEOUT_MS: '1500' }, []);
     const ref = await Test.createTestingModule({
-      imports: [
-        ConfigModule.forRoot(config),
-        JudgeModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (c: AppConfig) => c.judge }),
-      ],
+      imports: [ConfigModule.forRoot(config), JudgeModule.forRootAsync({ inject: [APP_CONFIG], useFactory: (c: AppConfig) => c.judge })],
     }).compile();
     expect(ref.get<Judge>(JUDGE)).toBeInstanceOf(AnthropicJudge);
   });

@@ -44,7 +44,5 @@ export function loadPromptAssets(version: string = PROMPT_VERSION): PromptAssets
  * contains `{{nonce}}` stays literal text.
  */
 export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{([a-z_]+)\}\}/g, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole,
-  );
+  return template.replace(/\{\{([a-z_]+)\}\}/g, (whole, name: string) => (Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole));
 }

@@ -423,7 +423,7 @@ export class LexiconMatcher {
       if (!node) continue;
       // Deeper nodes end later, so a class seen again replaces its shorter match from the same start.
       const firstOfStart = out.length;
-      for (let j = i; ; ) {
+      for (let j = i; ;) {
         if (node.classes) {
           for (const cls of node.classes) {
             let k = firstOfStart;

@@ -19,7 +19,12 @@ function depthOf(value: unknown, depth = 0): number {
   if (depth > MAX_DEPTH) return depth;
   if (Array.isArray(value)) return Math.max(depth, ...value.slice(0, 1000).map((v) => depthOf(v, depth + 1)));
   if (value && typeof value === 'object') {
-    return Math.max(depth, ...Object.values(value).slice(0, 1000).map((v) => depthOf(v, depth + 1)));
+    return Math.max(
+      depth,
+      ...Object.values(value)
+        .slice(0, 1000)
+        .map((v) => depthOf(v, depth + 1)),
+    );
   }
   return depth;
 }

@@ -26,7 +26,8 @@ const EXAMPLE_HEADING = /\b(?:examples?|samples?|illustrations?|demo)\b/i;
 const BAD_EXAMPLE_LABEL =
   /^(?:[-*+>]\s{1,3})?(?:\*\*|__)?\s{0,2}(?:(?:❌|🚫|⛔|✗|✘)[^\n]{0,60}|(?:bad|wrong|incorrect|avoid|unsafe|insecure|vulnerable|(?:don'?t|do not|never)(?!\s{1,3}(?:forget|skip|miss|hesitate|omit|neglect|leave out)\b))\b[^\n:]{0,40}:\s{0,2}(?:\*\*|__)?)$/i;
 /** The first line of a code block written as such a label in a comment (`# ❌ BAD`, `// Don't do this`). */
-const BAD_EXAMPLE_COMMENT = /^\s{0,8}(?:#|\/\/|--|\/\*|<!--)\s{0,3}(?:❌|🚫|⛔|(?:bad|wrong|incorrect|don'?t|do not|never|avoid|insecure|unsafe|vulnerable)\b)/i;
+const BAD_EXAMPLE_COMMENT =
+  /^\s{0,8}(?:#|\/\/|--|\/\*|<!--)\s{0,3}(?:❌|🚫|⛔|(?:bad|wrong|incorrect|don'?t|do not|never|avoid|insecure|unsafe|vulnerable)\b)/i;
 
 /** The code block opening at line `i` (0-based) is shown as the wrong way: by the label line before it or its first line. */
 export function badExampleBlock(lines: readonly string[], i: number): boolean {
@@ -64,7 +65,13 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
     const line = lines[i];
     if (line.length === 0 && !inFrontmatter) {
       // Blank lines share one object per state (a 100k-newline file allocates almost nothing).
-      if (!blank || blank.inFence !== inFence || blank.heading !== heading || blank.fenceLang !== (inFence ? fenceLang : null) || blank.sectionKind !== sectionKind) {
+      if (
+        !blank ||
+        blank.inFence !== inFence ||
+        blank.heading !== heading ||
+        blank.fenceLang !== (inFence ? fenceLang : null) ||
+        blank.sectionKind !== sectionKind
+      ) {
         blank = { inFence, fenceLang: inFence ? fenceLang : null, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
       }
       info[i] = blank;

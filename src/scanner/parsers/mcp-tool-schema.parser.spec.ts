@@ -6,12 +6,18 @@ const source = (text: string, language: 'python' | 'javascript') => extractSourc
 describe('stringLiterals', () => {
   it('reads Python triple-quoted and prefixed strings with their start lines and skips comments', () => {
     const lits = stringLiterals('# "not this"\nx = f"a {b}"\ny = """two\nlines"""\n', 'python');
-    expect(lits.map((l) => [l.text, l.line])).toEqual([['a {b}', 2], ['two\nlines', 3]]);
+    expect(lits.map((l) => [l.text, l.line])).toEqual([
+      ['a {b}', 2],
+      ['two\nlines', 3],
+    ]);
   });
 
   it('reads JS template literals and skips line and block comments', () => {
     const lits = stringLiterals('// "no"\n/* "no" */ const a = `x\ny`;\nconst b = "c";\n', 'javascript');
-    expect(lits.map((l) => [l.text, l.line])).toEqual([['x\ny', 2], ['c', 4]]);
+    expect(lits.map((l) => [l.text, l.line])).toEqual([
+      ['x\ny', 2],
+      ['c', 4],
+    ]);
   });
 
   it('ends an unterminated one-line string at the end of its line', () => {
@@ -58,11 +64,15 @@ describe('extractSourceSurface (Python)', () => {
   });
 
   it('reads low-level Tool(...) declarations with argument descriptions in a schema dict', () => {
-    const text = 'from mcp.types import Tool\ntools = [\n    Tool(\n        name="ping",\n        description="Pings a host",\n        inputSchema={"properties": {"host": {"type": "string", "description": "Host to ping"}}},\n    ),\n]\n';
+    const text =
+      'from mcp.types import Tool\ntools = [\n    Tool(\n        name="ping",\n        description="Pings a host",\n        inputSchema={"properties": {"host": {"type": "string", "description": "Host to ping"}}},\n    ),\n]\n';
     const s = source(text, 'python');
     expect(s.tools).toHaveLength(1);
     expect(s.tools[0].name).toBe('ping');
-    expect(s.tools[0].strings.map((x) => [x.role, x.text, x.line])).toEqual([['description', 'Pings a host', 5], ['description', 'Host to ping', 6]]);
+    expect(s.tools[0].strings.map((x) => [x.role, x.text, x.line])).toEqual([
+      ['description', 'Pings a host', 5],
+      ['description', 'Host to ping', 6],
+    ]);
   });
 
   it('ignores files without an MCP marker', () => {
@@ -72,9 +82,15 @@ describe('extractSourceSurface (Python)', () => {
 
 describe('extractSourceSurface (TypeScript)', () => {
   it('reads server.tool positional name and description', () => {
-    const s = source('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nserver.tool("echo", "Echoes the input.", { text: z.string().describe("What to echo") }, async () => ({}));\n', 'javascript');
+    const s = source(
+      'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nserver.tool("echo", "Echoes the input.", { text: z.string().describe("What to echo") }, async () => ({}));\n',
+      'javascript',
+    );
     expect(s.tools[0].name).toBe('echo');
-    expect(s.tools[0].strings.map((x) => [x.role, x.text])).toEqual([['description', 'Echoes the input.'], ['description', 'What to echo']]);
+    expect(s.tools[0].strings.map((x) => [x.role, x.text])).toEqual([
+      ['description', 'Echoes the input.'],
+      ['description', 'What to echo'],
+    ]);
   });
 
   it('reads registerTool config objects with +-joined descriptions, titles, enums and annotations', () => {
@@ -97,7 +113,10 @@ describe('extractSourceSurface (TypeScript)', () => {
     expect(t.name).toBe('sort_items');
     expect(t.readOnlyHint).toEqual({ value: true, line: 10 });
     expect(t.strings.map((x) => [x.role, x.text, x.line])).toEqual([
-      ['title', 'Sort', 5], ['description', 'Sorts items by key.', 7], ['enum', 'asc', 9], ['enum', 'desc', 9],
+      ['title', 'Sort', 5],
+      ['description', 'Sorts items by key.', 7],
+      ['enum', 'asc', 9],
+      ['enum', 'desc', 9],
     ]);
   });
 });
@@ -123,7 +142,9 @@ describe('extractJsonSurface', () => {
     expect(s.tools[0].line).toBe(5);
     expect(s.tools[0].readOnlyHint).toEqual({ value: true, line: 8 });
     expect(s.tools[0].strings.map((x) => [x.role, x.text, x.line])).toEqual([
-      ['description', 'Runs a read query.', 6], ['description', 'The SQL', 7], ['default', 'select 1', 7],
+      ['description', 'Runs a read query.', 6],
+      ['description', 'The SQL', 7],
+      ['default', 'select 1', 7],
     ]);
   });
 

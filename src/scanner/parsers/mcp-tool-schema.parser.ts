@@ -50,9 +50,11 @@ const MAX_LITERALS = 20000;
 const TOOL_ANCHOR =
   /^\s{0,40}@[\w.]{1,60}\.tool\b|\.(?:tool|registerTool|addTool)\s{0,3}\(|\b(?:types\.)?Tool\s{0,3}\(\s{0,3}(?:$|name\s{0,3}=)|^\s{0,40}\{?\s{0,3}["']?name["']?\s{0,3}[:=]\s{0,3}["'`]/;
 /** Evidence a source file defines an MCP server (cheap gate before tokenizing). */
-const MCP_SOURCE_MARKER = /\bFastMCP\b|\bMcpServer\b|@modelcontextprotocol\/sdk|\bfrom\s{1,3}mcp\b|\bimport\s{1,3}mcp\b|\bmcp\.server\b|\bregisterTool\s{0,3}\(|\bListToolsRequestSchema\b|@[\w.]{1,60}\.tool\b/;
+const MCP_SOURCE_MARKER =
+  /\bFastMCP\b|\bMcpServer\b|@modelcontextprotocol\/sdk|\bfrom\s{1,3}mcp\b|\bimport\s{1,3}mcp\b|\bmcp\.server\b|\bregisterTool\s{0,3}\(|\bListToolsRequestSchema\b|@[\w.]{1,60}\.tool\b/;
 const ANNOTATION_RE = /\b(readOnlyHint|destructiveHint)\b["']?\s{0,3}[:=]\s{0,3}(true|false|True|False)\b/g;
-const KEY_BEFORE = /(?:^|[^\w])["']?(description|desc|title|instructions|default|enum|examples|name)["']?\s{0,3}[:=][ \t]{0,3}\n?[ \t]{0,40}[([]?[ \t]{0,3}[frbuFRBU]{0,2}$/;
+const KEY_BEFORE =
+  /(?:^|[^\w])["']?(description|desc|title|instructions|default|enum|examples|name)["']?\s{0,3}[:=][ \t]{0,3}\n?[ \t]{0,40}[([]?[ \t]{0,3}[frbuFRBU]{0,2}$/;
 /** The key was itself a quoted literal (`"description": "…"` in a Python dict or JS object). */
 const QUOTED_KEY_BETWEEN = /^\s{0,3}:\s{0,3}[([]?\s{0,3}[frbuFRBU]{0,2}$/;
 const QUOTED_KEYS: ReadonlySet<string> = new Set(['description', 'title', 'instructions', 'default', 'enum', 'examples', 'name']);
@@ -203,9 +205,10 @@ export function extractSourceSurface(text: string, lines: readonly string[], lan
     else if (DESCRIBE_BEFORE.test(between)) role = 'description';
     else if (TOOL_CALL_BEFORE.test(between)) role = 'name';
     else if (language === 'python' && DOCSTRING_BEFORE.test(between) && DEF_NAME.test(lines[defLineAbove(lines, lit.line)] ?? '')) role = 'description';
-    else if (prev?.str && (prev.str.role === 'enum') && LIST_SEPARATOR.test(between)) role = 'enum';
+    else if (prev?.str && prev.str.role === 'enum' && LIST_SEPARATOR.test(between)) role = 'enum';
     // The second positional argument of server.tool("name", "description", …).
-    else if (prev?.str?.role === 'name' && LIST_SEPARATOR.test(between) && TOOL_CALL_BEFORE.test(text.slice(Math.max(0, prev.lit.start - 40), prev.lit.start))) role = 'description';
+    else if (prev?.str?.role === 'name' && LIST_SEPARATOR.test(between) && TOOL_CALL_BEFORE.test(text.slice(Math.max(0, prev.lit.start - 40), prev.lit.start)))
+      role = 'description';
     if (!role) {
       prev = { lit, str: null };
       continue;
@@ -247,7 +250,13 @@ class JsonValueLines {
 }
 
 /** A Map: the keys are the manifest's own, and `constructor` must not find Object's. */
-const SCHEMA_KEYS = new Map<string, SchemaRole>([['description', 'description'], ['title', 'title'], ['default', 'default'], ['enum', 'enum'], ['examples', 'enum']]);
+const SCHEMA_KEYS = new Map<string, SchemaRole>([
+  ['description', 'description'],
+  ['title', 'title'],
+  ['default', 'default'],
+  ['enum', 'enum'],
+  ['examples', 'enum'],
+]);
 const MAX_JSON_DEPTH = 12;
 
 function isToolObject(v: Record<string, unknown>): boolean {
@@ -298,7 +307,8 @@ export function extractJsonSurface(json: unknown, lines: readonly string[]): Mcp
       return;
     }
     for (const [k, x] of Object.entries(v)) {
-      if (k === 'instructions' && typeof x === 'string') surface.instructions.push({ role: 'instructions', text: x.slice(0, MAX_STRING), line: locate.find(x, 1) });
+      if (k === 'instructions' && typeof x === 'string')
+        surface.instructions.push({ role: 'instructions', text: x.slice(0, MAX_STRING), line: locate.find(x, 1) });
       else walk(x, depth + 1);
     }
   };
@@ -339,5 +349,19 @@ export function extractMarkdownSurface(lines: readonly string[]): McpSurface {
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const MCP_SCHEMA_REGEXES: readonly RegExp[] = [
-  TOOL_ANCHOR, MCP_SOURCE_MARKER, ANNOTATION_RE, KEY_BEFORE, QUOTED_KEY_BETWEEN, NAME_KEY_LINE, DESCRIPTION_KEY_LINE, DESCRIBE_BEFORE, TOOL_CALL_BEFORE, DOCSTRING_BEFORE, DEF_NAME, JOINER, LIST_SEPARATOR, MD_TOOL_HEADING, MD_HEADING,
+  TOOL_ANCHOR,
+  MCP_SOURCE_MARKER,
+  ANNOTATION_RE,
+  KEY_BEFORE,
+  QUOTED_KEY_BETWEEN,
+  NAME_KEY_LINE,
+  DESCRIPTION_KEY_LINE,
+  DESCRIBE_BEFORE,
+  TOOL_CALL_BEFORE,
+  DOCSTRING_BEFORE,
+  DEF_NAME,
+  JOINER,
+  LIST_SEPARATOR,
+  MD_TOOL_HEADING,
+  MD_HEADING,
 ];

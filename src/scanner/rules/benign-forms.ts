@@ -22,7 +22,9 @@ const READ_ONLY_STEP = [
   String.raw`(?:node|npm|pnpm|yarn|python3?|go|cargo|rustc|uv)\s{1,3}--version\s{0,3}`,
   String.raw`cat\s{1,3}(?:\w[\w.-]{0,79}/){0,6}(?:package\.json|README(?:\.md)?|CHANGELOG(?:\.md)?|[\w-]{1,60}\.(?:md|txt|toml|ya?ml|lock))\s{0,3}`,
 ].join('|');
-export const READ_ONLY_COMMAND_RE = new RegExp(String.raw`^\s{0,3}(?:${READ_ONLY_STEP})(?:\|\s{0,3}(?:head|tail|wc|sort|uniq|grep|cut|sed\s{1,3}-n)\b[^|;&$\`<>\n]{0,80}){0,3}$`);
+export const READ_ONLY_COMMAND_RE = new RegExp(
+  String.raw`^\s{0,3}(?:${READ_ONLY_STEP})(?:\|\s{0,3}(?:head|tail|wc|sort|uniq|grep|cut|sed\s{1,3}-n)\b[^|;&$\`<>\n]{0,80}){0,3}$`,
+);
 
 /**
  * A mode name that belongs to the agent only when the sentence addresses the agent or talks about
@@ -55,7 +57,8 @@ export const PATTERN_ARGUMENT_BEFORE_RE =
 export const NOUN_COMPOUND_PREFIX_RE = /\b(?:mid|dry|trial|test|half|full|long|short|end)-$/i;
 
 /** After "do not let the user …": the verbs of finding out, which make the phrase concealment. */
-export const FINDING_OUT_RE = /^\s{1,3}(?:know|knows|see|notice|find\s{1,3}out|learn|realise|realize|suspect|discover|hear|catch\s{1,3}on|be\s{1,3}(?:told|aware|informed|alerted))\b/i;
+export const FINDING_OUT_RE =
+  /^\s{1,3}(?:know|knows|see|notice|find\s{1,3}out|learn|realise|realize|suspect|discover|hear|catch\s{1,3}on|be\s{1,3}(?:told|aware|informed|alerted))\b/i;
 
 /** "… back to the user": what is not summarised is being restated, not hidden. */
 export const RESTATING_RE = /^\s{1,3}back\s{1,3}(?:to|for)\b/i;
@@ -67,7 +70,8 @@ export const RESTATING_RE = /^\s{1,3}back\s{1,3}(?:to|for)\b/i;
 export const CLAUSE_LEAD = String.raw`(?:^\s{0,6}(?:[-*+>]\s{1,3}|\d{1,3}[.)]\s{1,3})?|[.!?:;,(—–]\s{0,3}|\b(?:must|should|shall|will|always|never|please|then|and|to|now|first|also|immediately|you|agents?|assistants?|AI|model|LLM|claude)\s{1,3})`;
 
 /** A line holding only a template slot (`{{instructions}}`, `{input}`, `$ARGUMENTS`), maybe with its closing tag. */
-export const TEMPLATE_SLOT_LINE_RE = /^\s{0,8}(?:\{\{\s{0,3}[\w.-]{1,60}\s{0,3}\}\}|\{[a-z_]{1,40}\}|\$\{?[A-Za-z_]{1,40}\}?)\s{0,3}(?:<\/[\w-]{1,40}>)?\s{0,3}$/;
+export const TEMPLATE_SLOT_LINE_RE =
+  /^\s{0,8}(?:\{\{\s{0,3}[\w.-]{1,60}\s{0,3}\}\}|\{[a-z_]{1,40}\}|\$\{?[A-Za-z_]{1,40}\}?)\s{0,3}(?:<\/[\w-]{1,40}>)?\s{0,3}$/;
 
 /**
  * Badge services draw a badge from the words in their own URL (img.shields.io/badge/status-<status>-blue);
@@ -92,7 +96,8 @@ export const REPORTS_ONLY_PROBLEMS_RE =
   /\bonly\s{1,3}(?:surface|report|show|mention|print|flag|tell\s{1,3}(?:the\s{1,3})?user\s{1,3}about)\s{1,3}(?:the\s{1,3})?(?:problems|errors|failures|issues|warnings|findings|what\s{1,3}(?:fails|failed|needs))\b|\babout\s{1,3}(?:each|every)\s{1,3}(?:tool\s{1,3}call|step|command|action)\s{1,3}as\s{1,3}you\b/i;
 
 /** "**TERMINATION PROTOCOL**:" — the word as a section label, not an act of terminating something. */
-export const TERMINATION_LABEL_RE = /^(?:[Tt]erminat|TERMINAT)\w{0,6}(?:\s{1,3}[A-Z]{2,20})?\*{1,2}\s{0,3}[-:–—]|^TERMINAT\w{0,6}(?:\s{1,3}[A-Z]{2,20})?\s{0,3}:/;
+export const TERMINATION_LABEL_RE =
+  /^(?:[Tt]erminat|TERMINAT)\w{0,6}(?:\s{1,3}[A-Z]{2,20})?\*{1,2}\s{0,3}[-:–—]|^TERMINAT\w{0,6}(?:\s{1,3}[A-Z]{2,20})?\s{0,3}:/;
 
 /** A command-line argument that leaves files out (`--exclude='.env'`): an exclusion is the opposite of a read. */
 export const EXCLUSION_ARG_RE = /--(?:exclude|ignore)(?:-(?:from|dir|pattern))?(?:=|\s{1,3})["']?[^\s"']{1,80}["']?/g;
@@ -101,8 +106,7 @@ export const EXCLUSION_ARG_RE = /--(?:exclude|ignore)(?:-(?:from|dir|pattern))?(
  * The environment handed to a child process (`env: process.env`, `env={**os.environ, …}`,
  * `env=os.environ.copy()`): the program's own environment passed on to a command it starts.
  */
-export const ENV_PASSTHROUGH_RE =
-  /\benv\s{0,3}[:=]\s{0,3}(?:\{\s{0,3}(?:\.\.\.|\*\*)\s{0,3}|dict\(\s{0,3})?(?:process\.env|os\.environ(?:\.copy\(\))?)\b/g;
+export const ENV_PASSTHROUGH_RE = /\benv\s{0,3}[:=]\s{0,3}(?:\{\s{0,3}(?:\.\.\.|\*\*)\s{0,3}|dict\(\s{0,3})?(?:process\.env|os\.environ(?:\.copy\(\))?)\b/g;
 /** A line that only spreads the environment into an object literal (`...process.env,`). */
 export const ENV_SPREAD_LINE_RE = /^\s{0,40}(?:\.\.\.|\*\*)\s{0,3}(?:process\.env|os\.environ)\s{0,3},?\s{0,3}$/;
 /** A line that opens the `env` object of a child-process call (`env: {`, `env={`, `env=dict(`). */
@@ -115,7 +119,8 @@ export const INTRANSITIVE_END_RE = /^terminat(?:e|es|ed|ing)\s{1,3}(?:immediatel
  * The env subcommand of a version or environment manager (`fnm env`, `conda env`, `go env`), not
  * the env command that prints the environment (`nice env`, `sudo env` stay sources).
  */
-export const ENV_SUBCOMMAND_RE = /\b(?:fnm|conda|mamba|micromamba|pyenv|rbenv|nodenv|poetry|pipenv|uv|hatch|pdm|nix|mise|asdf|direnv|go|cargo|rustup|deno|bun)\s{1,3}env\b/g;
+export const ENV_SUBCOMMAND_RE =
+  /\b(?:fnm|conda|mamba|micromamba|pyenv|rbenv|nodenv|poetry|pipenv|uv|hatch|pdm|nix|mise|asdf|direnv|go|cargo|rustup|deno|bun)\s{1,3}env\b/g;
 /** `.Env`, `.SSH` after an identifier: a property or a dotted name (`.Config.Env`, `TMCore.SSH`), not a dot-file. */
 export const ENV_PROPERTY_RE = /(?<=\w)\.(?:Env|ENV|SSH|Ssh|AWS|Aws)\b/g;
 /**
@@ -132,10 +137,12 @@ export const NON_READING_FILE_OP_RE = /\b(?:touch|chmod|chown|chgrp|mkdir)\s[^&|
  * Nouns that turn "payment" into a product term ("payment methods", "a PaymentIntent") rather than
  * the act of paying.
  */
-export const PAYMENT_NOUN_RE = /^pay(?:ment)?s?[\s_-]{0,2}(?:methods?|intents?|elements?|links?|pages?|forms?|providers?|processing|processors?|gateways?|flows?|options?|details?|data|status|requests?|sheets?|terms?|plans?|history|records?|schedules?|API|SDK)\b/i;
+export const PAYMENT_NOUN_RE =
+  /^pay(?:ment)?s?[\s_-]{0,2}(?:methods?|intents?|elements?|links?|pages?|forms?|providers?|processing|processors?|gateways?|flows?|options?|details?|data|status|requests?|sheets?|terms?|plans?|history|records?|schedules?|API|SDK)\b/i;
 
 /** Addressees of a "note for …" that are automated judges, not people reviewing a change. */
-export const AUTOMATED_REVIEWER_RE = /\b(?:automated|ai|llm|security|safety|scanners?|classifiers?|moderators?|detectors?|analy[sz]ers?|tools?|bots?|models?)\b/i;
+export const AUTOMATED_REVIEWER_RE =
+  /\b(?:automated|ai|llm|security|safety|scanners?|classifiers?|moderators?|detectors?|analy[sz]ers?|tools?|bots?|models?)\b/i;
 /** What a note to a reviewer says when it asks for clearance. */
 export const CLEARANCE_REQUEST_RE =
   /\b(?:safe|benign|harmless|trusted|legitimate|approve\w{0,2}|ignore\w{0,2}|skip\w{0,3}|disregard\w{0,2}|not\s{1,3}(?:flag|report|block)|false\s{1,3}positives?|whitelist\w{0,2}|allow-?list\w{0,2}|verified|certified|pre-?approved)\b/i;
@@ -172,14 +179,16 @@ export const ON_USER_REQUEST_RE = /\b(?:when|if|once|after)\s{1,3}the\s{1,3}user
 /** Targets a reset may name that are the developer's own throwaway copy. */
 export const LOCAL_SCOPE_RE = /\b(?:local(?:ly|host)?|dev|development|test(?:ing|s)?|disposable|throwaway|scratch|sandbox(?:ed)?|ephemeral|fixtures?)\b/i;
 /** Targets that other people depend on: a sentence naming one is not about a local copy. */
-export const SHARED_SCOPE_RE = /\b(?:prod|production|staging|live|shared|remote|customers?|replicas?|backups?|every|all\s{1,3}(?:environments|databases|servers|tenants))\b/i;
+export const SHARED_SCOPE_RE =
+  /\b(?:prod|production|staging|live|shared|remote|customers?|replicas?|backups?|every|all\s{1,3}(?:environments|databases|servers|tenants))\b/i;
 
 /**
  * A script's consent gate: a yes/no prompt, the answer read from the terminal, and an exit on
  * refusal. What runs after it runs because the user said yes at the keyboard.
  */
 export const CONSENT_PROMPT_RE = /\[(?:y\/N|Y\/n|y\/n|yes\/no)\]|\((?:y\/N|Y\/n|y\/n|yes\/no)\)/;
-export const READ_ANSWER_RE = /\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3})*[A-Za-z_]\w{0,40}|\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3}){0,3}-p\s|\binput\s{0,3}\(|\bRead-Host\b/;
+export const READ_ANSWER_RE =
+  /\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3})*[A-Za-z_]\w{0,40}|\bread\s{1,3}(?:-[a-z]{1,3}\s{1,3}){0,3}-p\s|\binput\s{0,3}\(|\bRead-Host\b/;
 /** An exit on refusal: after `||`, `then`, `else` or `{` on the line (`|| { echo "aborted"; exit 1; }`), or a line of its own. */
 export const REFUSAL_EXIT_RE = /(?:\|\||\bthen|\belse|\{)[^\n]{0,120}\b(?:exit|return)\b|^\s{0,20}(?:exit|sys\.exit\(|return)\b/;
 /** Where a document hands the reader an admin command: sudo asks the person at the keyboard. */
@@ -195,13 +204,15 @@ export const DATABASE_FORM_RE = /^(?:DROP|TRUNCATE|db:|dropDatabase|FLUSH|migrat
 /** A job or service whose payload reaches the network is a backdoor whatever the setup around it. */
 export const REMOTE_PAYLOAD_RE = /\b(?:curl|wget|nc|ncat|socat|Invoke-WebRequest|iwr)\s|https?:\/\/|\|\s{0,3}(?:ba|z)?sh\b/;
 /** A reading step between a download and its run: the code is seen before it runs. */
-export const REVIEW_STEP_RE = /\b(?:read|review|inspect|audit|examine|check|verify|look\s{1,3}(?:it\s{1,3}|them\s{1,3})?over)\b[^\n]{0,60}\b(?:and|then)\s{1,3}(?:execute|run)\b/i;
+export const REVIEW_STEP_RE =
+  /\b(?:read|review|inspect|audit|examine|check|verify|look\s{1,3}(?:it\s{1,3}|them\s{1,3})?over)\b[^\n]{0,60}\b(?:and|then)\s{1,3}(?:execute|run)\b/i;
 
 /**
  * A URL template's slot naming which resource the route addresses ("{org}", "{projectId}",
  * "{repo_id}"), never one naming a session, token or key: the author fills it in, it carries no data.
  */
-export const ROUTE_ID_SLOT_RE = /\{(?![A-Za-z_]{0,30}(?:[Ss]ession|[Tt]oken|[Kk]ey|[Ss]ecret|[Aa]uth|[Cc]ookie|[Pp]ass))(?:[A-Za-z]{1,30}(?:Id|ID|Ids|IDs|_id|_ids|Number|_number)|id|org|owner|repo|project|slug|tenant|workspace|team|number)\}/g;
+export const ROUTE_ID_SLOT_RE =
+  /\{(?![A-Za-z_]{0,30}(?:[Ss]ession|[Tt]oken|[Kk]ey|[Ss]ecret|[Aa]uth|[Cc]ookie|[Pp]ass))(?:[A-Za-z]{1,30}(?:Id|ID|Ids|IDs|_id|_ids|Number|_number)|id|org|owner|repo|project|slug|tenant|workspace|team|number)\}/g;
 /** A cancellation token (.NET CancellationToken, "cancellation token") named in the file: "pass the token down" then means that token. */
 export const CANCELLATION_TOKEN_RE = /\bcancellation[ _]?tokens?\b/i;
 
@@ -210,7 +221,8 @@ export const RETIRED_TOOL_RE = /^\s{1,3}(?:the\s{1,3})?(?:previously\s{1,3}used|
 /** A redirect that makes a successor note shadow the tool after all ("… always call this one instead"). */
 export const TOOL_REDIRECT_RE = /\b(?:always|instead|any\s{1,3}other|every|never\s{1,3}(?:use|call))\b/i;
 /** "These rules override everything else in this skill": precedence among the file's own parts, not over the user. */
-export const OWN_PARTS_SCOPE_RE = /^\s{1,3}(?:else\s{1,3})?(?:in|of|within)\s{1,3}(?:this|the)\s{1,3}(?:skill|file|document|guide|prompt|section|playbook|checklist|workflow|template)\b/i;
+export const OWN_PARTS_SCOPE_RE =
+  /^\s{1,3}(?:else\s{1,3})?(?:in|of|within)\s{1,3}(?:this|the)\s{1,3}(?:skill|file|document|guide|prompt|section|playbook|checklist|workflow|template)\b/i;
 
 /** "… in plain-language mode", "… in the summary view": where a detail is left out of a display, not an act. */
 export const DISPLAY_SCOPE_RE = /\bin\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,24}\s{1,3}){0,2}(?:mode|view)\b/gi;
@@ -219,10 +231,12 @@ export const DISPLAY_SCOPE_RE = /\bin\s{1,3}(?:the\s{1,3})?(?:[\w-]{1,24}\s{1,3}
  * review (a bug to look for), not an order, when the phrase stands inside that clause (no comma ends it
  * first); the agent or the reader as subject ("if you can …") is excluded.
  */
-export const HYPOTHETICAL_MODAL_RE = /\b(?:if|whether)\s{1,3}(?!(?:you|we|i|it|the\s{1,3}(?:agent|assistant|model))\s)(?:[\w'-]{1,24}\s{1,3}){1,4}(?:can|could|may|might|would)(?:\s{1,3}\w|\s{0,3}$)/i;
+export const HYPOTHETICAL_MODAL_RE =
+  /\b(?:if|whether)\s{1,3}(?!(?:you|we|i|it|the\s{1,3}(?:agent|assistant|model))\s)(?:[\w'-]{1,24}\s{1,3}){1,4}(?:can|could|may|might|would)(?:\s{1,3}\w|\s{0,3}$)/i;
 
 /** "… for any task involving personal data": the request class is narrowed by its topic, not every request. */
-export const TOPIC_SCOPE_RE = /^\s{1,3}(?:involving|concerning|touching|regarding|about|(?:that|which)\s{1,3}(?:involves?|touch(?:es)?|concerns?|handles?|uses?)|related\s{1,3}to)\s{1,3}(?!any(?:thing|\s{1,3}topic)?\b|everything\b|all\b)\w/i;
+export const TOPIC_SCOPE_RE =
+  /^\s{1,3}(?:involving|concerning|touching|regarding|about|(?:that|which)\s{1,3}(?:involves?|touch(?:es)?|concerns?|handles?|uses?)|related\s{1,3}to)\s{1,3}(?!any(?:thing|\s{1,3}topic)?\b|everything\b|all\b)\w/i;
 
 export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   ROUTE_ID_SLOT_RE,

@@ -16,25 +16,47 @@ const isCover = (f: StaticFinding): boolean => COVER_RULES.has(f.rule_id) && isD
  * A direct action of one of `actionCategories`, paired with a cover finding or cover text near it.
  * `gradeOf` may set the compound's severity from the action it covers (default: the rule's).
  */
-export function coveredActionRule(meta: RuleMeta, actionCategories: readonly RiskCategory[], minSeverity: readonly string[], gradeOf?: (action: StaticFinding) => Severity): Rule {
+export function coveredActionRule(
+  meta: RuleMeta,
+  actionCategories: readonly RiskCategory[],
+  minSeverity: readonly string[],
+  gradeOf?: (action: StaticFinding) => Severity,
+): Rule {
   return {
     meta,
     regexes: [],
     compound: true,
     match(ctx, prior) {
-      const actions = prior.filter((f) => isDirect(f) && actionCategories.includes(f.category) && minSeverity.includes(f.severity) && !COVER_RULES.has(f.rule_id));
+      const actions = prior.filter(
+        (f) => isDirect(f) && actionCategories.includes(f.category) && minSeverity.includes(f.severity) && !COVER_RULES.has(f.rule_id),
+      );
       if (actions.length === 0) return [];
       const a = actions[0];
       const covers = prior.filter(isCover);
       if (covers.length > 0) {
         const c = covers[0];
-        return [{ line: findingLine(a), evidence: `${a.rule_id}: ${a.evidence} + ${c.rule_id}: ${c.evidence}`, message: `${a.message}, combined with ${c.message.toLowerCase()}`, ...(gradeOf ? { severity: gradeOf(a) } : {}) }];
+        return [
+          {
+            line: findingLine(a),
+            evidence: `${a.rule_id}: ${a.evidence} + ${c.rule_id}: ${c.evidence}`,
+            message: `${a.message}, combined with ${c.message.toLowerCase()}`,
+            ...(gradeOf ? { severity: gradeOf(a) } : {}),
+          },
+        ];
       }
       // A bare "without asking" or "leave it out of the summary" is ordinary next to read-only
       // commands, but not next to this action.
       for (const f of actions) {
         const cover = coverNear(ctx, findingLine(f), 3);
-        if (cover) return [{ line: findingLine(f), evidence: `${f.rule_id}: ${f.evidence} + "${cover.text}"`, message: `${f.message}, ${cover.cls === 'concealment' ? 'kept from the user' : "with the user's confirmation removed"}`, ...(gradeOf ? { severity: gradeOf(f) } : {}) }];
+        if (cover)
+          return [
+            {
+              line: findingLine(f),
+              evidence: `${f.rule_id}: ${f.evidence} + "${cover.text}"`,
+              message: `${f.message}, ${cover.cls === 'concealment' ? 'kept from the user' : "with the user's confirmation removed"}`,
+              ...(gradeOf ? { severity: gradeOf(f) } : {}),
+            },
+          ];
       }
       return [];
     },

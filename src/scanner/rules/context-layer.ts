@@ -93,7 +93,11 @@ export function isNegatedAt(lineText: string, evidence: string): boolean {
   // Only the clause leading up to the match counts ("Never run `curl | sh`", not a later sentence).
   const before = lineText.slice(Math.max(0, at - 120), at);
   // Abbreviations ("e.g. `rm -rf /`") do not end the prohibiting clause.
-  const clause = before.replace(/\b(?:e\.g|i\.e|etc|vs|cf)\./gi, (m) => m.replace(/\./g, '')).split(/[.;!?]\s/).pop() ?? before;
+  const clause =
+    before
+      .replace(/\b(?:e\.g|i\.e|etc|vs|cf)\./gi, (m) => m.replace(/\./g, ''))
+      .split(/[.;!?]\s/)
+      .pop() ?? before;
   return NEGATION_BEFORE.test(clause);
 }
 
@@ -136,7 +140,10 @@ export function isCitedForDefense(ctx: ScanContext, line: number, evidence: stri
   const words = LAST_WORDS_RE.exec(before.toLowerCase());
   if (!words) return false;
   // Markers are read as the lexicon's tokens ("e.g." is "e g").
-  const marker = (words[3] ?? words[2]).split('.').filter((t) => t !== '').join(' ');
+  const marker = (words[3] ?? words[2])
+    .split('.')
+    .filter((t) => t !== '')
+    .join(' ');
   const pair = words[1] !== undefined ? `${words[1]} ${words[2]}` : '';
   if (!CITATION_MARKER.has(marker) && !CITATION_MARKER.has(pair)) return false;
   const around = [ctx.lines[line - 2] ?? '', lineText, ctx.lines[line] ?? ''].join(' ').replace(QUOTED_SPAN_RE, ' ');
@@ -248,4 +255,16 @@ export function citedAttackContext(ctx: ScanContext, input: ContextInputs, quote
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const CONTEXT_REGEXES: readonly RegExp[] = [SPAN_LIST_PREDICATE_RE, SPAN_LIST_JOINER_RE, QUOTED_SPAN_RE, LAST_WORDS_RE, DEFENSE_WORD_RE, NEGATION_BEFORE, EDUCATION_LINE, DENY_KEY, YAML_DENY_KEY, EDUCATIONAL_FILE, BOLD_LABEL_RE];
+export const CONTEXT_REGEXES: readonly RegExp[] = [
+  SPAN_LIST_PREDICATE_RE,
+  SPAN_LIST_JOINER_RE,
+  QUOTED_SPAN_RE,
+  LAST_WORDS_RE,
+  DEFENSE_WORD_RE,
+  NEGATION_BEFORE,
+  EDUCATION_LINE,
+  DENY_KEY,
+  YAML_DENY_KEY,
+  EDUCATIONAL_FILE,
+  BOLD_LABEL_RE,
+];

@@ -1,4 +1,10 @@
-import { credentialsOnlyToTheirVendors, onlyAwsServiceUrls, vendorCredentialToForeignHost, realHost, sendsCredentialsOnlyToTheirVendor } from './credential-vendors';
+import {
+  credentialsOnlyToTheirVendors,
+  onlyAwsServiceUrls,
+  vendorCredentialToForeignHost,
+  realHost,
+  sendsCredentialsOnlyToTheirVendor,
+} from './credential-vendors';
 
 describe('credential vendors', () => {
   it('accepts a key sent to its own vendor API', () => {
@@ -30,7 +36,7 @@ describe('credential vendors', () => {
     expect(credentialsOnlyToTheirVendors(['AB_TOKEN'], ['https://ab.example/x'])).toBe(false);
   });
 
-  it('takes AWS service endpoints, but not S3 (anyone\'s bucket) or another host, as where SDK credentials sign requests', () => {
+  it("takes AWS service endpoints, but not S3 (anyone's bucket) or another host, as where SDK credentials sign requests", () => {
     expect(onlyAwsServiceUrls('url = "https://abc.execute-api.eu-west-1.amazonaws.com/prod/x"')).toBe(true);
     expect(onlyAwsServiceUrls('url = "https://drop.s3.amazonaws.com/x"')).toBe(false);
     expect(onlyAwsServiceUrls('a = "https://sts.amazonaws.com" b = "https://relay.example/in"')).toBe(false);
@@ -43,7 +49,10 @@ describe('credential vendors', () => {
   });
 
   it('finds a vendor credential in the user part of a URL of another host', () => {
-    expect(vendorCredentialToForeignHost('https://x-access-token:${GITHUB_TOKEN}@git.other.example/r.git')).toEqual({ name: 'GITHUB_TOKEN', host: 'git.other.example' });
+    expect(vendorCredentialToForeignHost('https://x-access-token:${GITHUB_TOKEN}@git.other.example/r.git')).toEqual({
+      name: 'GITHUB_TOKEN',
+      host: 'git.other.example',
+    });
     expect(vendorCredentialToForeignHost('https://x-access-token:${GITHUB_TOKEN}@github.com/o/r.git')).toBeNull();
     expect(vendorCredentialToForeignHost('https://deploy:${CORP_DEPLOY_TOKEN}@git.corp.example/r.git')).toBeNull();
     expect(vendorCredentialToForeignHost('https://git.other.example/r.git?t=${GITHUB_TOKEN}')).toBeNull();

@@ -71,7 +71,10 @@ function servedBy(host: string, vendor: Vendor): boolean {
  * credential of an unknown or other vendor is named, or when there is no URL to judge.
  */
 export function sendsCredentialsOnlyToTheirVendor(text: string): boolean {
-  return credentialsOnlyToTheirVendors([...text.matchAll(CREDENTIAL_NAME_RE)].map((m) => m[1]), urlsIn(text));
+  return credentialsOnlyToTheirVendors(
+    [...text.matchAll(CREDENTIAL_NAME_RE)].map((m) => m[1]),
+    urlsIn(text),
+  );
 }
 
 /**
@@ -80,10 +83,13 @@ export function sendsCredentialsOnlyToTheirVendor(text: string): boolean {
  */
 export function onlyAwsServiceUrls(text: string): boolean {
   const urls = urlsIn(text);
-  return urls.length > 0 && urls.every((u) => {
-    const host = realHost(u);
-    return host !== null && host.endsWith('.amazonaws.com') && !host.split('.').some((label) => label.startsWith('s3'));
-  });
+  return (
+    urls.length > 0 &&
+    urls.every((u) => {
+      const host = realHost(u);
+      return host !== null && host.endsWith('.amazonaws.com') && !host.split('.').some((label) => label.startsWith('s3'));
+    })
+  );
 }
 
 /** The URLs written in a text (a line of a script, a sentence). */

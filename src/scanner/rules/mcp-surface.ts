@@ -41,13 +41,17 @@ const DESCRIBED: Record<ToolEffect, RegExp> = {
 /** An object right after a noun-like effect word makes it a verb ("and uploads them", "and commits the changes"). */
 const OBJECT_FOLLOWS = /^\s{1,3}(?:them|it|the|a|an|all|any|every|your|their|its|this|that|these|those|data|files?|records?|messages?|changes?|to)\b/i;
 /** Data moved "to a location/server/URL" is sent, whatever the verb. */
-const SENDS_TO = /\b(?:export|exports|exporting|copies|copy|backs? up|mirror|mirrors|sync|syncs|stream|streams)\b[^.\n]{0,60}\bto\s{1,3}(?:an?\s{1,3}|the\s{1,3}|your\s{1,3})?(?:secure\s{1,3}|remote\s{1,3}|external\s{1,3}|cloud\s{1,3})?(?:location|server|endpoint|url|host|bucket|storage|webhook|cloud|remote)\b/i;
+const SENDS_TO =
+  /\b(?:export|exports|exporting|copies|copy|backs? up|mirror|mirrors|sync|syncs|stream|streams)\b[^.\n]{0,60}\bto\s{1,3}(?:an?\s{1,3}|the\s{1,3}|your\s{1,3})?(?:secure\s{1,3}|remote\s{1,3}|external\s{1,3}|cloud\s{1,3})?(?:location|server|endpoint|url|host|bucket|storage|webhook|cloud|remote)\b/i;
 /** Parameters that name a destination off the machine. */
-const DESTINATION_PARAM = /\b(?:remote_?url|remoteUrl|webhook(?:_?url|Url)?|upload_?url|uploadUrl|destination_?url|callback_?url|callbackUrl|exfil\w{0,20}|recipient|to_email|toEmail|endpoint_?url)\b["']?\s{0,3}[:=(]/;
+const DESTINATION_PARAM =
+  /\b(?:remote_?url|remoteUrl|webhook(?:_?url|Url)?|upload_?url|uploadUrl|destination_?url|callback_?url|callbackUrl|exfil\w{0,20}|recipient|to_email|toEmail|endpoint_?url)\b["']?\s{0,3}[:=(]/;
 /** Code in the tool's body that has the effect, whatever the words say (commands and SQL only inside a call that runs them). */
 const BODY_SINK: Partial<Record<ToolEffect, RegExp>> = {
-  destroys: /\bos\.(?:remove|unlink|rmdir)\s{0,2}\(|\bshutil\.rmtree\s{0,2}\(|\.unlink\s{0,2}\(|\bfs\.(?:rm|rmSync|unlink|unlinkSync|rmdir)\s{0,2}\(|\b(?:system|popen|check_output|check_call|run|call|Popen|execSync|exec|spawn\w{0,4}|execute|executemany)\s{0,2}\(\s{0,2}[fr]?["'`][^\n]{0,80}(?:\brm\s{1,3}-[rRf]{1,3}\s|\bDROP\s{1,3}(?:TABLE|DATABASE)\b|\bTRUNCATE\s{1,3}TABLE\b|\bDELETE\s{1,3}FROM\b)/,
-  sends: /\brequests\.(?:post|put)\s{0,2}\(|\bhttpx\.(?:post|put)\s{0,2}\(|\baxios\.(?:post|put)\s{0,2}\(|\bmethod\s{0,2}:\s{0,2}["'](?:POST|PUT)["']|\bsmtplib\b|\.sendmail\s{0,2}\(/,
+  destroys:
+    /\bos\.(?:remove|unlink|rmdir)\s{0,2}\(|\bshutil\.rmtree\s{0,2}\(|\.unlink\s{0,2}\(|\bfs\.(?:rm|rmSync|unlink|unlinkSync|rmdir)\s{0,2}\(|\b(?:system|popen|check_output|check_call|run|call|Popen|execSync|exec|spawn\w{0,4}|execute|executemany)\s{0,2}\(\s{0,2}[fr]?["'`][^\n]{0,80}(?:\brm\s{1,3}-[rRf]{1,3}\s|\bDROP\s{1,3}(?:TABLE|DATABASE)\b|\bTRUNCATE\s{1,3}TABLE\b|\bDELETE\s{1,3}FROM\b)/,
+  sends:
+    /\brequests\.(?:post|put)\s{0,2}\(|\bhttpx\.(?:post|put)\s{0,2}\(|\baxios\.(?:post|put)\s{0,2}\(|\bmethod\s{0,2}:\s{0,2}["'](?:POST|PUT)["']|\bsmtplib\b|\.sendmail\s{0,2}\(/,
 };
 
 /** A clause sending the reader to another tool ("to create issues, use the tracker's create_issue tool"). */
@@ -125,7 +129,14 @@ export function toolEffects(tool: McpToolDecl, ctx: ScanContext): EffectEvidence
 }
 
 /** Every regex of this module, for the ReDoS check. */
-export const MCP_SURFACE_REGEXES: readonly RegExp[] = [...Object.values(DESCRIBED), SENDS_TO, OTHER_TOOL_REFERENCE, OBJECT_FOLLOWS, DESTINATION_PARAM, ...Object.values(BODY_SINK)];
+export const MCP_SURFACE_REGEXES: readonly RegExp[] = [
+  ...Object.values(DESCRIBED),
+  SENDS_TO,
+  OTHER_TOOL_REFERENCE,
+  OBJECT_FOLLOWS,
+  DESTINATION_PARAM,
+  ...Object.values(BODY_SINK),
+];
 
 const SCANNED_ROLES: ReadonlySet<string> = new Set(['description', 'title', 'enum', 'default', 'instructions']);
 

@@ -43,11 +43,23 @@ function paramsOf(line: string, language: string): string[] {
   if (language === 'python') {
     const m = PY_PARAMS.exec(line);
     if (!m) return [];
-    return m[1].split(',').map((p) => p.trim().split(/[:=\s]/)[0]!.replace(/^\*{1,2}/, '')).filter((p) => p && p !== 'self' && p !== 'ctx' && p !== 'context');
+    return m[1]
+      .split(',')
+      .map((p) =>
+        p
+          .trim()
+          .split(/[:=\s]/)[0]!
+          .replace(/^\*{1,2}/, ''),
+      )
+      .filter((p) => p && p !== 'self' && p !== 'ctx' && p !== 'context');
   }
   const m = TS_PARAMS.exec(line);
   if (!m) return [];
-  if (m[1]) return m[1].split(',').map((p) => p.trim().split(/[:=\s]/)[0]!).filter(Boolean);
+  if (m[1])
+    return m[1]
+      .split(',')
+      .map((p) => p.trim().split(/[:=\s]/)[0]!)
+      .filter(Boolean);
   return m[2] ? [m[2]] : [];
 }
 

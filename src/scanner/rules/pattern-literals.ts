@@ -15,7 +15,8 @@ const CANDIDATE_LITERAL_RE =
 const REGEX_SYNTAX_RE = /\\[sSbBwWdD]|\(\?(?:[:=!]|<[=!]|[imsx]{1,4}\))|\][*+?{]|\.[*+]|\\[.()[\]|]/;
 const STRING_LITERAL_RE = /"(?:[^"\\\n]|\\.){0,500}"|'(?:[^'\\\n]|\\.){0,500}'/g;
 /** A line made of literals only (strings already reduced to "", numbers, names of constants), as a table row. */
-const DATA_ROW_RE = /^\s{0,40}[([{]?\s{0,3}[rR]?[bB]?\s{0,200}(?:""\s{0,3})?(?:,\s{0,3}(?:""|\d{1,6}(?:\.\d{1,6})?|True|False|None|true|false|null|[A-Z][A-Z0-9_.]{0,60})\s{0,3}){1,6}[)\]}]?\s{0,3},?\s{0,3}(?:#[^\n]{0,200})?$/;
+const DATA_ROW_RE =
+  /^\s{0,40}[([{]?\s{0,3}[rR]?[bB]?\s{0,200}(?:""\s{0,3})?(?:,\s{0,3}(?:""|\d{1,6}(?:\.\d{1,6})?|True|False|None|true|false|null|[A-Z][A-Z0-9_.]{0,60})\s{0,3}){1,6}[)\]}]?\s{0,3},?\s{0,3}(?:#[^\n]{0,200})?$/;
 /** Anything that runs a string as code or as a command. */
 const EXECUTES_STRINGS_RE =
   /(?<![.\w])(?:exec|eval|compile|execfile|system|popen|spawn\w{0,6}|exec[lv]p?e?|execSync|execFile\w{0,4}|Function)\s{0,3}\(|\bsubprocess\b|\bchild_process\b|\bshell\s{0,3}=\s{0,3}True\b|\bInvoke-Expression\b|\biex\b|\bos\.(?:system|popen|exec)|\bpty\.spawn\b|\bimportlib\b|__import__/;
@@ -75,4 +76,11 @@ export function insidePatternLiteral(ctx: ScanContext, line: number, evidence: s
   return words.length > 0 && words.every((w) => !code.includes(w));
 }
 
-export const PATTERN_LITERAL_REGEXES: readonly RegExp[] = [LITERAL_MARK_RE, CANDIDATE_LITERAL_RE, REGEX_SYNTAX_RE, EXECUTES_STRINGS_RE, STRING_LITERAL_RE, DATA_ROW_RE];
+export const PATTERN_LITERAL_REGEXES: readonly RegExp[] = [
+  LITERAL_MARK_RE,
+  CANDIDATE_LITERAL_RE,
+  REGEX_SYNTAX_RE,
+  EXECUTES_STRINGS_RE,
+  STRING_LITERAL_RE,
+  DATA_ROW_RE,
+];

@@ -60,9 +60,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...PATTERN_LITERAL_REGEXES,
     ...OFFICIAL_INSTALLER_REGEXES,
     ...PRIVILEGE_KIND_REGEXES,
-  ].map(
-    (re) => ({ owner: 'engine', re }),
-  ),
+  ].map((re) => ({ owner: 'engine', re })),
 ];
 
 /**

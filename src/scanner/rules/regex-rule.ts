@@ -178,7 +178,7 @@ function literalGroupsOf(patterns: readonly RegExp[]): (readonly number[])[] {
 /** Lines in both ascending lists. */
 function bothLines(a: readonly number[], b: readonly number[]): number[] {
   const out: number[] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (a[i]! < b[j]!) i++;
     else if (a[i]! > b[j]!) j++;
     else {
@@ -304,15 +304,21 @@ export function defineRegexRule(spec: RegexRuleSpec): Rule {
       if (spec.skipFile?.(ctx)) return [];
       const hits: RuleHit[] = [];
       const seen = new Set<number>();
-      scanPatterns(ctx, spec.patterns, viewsOf(ctx, views), (m, line, view) => {
-        if (seen.has(line)) return;
-        const source = view.name === 'raw' ? 'raw' : view.name === 'normalized' || view.name === 'joined' ? 'normalized' : (view.sources.get(line) ?? 'raw');
-        let hit: RuleHit | null = { line, evidence: m[0], source };
-        if (spec.refine) hit = spec.refine(hit, m, ctx, view);
-        if (!hit) return;
-        seen.add(line);
-        hits.push(hit);
-      }, spec.triggers);
+      scanPatterns(
+        ctx,
+        spec.patterns,
+        viewsOf(ctx, views),
+        (m, line, view) => {
+          if (seen.has(line)) return;
+          const source = view.name === 'raw' ? 'raw' : view.name === 'normalized' || view.name === 'joined' ? 'normalized' : (view.sources.get(line) ?? 'raw');
+          let hit: RuleHit | null = { line, evidence: m[0], source };
+          if (spec.refine) hit = spec.refine(hit, m, ctx, view);
+          if (!hit) return;
+          seen.add(line);
+          hits.push(hit);
+        },
+        spec.triggers,
+      );
       return hits;
     },
   };

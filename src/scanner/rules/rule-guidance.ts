@@ -99,7 +99,15 @@ export const ruleMeta = (id: string): RuleMeta | null => RULE_META.get(id) ?? nu
 export function guidanceFor(id: string, fallback: { message: string; category: RiskCategory }): FindingGuidance {
   const meta = RULE_META.get(id);
   if (meta) {
-    return { id, title: meta.title, category: meta.category, why: meta.rationale, fix: CATEGORY_GUIDANCE[meta.category].fix, anchor: `#${headingAnchor(meta.id)}`, meta };
+    return {
+      id,
+      title: meta.title,
+      category: meta.category,
+      why: meta.rationale,
+      fix: CATEGORY_GUIDANCE[meta.category].fix,
+      anchor: `#${headingAnchor(meta.id)}`,
+      meta,
+    };
   }
   const judgeCategory = id.startsWith('judge/') ? (id.slice('judge/'.length) as RiskCategory) : null;
   const category = judgeCategory && judgeCategory in CATEGORY_GUIDANCE ? judgeCategory : fallback.category in CATEGORY_GUIDANCE ? fallback.category : 'other';

@@ -4,14 +4,7 @@
  * everything cross-cutting (time budget, exception isolation, context weighting, evidence
  * redaction), so a rule only says where its technique appears.
  */
-import type {
-  AssetType,
-  Confidence,
-  FindingContext,
-  RiskCategory,
-  Severity,
-  StaticFinding,
-} from '../engine/scan-report.types';
+import type { AssetType, Confidence, FindingContext, RiskCategory, Severity, StaticFinding } from '../engine/scan-report.types';
 import type { ScanContext } from '../views/scan-context';
 import type { SegmentSource } from '../views/view.types';
 

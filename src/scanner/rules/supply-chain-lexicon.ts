@@ -5,16 +5,70 @@
 
 /** Paste and anonymous text-sharing hosts (a "required setup" link here has no reviewable payload). */
 export const PASTE_SITES: readonly string[] = [
-  'glot.io', 'rentry.co', 'rentry.org', 'pastebin.com', 'hastebin.com', 'hastebin.skyra.pw', 'paste.ee', 'ghostbin.com', 'ghostbin.co',
-  'privatebin.net', 'termbin.com', 'dpaste.org', 'dpaste.com', 'controlc.com', 'justpaste.it', 'pastes.io', 'paste.rs', 'ix.io',
-  'sprunge.us', '0bin.net', 'bpa.st', 'pastie.io', 'katb.in', 'paste.gg', 'pastebin.pl', 'paste.centos.org', 'snippet.host', 'pastelink.net',
+  'glot.io',
+  'rentry.co',
+  'rentry.org',
+  'pastebin.com',
+  'hastebin.com',
+  'hastebin.skyra.pw',
+  'paste.ee',
+  'ghostbin.com',
+  'ghostbin.co',
+  'privatebin.net',
+  'termbin.com',
+  'dpaste.org',
+  'dpaste.com',
+  'controlc.com',
+  'justpaste.it',
+  'pastes.io',
+  'paste.rs',
+  'ix.io',
+  'sprunge.us',
+  '0bin.net',
+  'bpa.st',
+  'pastie.io',
+  'katb.in',
+  'paste.gg',
+  'pastebin.pl',
+  'paste.centos.org',
+  'snippet.host',
+  'pastelink.net',
 ];
 
 /** Official npm scopes: a scope one edit, one separator or one suffix away from these imitates them. */
 export const KNOWN_NPM_SCOPES: readonly string[] = [
-  'anthropic-ai', 'modelcontextprotocol', 'openai', 'google', 'google-cloud', 'microsoft', 'azure', 'aws-sdk', 'types', 'vercel',
-  'langchain', 'playwright', 'octokit', 'supabase', 'cloudflare', 'github', 'stripe', 'sentry', 'babel', 'angular', 'nestjs',
-  'prisma', 'tanstack', 'mistralai', 'huggingface', 'upstash', 'notionhq', 'slack', 'vitejs', 'sveltejs', 'storybook', 'firebase',
+  'anthropic-ai',
+  'modelcontextprotocol',
+  'openai',
+  'google',
+  'google-cloud',
+  'microsoft',
+  'azure',
+  'aws-sdk',
+  'types',
+  'vercel',
+  'langchain',
+  'playwright',
+  'octokit',
+  'supabase',
+  'cloudflare',
+  'github',
+  'stripe',
+  'sentry',
+  'babel',
+  'angular',
+  'nestjs',
+  'prisma',
+  'tanstack',
+  'mistralai',
+  'huggingface',
+  'upstash',
+  'notionhq',
+  'slack',
+  'vitejs',
+  'sveltejs',
+  'storybook',
+  'firebase',
 ];
 
 /** Suffixes squatters add to an official scope (`@anthropic-ai` → `@anthropic-ai-sdk`, `@openai-official`). */
@@ -25,12 +79,40 @@ export const SCOPE_SQUAT_SUFFIXES: readonly string[] = ['-ai', '-sdk', '-officia
  * (rentry.co and rentry.org), and mirrors keep the name.
  */
 export const PASTE_SITE_NAMES: readonly string[] = [
-  'glot', 'rentry', 'pastebin', 'hastebin', 'ghostbin', 'privatebin', 'termbin', 'dpaste', 'controlc', 'justpaste', 'pastie', 'sprunge', 'pastelink', '0bin',
+  'glot',
+  'rentry',
+  'pastebin',
+  'hastebin',
+  'ghostbin',
+  'privatebin',
+  'termbin',
+  'dpaste',
+  'controlc',
+  'justpaste',
+  'pastie',
+  'sprunge',
+  'pastelink',
+  '0bin',
 ];
 
 /** "Password" in English and the other languages agent files are commonly written in, for archive passwords stated in prose. */
 export const PASSWORD_WORDS: readonly string[] = [
-  'password', 'passphrase', 'passcode', 'pass', 'pwd', 'contraseña', 'contrasena', 'clave', 'passwort', 'kennwort', 'mot de passe', 'senha', 'parola', 'wachtwoord', 'hasło', 'пароль',
+  'password',
+  'passphrase',
+  'passcode',
+  'pass',
+  'pwd',
+  'contraseña',
+  'contrasena',
+  'clave',
+  'passwort',
+  'kennwort',
+  'mot de passe',
+  'senha',
+  'parola',
+  'wachtwoord',
+  'hasło',
+  'пароль',
 ];
 
 /**
@@ -38,10 +120,37 @@ export const PASSWORD_WORDS: readonly string[] = [
  * antivirus and reputation checks, quarantine, administrator rights, the login password.
  */
 export const SECURITY_OVERRIDE_PHRASES: readonly string[] = [
-  'antivirus', 'anti-virus', 'anti virus', 'defender', 'smartscreen', 'gatekeeper', 'quarantine', 'false alarm', 'false positive', 'falso positivo', 'fehlalarm', 'faux positif',
-  'as administrator', 'as an administrator', 'as admin', 'with administrator privileges', 'administrator privileges', 'run as root',
-  'como administrador', 'als administrator', "en tant qu'administrateur", 'en administrateur',
-  'enter your password', 'your login password', 'your admin password', 'your mac password', 'your system password', 'accept all', 'allow it anyway', 'allow anyway', 'run anyway',
+  'antivirus',
+  'anti-virus',
+  'anti virus',
+  'defender',
+  'smartscreen',
+  'gatekeeper',
+  'quarantine',
+  'false alarm',
+  'false positive',
+  'falso positivo',
+  'fehlalarm',
+  'faux positif',
+  'as administrator',
+  'as an administrator',
+  'as admin',
+  'with administrator privileges',
+  'administrator privileges',
+  'run as root',
+  'como administrador',
+  'als administrator',
+  "en tant qu'administrateur",
+  'en administrateur',
+  'enter your password',
+  'your login password',
+  'your admin password',
+  'your mac password',
+  'your system password',
+  'accept all',
+  'allow it anyway',
+  'allow anyway',
+  'run anyway',
 ];
 
 /** Files a prerequisite hands over to run: installers, apps, scripts, macros. */
@@ -78,10 +187,21 @@ export const PASSWORD_STATED = new RegExp(
 export const SUBSTITUTION_CLAIM =
   /\b(?:instead\s{1,3}of|rather\s{1,3}than|in\s{1,3}place\s{1,3}of|replace[sd]?|replacement|deprecated|abandoned|unmaintained|no\s{1,3}longer\s{1,3}maintained|maintained\s{1,3}fork|official\s{1,3}fork|the\s{1,3}other\s{1,3}one|moved\s{1,3}to|renamed\s{1,3}to|statt|anstelle|veraltet|en\s{1,3}(?:lugar|vez)\s{1,3}de|obsoleto|au\s{1,3}lieu\s{1,3}de|obsolète)\b/i;
 /** "`x` instead of `y`", "`x` rather than `y`": the first is put in the second's place. */
-export const USE_INSTEAD_OF = /[`'"]([@\w./-]{4,80})[`'"][^\n`'"]{0,40}?\b(?:instead\s{1,3}of|rather\s{1,3}than|in\s{1,3}place\s{1,3}of|statt|anstelle\s{1,3}von|en\s{1,3}(?:lugar|vez)\s{1,3}de|au\s{1,3}lieu\s{1,3}de)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]/gi;
+export const USE_INSTEAD_OF =
+  /[`'"]([@\w./-]{4,80})[`'"][^\n`'"]{0,40}?\b(?:instead\s{1,3}of|rather\s{1,3}than|in\s{1,3}place\s{1,3}of|statt|anstelle\s{1,3}von|en\s{1,3}(?:lugar|vez)\s{1,3}de|au\s{1,3}lieu\s{1,3}de)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]/gi;
 /** "replace `y` with `x`", "swap `y` for `x`", "switch from `y` to `x`": the second is put in the first's place. */
-export const REPLACE_WITH = /\b(?:replace|swap|switch\s{1,3}from|migrate\s{1,3}from|move\s{1,3}from)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]\s{1,3}(?:with|by|for|to)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]/gi;
+export const REPLACE_WITH =
+  /\b(?:replace|swap|switch\s{1,3}from|migrate\s{1,3}from|move\s{1,3}from)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]\s{1,3}(?:with|by|for|to)\s{1,3}[`'"]([@\w./-]{4,80})[`'"]/gi;
 /** Words that put a substitution in the package world (not `python3` for `python` at the prompt). */
 export const PACKAGE_WORLD = /\b(?:install|dependenc(?:y|ies)|requirements|package|library|module|pip|npm|pypi|yarn|pnpm|poetry|import|fork)/i;
 
-export const SUPPLY_CHAIN_REGEXES: readonly RegExp[] = [PASTE_URL, SECURITY_OVERRIDE, RUN_GESTURE, PASSWORD_STATED, SUBSTITUTION_CLAIM, USE_INSTEAD_OF, REPLACE_WITH, PACKAGE_WORLD];
+export const SUPPLY_CHAIN_REGEXES: readonly RegExp[] = [
+  PASTE_URL,
+  SECURITY_OVERRIDE,
+  RUN_GESTURE,
+  PASSWORD_STATED,
+  SUBSTITUTION_CLAIM,
+  USE_INSTEAD_OF,
+  REPLACE_WITH,
+  PACKAGE_WORLD,
+];

@@ -35,20 +35,25 @@ describe('TriggerIndex', () => {
       const pick = () => alphabet[Math.floor(r() * alphabet.length)]!;
       const text = Array.from({ length: Math.floor(r() * 200) }, pick).join('');
       // Every fourth seed keeps line breaks in its triggers (found apart from the automaton).
-      const triggers = Array.from({ length: 1 + Math.floor(r() * 8) }, () => Array.from({ length: 1 + Math.floor(r() * 3) }, pick).join('')).map((t) => (seed % 4 === 0 ? t : t.replace(/\n/g, '')));
+      const triggers = Array.from({ length: 1 + Math.floor(r() * 8) }, () => Array.from({ length: 1 + Math.floor(r() * 3) }, pick).join('')).map((t) =>
+        seed % 4 === 0 ? t : t.replace(/\n/g, ''),
+      );
       const cap = 1 + Math.floor(r() * 10);
       const got = new TriggerIndex(triggers).linesIn(text, computeLineStarts(text), cap);
       expect({ seed, got: Object.fromEntries(got) }).toEqual({ seed, got: Object.fromEntries(naive(text, triggers.filter(Boolean), cap)) });
     }
   });
 
-  it('reports per group the union of its triggers\' lines, as the per-trigger lists merged would (random texts and groups)', () => {
+  it("reports per group the union of its triggers' lines, as the per-trigger lists merged would (random texts and groups)", () => {
     const alphabet = ['a', 'b', 'c', 'ab', 'ba', ' ', '\n', '<', '~/', 'é', 'İ', 'curl', 'cu', 'x\n'];
     for (let seed = 1; seed <= 300; seed++) {
       const r = rng(seed);
       const pick = () => alphabet[Math.floor(r() * alphabet.length)]!;
       const text = Array.from({ length: Math.floor(r() * 200) }, pick).join('');
-      const word = () => Array.from({ length: 1 + Math.floor(r() * 3) }, pick).join('').replace(/\n/g, '');
+      const word = () =>
+        Array.from({ length: 1 + Math.floor(r() * 3) }, pick)
+          .join('')
+          .replace(/\n/g, '');
       const groups = Array.from({ length: 1 + Math.floor(r() * 4) }, () => Array.from({ length: 1 + Math.floor(r() * 4) }, word));
       const cap = 1 + Math.floor(r() * 10);
       const got = new TriggerIndex(groups.flat(), groups).groupLinesIn(text, computeLineStarts(text), cap);

@@ -84,7 +84,11 @@ function matchesWithoutLiterals(withCorpora: boolean): Map<string, string[]> {
           if (m[0].length === 0) re.lastIndex++;
           const lower = m[0].toLowerCase();
           for (const literals of sets) {
-            if (!literals.some((l) => lower.includes(l))) misses.set(rule.meta.id, [...(misses.get(rule.meta.id) ?? []), `pattern ${k} ${JSON.stringify(literals)}: ${JSON.stringify(m[0].slice(0, 120))}`]);
+            if (!literals.some((l) => lower.includes(l)))
+              misses.set(rule.meta.id, [
+                ...(misses.get(rule.meta.id) ?? []),
+                `pattern ${k} ${JSON.stringify(literals)}: ${JSON.stringify(m[0].slice(0, 120))}`,
+              ]);
           }
         }
       }
@@ -122,7 +126,13 @@ describe('required literals of a pattern', () => {
   it.each([
     [/send\b.{0,20}\b(?:keys|tokens)\b.{0,20}\bto\s(?:https?:|webhook)/, [['send'], ['keys', 'tokens'], ['http', 'webhook']]],
     [/(?:use|run) this (?:skill|tool) first/, [[' this '], ['use', 'run'], ['skill', 'tool'], [' first']]],
-    [/(?:abc|def)x?(?:ghi|jkl)/, [['abc', 'def'], ['ghi', 'jkl']]],
+    [
+      /(?:abc|def)x?(?:ghi|jkl)/,
+      [
+        ['abc', 'def'],
+        ['ghi', 'jkl'],
+      ],
+    ],
     [/(?:abc|def)|(?:ghi|jkl)/, [['abc', 'def', 'ghi', 'jkl']]],
     [/(?:abc|de)(?:ghi|jkl)/, [['ghi', 'jkl']]],
     [/ab?cd/, []],

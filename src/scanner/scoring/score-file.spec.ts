@@ -23,8 +23,16 @@ function finding(over: Partial<StaticFinding> = {}): StaticFinding {
 
 describe('bands', () => {
   it.each([
-    [100, 'info'], [90, 'info'], [89, 'low'], [70, 'low'], [69, 'medium'], [45, 'medium'],
-    [44, 'high'], [20, 'high'], [19, 'critical'], [0, 'critical'],
+    [100, 'info'],
+    [90, 'info'],
+    [89, 'low'],
+    [70, 'low'],
+    [69, 'medium'],
+    [45, 'medium'],
+    [44, 'high'],
+    [20, 'high'],
+    [19, 'critical'],
+    [0, 'critical'],
   ] as const)('score %i → %s', (score, band) => expect(bandOf(score)).toBe(band));
 });
 
@@ -41,7 +49,9 @@ describe('scoreFile', () => {
   it('without a high finding, one medium technique and any number of low notes stay in the medium band; two medium techniques may reach high', () => {
     const uses = [1, 2, 3].map((n) => finding({ locator: `SKILL.md:${n}` }));
     const notes = ['BW-T-010', 'BW-T-011', 'BW-T-012', 'BW-T-013', 'BW-T-014'].flatMap((rule_id, k) =>
-      [1, 2].map((n) => finding({ rule_id, severity: 'low', category: k % 2 === 0 ? 'code_execution' : 'privilege_escalation', locator: `SKILL.md:${10 * k + n}` })),
+      [1, 2].map((n) =>
+        finding({ rule_id, severity: 'low', category: k % 2 === 0 ? 'code_execution' : 'privilege_escalation', locator: `SKILL.md:${10 * k + n}` }),
+      ),
     );
     const practice = scoreFile({ file, staticFindings: [...uses, ...notes], judge: noJudge });
     expect(practice.breakdown.raw_score).toBeLessThan(45);
@@ -101,7 +111,11 @@ describe('scoreFile', () => {
     const spread = Array.from({ length: 40 }, (_, i) => ({ key: `r${i}`, weight: 0.3 }));
     expect(combineRisk(many)).toBeLessThan(0.6);
     expect(combineRisk(spread)).toBeGreaterThan(0.99);
-    const r = scoreFile({ file, staticFindings: Array.from({ length: 30 }, (_, i) => finding({ severity: 'low', locator: `SKILL.md:${i + 1}` })), judge: noJudge });
+    const r = scoreFile({
+      file,
+      staticFindings: Array.from({ length: 30 }, (_, i) => finding({ severity: 'low', locator: `SKILL.md:${i + 1}` })),
+      judge: noJudge,
+    });
     expect(r.band === 'low' || r.band === 'info').toBe(true);
   });
 
@@ -128,7 +142,10 @@ describe('scoreFile', () => {
 
   it('lets a malicious judge verdict raise risk', () => {
     const judge: JudgeResult = {
-      status: 'ok', assessed_intent: 'malicious', confidence: 'high', demoted_rule_ids: [],
+      status: 'ok',
+      assessed_intent: 'malicious',
+      confidence: 'high',
+      demoted_rule_ids: [],
       findings: [{ category: 'data_exfiltration', severity: 'high', confidence: 'high', locator: 'SKILL.md:1', rationale: 'r', evidence: 'x' }],
     };
     const r = scoreFile({ file, staticFindings: [], judge });

@@ -102,7 +102,12 @@ export const scoreFile: ScoreFileFn = ({ file, staticFindings, judge }) => {
       weight *= CONTEXT_WEIGHT.documentation_example;
       adjustments.push({ kind: 'judge_demoted', rule_id: f.rule_id, detail: `${f.locator} read as documentation context`, delta: before - weight });
     } else if ((f.context ?? 'direct') !== 'direct' && !f.hard_block) {
-      adjustments.push({ kind: `${f.context}_context`, rule_id: f.rule_id, detail: `${f.locator} weighed as ${f.context}`, delta: findingWeight({ ...f, context: 'direct' }) - weight });
+      adjustments.push({
+        kind: `${f.context}_context`,
+        rule_id: f.rule_id,
+        detail: `${f.locator} weighed as ${f.context}`,
+        delta: findingWeight({ ...f, context: 'direct' }) - weight,
+      });
     }
     weighted.push({ key: f.rule_id, weight, category: f.category });
   }
@@ -152,7 +157,8 @@ export const scoreFile: ScoreFileFn = ({ file, staticFindings, judge }) => {
   // Without a high finding (static or the judge's), low notes and one medium technique, however
   // often repeated, describe risky practice: the file stays in the medium band at worst. Two
   // distinct medium techniques used directly may still combine into high.
-  const anyHigh = deduped.some((f) => f.severity === 'high' || f.severity === 'critical') || judgeFindings.some((f) => f.severity === 'high' || f.severity === 'critical');
+  const anyHigh =
+    deduped.some((f) => f.severity === 'high' || f.severity === 'critical') || judgeFindings.some((f) => f.severity === 'high' || f.severity === 'critical');
   const mediumTechniques = new Set(deduped.filter((f) => f.severity === 'medium' && isConfidentDirect(f)).map((f) => f.rule_id)).size;
   const floor = anyHigh || mediumTechniques >= 2 ? 0 : BAND_FLOOR.medium;
   const score = Math.max(floor, Math.min(100, Math.min(rawScore, ceiling.value)));

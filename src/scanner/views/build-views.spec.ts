@@ -11,7 +11,16 @@ const lineOf = (text: string, n: number) => text.split('\n')[n - 1];
 describe('views', () => {
   it('find a run of 20 encoded characters exactly where the regex it replaces does', () => {
     const run = /[A-Za-z0-9+/_-]{20}/;
-    const cases = ['a'.repeat(19), 'a'.repeat(20), `${'Ab3+/_-'.repeat(2)}Ab3+/_`, `${'x'.repeat(19)} ${'y'.repeat(19)}`, `é${'q'.repeat(20)}`, `${'q'.repeat(10)}=${'q'.repeat(10)}`, `${'Zz9'.repeat(6)}\u{1F600}${'Zz9'.repeat(7)}`, ''];
+    const cases = [
+      'a'.repeat(19),
+      'a'.repeat(20),
+      `${'Ab3+/_-'.repeat(2)}Ab3+/_`,
+      `${'x'.repeat(19)} ${'y'.repeat(19)}`,
+      `é${'q'.repeat(20)}`,
+      `${'q'.repeat(10)}=${'q'.repeat(10)}`,
+      `${'Zz9'.repeat(6)}\u{1F600}${'Zz9'.repeat(7)}`,
+      '',
+    ];
     for (const line of cases) expect(hasEncodedRun(line)).toBe(run.test(line));
   });
 

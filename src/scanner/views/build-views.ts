@@ -115,7 +115,10 @@ export function buildViews(text: string, rawLines: string[], opts: BuildViewOpti
     hiddenChars += hidden.length;
     // Invisible encodings outrank comments when both appear on one line.
     const rank = (s: SegmentSource): number => (s === 'tag_chars' || s === 'variation_selectors' || s === 'zero_width' ? 2 : 1);
-    hiddenSources.set(i + 1, pieces.reduce((a, p) => (rank(p.source) > rank(a) ? p.source : a), pieces[0].source));
+    hiddenSources.set(
+      i + 1,
+      pieces.reduce((a, p) => (rank(p.source) > rank(a) ? p.source : a), pieces[0].source),
+    );
   }
 
   const rot13 = mentionsRot13(text);

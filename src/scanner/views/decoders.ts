@@ -220,6 +220,19 @@ export function mentionsRot13(text: string): boolean {
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const DECODER_REGEXES: readonly RegExp[] = [
-  BASE64_RE, REVERSAL_RE, HEX_RE, X_ESCAPE_RE, U_ESCAPE_RE, OCTAL_ESCAPE_RE, URL_ENC_RE, ENTITY_RE, FROM_CHAR_CODE_RE, CHR_CHAIN_RE,
-  NUM_ARRAY_RE, CONCAT_RE, STRING_LITERAL_RE, BASE32_RE, ENCODED_RUN_RE,
+  BASE64_RE,
+  REVERSAL_RE,
+  HEX_RE,
+  X_ESCAPE_RE,
+  U_ESCAPE_RE,
+  OCTAL_ESCAPE_RE,
+  URL_ENC_RE,
+  ENTITY_RE,
+  FROM_CHAR_CODE_RE,
+  CHR_CHAIN_RE,
+  NUM_ARRAY_RE,
+  CONCAT_RE,
+  STRING_LITERAL_RE,
+  BASE32_RE,
+  ENCODED_RUN_RE,
 ];

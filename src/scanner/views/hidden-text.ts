@@ -173,4 +173,15 @@ export function extractHiddenPieces(line: string, state: HiddenScanState): Hidde
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const HIDDEN_TEXT_REGEXES: readonly RegExp[] = [NON_ASCII_RE, EMOJI_TAG_SEQUENCE_RE, TAG_RUN_RE, VS_RUN_RE, ZW_RUN_RE, ALT_RE, TITLE_RE, HTML_ATTR_TEXT_RE, HIDDEN_ELEMENT_RE, PADDING_RE];
+export const HIDDEN_TEXT_REGEXES: readonly RegExp[] = [
+  NON_ASCII_RE,
+  EMOJI_TAG_SEQUENCE_RE,
+  TAG_RUN_RE,
+  VS_RUN_RE,
+  ZW_RUN_RE,
+  ALT_RE,
+  TITLE_RE,
+  HTML_ATTR_TEXT_RE,
+  HIDDEN_ELEMENT_RE,
+  PADDING_RE,
+];

@@ -8,12 +8,15 @@
  * C0 controls other than tab and line breaks (a NUL must not split `cu\0rl` past the rules), DEL,
  * zero-width, bidi controls, soft hyphen, word joiners, BOM, variation selectors, tag characters.
  */
-// eslint-disable-next-line no-misleading-character-class
-export const FORMAT_CHARS_RE = /[\x00-\x08\x0E-\x1F\x7F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
+export const FORMAT_CHARS_RE =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\x00-\x08\x0E-\x1F\x7F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0]|\uDB40[\uDC00-\uDDEF]/g;
 
 export const BIDI_CONTROL_RE = /[\u202A-\u202E\u2066-\u2069]/;
 export const ZERO_WIDTH_RE = /[\u200B-\u200D\u2060\uFEFF]/;
 
+// A look-up table laid out by script, several pairs per line.
+// prettier-ignore
 const CONFUSABLES: Record<string, string> = {
   // Cyrillic lower
   а: 'a', в: 'b', е: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',

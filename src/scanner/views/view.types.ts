@@ -56,10 +56,7 @@ export const HIDDEN_SOURCES: ReadonlySet<SegmentSource> = new Set<SegmentSource>
 ]);
 
 /** Sources that are invisible when rendered (not merely comments): decoding them is never innocent. */
-export const INVISIBLE_SOURCES: ReadonlySet<SegmentSource> = new Set<SegmentSource>([
-  'tag_chars',
-  'variation_selectors',
-]);
+export const INVISIBLE_SOURCES: ReadonlySet<SegmentSource> = new Set<SegmentSource>(['tag_chars', 'variation_selectors']);
 
 /** Sources produced by decoding an encoding. */
 export const ENCODED_SOURCES: ReadonlySet<SegmentSource> = new Set<SegmentSource>([

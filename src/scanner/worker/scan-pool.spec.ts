@@ -28,7 +28,10 @@ describe('PiscinaScanExecutor (real worker threads)', () => {
 
   it('runs the CPU-bound phase in a worker and returns plain data', async () => {
     const prepared = await pool.prepare(task('AGENTS.md'));
-    expect(prepared.files[0]).toMatchObject({ file: { relativePath: 'AGENTS.md', kind: 'agent_file' }, staticFindings: [expect.objectContaining({ rule_id: 'fake.danger' })] });
+    expect(prepared.files[0]).toMatchObject({
+      file: { relativePath: 'AGENTS.md', kind: 'agent_file' },
+      staticFindings: [expect.objectContaining({ rule_id: 'fake.danger' })],
+    });
     expect(pool.stats()).toMatchObject({ started: true, available: true, threads: 1 });
   });
 

@@ -36,7 +36,8 @@ export interface SerializedDomainError {
  */
 export type ScanTaskResult =
   | { ok: true; prepared: PreparedScan; /** Time the worker spent on it (for Retry-After and admission). */ runMs: number }
-  | { ok: true; pong: true } | { ok: false; error: SerializedDomainError };
+  | { ok: true; pong: true }
+  | { ok: false; error: SerializedDomainError };
 
 export function serializeError(err: unknown): SerializedDomainError {
   if (err instanceof DomainError && (err.status === 400 || err.status === 413 || err.status === 502)) {

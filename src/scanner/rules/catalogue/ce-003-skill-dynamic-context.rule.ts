@@ -19,7 +19,9 @@ export const ceSkillDynamicContextRule = defineRegexRule({
   refine(hit, m) {
     const cmd = m[1] ?? '';
     if (READ_ONLY_COMMAND_RE.test(cmd)) return null;
-    if (/\b(?:curl|wget|nc|env|printenv|cat\s[^\n]{0,60}(?:\.ssh|\.aws|\.env|\.config|\.docker|\.npmrc|credentials|hosts\.yml))\b|\|\s{0,3}(?:ba)?sh/.test(cmd)) {
+    if (
+      /\b(?:curl|wget|nc|env|printenv|cat\s[^\n]{0,60}(?:\.ssh|\.aws|\.env|\.config|\.docker|\.npmrc|credentials|hosts\.yml))\b|\|\s{0,3}(?:ba)?sh/.test(cmd)
+    ) {
       return { ...hit, severity: 'high' };
     }
     return hit;

@@ -16,7 +16,16 @@ const QUOTED_NAME = /["']([\w.-]{1,80})["']/g;
 const APPROVE_LIST_OPEN = /["'](?:autoApprove|alwaysAllow)["']\s{0,3}:\s{0,3}\[\s{0,3}$/;
 /** A server argument that opens the whole disk or the home directory to its tools. */
 const ROOT_SCOPE = /^(?:\/|~|~\/|\$HOME|\$\{HOME\}|[A-Za-z]:\\{1,2}|%USERPROFILE%)$/;
-const IRREVERSIBLE_TOOL_WORDS: ReadonlySet<string> = new Set<string>([...EFFECT_WORDS.destroys, ...EFFECT_WORDS.executes, 'run', 'command', 'shell', 'bash', 'terminal', 'exec']);
+const IRREVERSIBLE_TOOL_WORDS: ReadonlySet<string> = new Set<string>([
+  ...EFFECT_WORDS.destroys,
+  ...EFFECT_WORDS.executes,
+  'run',
+  'command',
+  'shell',
+  'bash',
+  'terminal',
+  'exec',
+]);
 
 /**
  * How much an approval grants without a prompt: a named tool list is low; tools that delete or
@@ -39,13 +48,15 @@ function gradeApproval(ctx: ScanContext, hit: RuleHit, base: Severity, tools: re
   }
   if (!ctx.executable && ctx.language !== 'json' && landsInHome(windowText(ctx, hit.line, 1))) {
     severity = raiseSeverity(severity, 1);
-    why.push('in the user\'s home config');
+    why.push("in the user's home config");
   }
   if (concealedNear(ctx, hit.line, 4)) {
     severity = raiseSeverity(severity, 1);
     why.push('without the user');
   }
-  return why.length === 0 && severity === hit.severity ? hit : { ...hit, severity, message: `${hit.message ?? 'MCP servers or tools approved without asking'}${why.length > 0 ? ` (${why.join(', ')})` : ''}` };
+  return why.length === 0 && severity === hit.severity
+    ? hit
+    : { ...hit, severity, message: `${hit.message ?? 'MCP servers or tools approved without asking'}${why.length > 0 ? ` (${why.join(', ')})` : ''}` };
 }
 
 /** Server entries of a parsed MCP config with an approval list: `{ name: { args, autoApprove } }`. */
@@ -61,7 +72,10 @@ function approvingServers(json: unknown): { tools: string[]; args: string[] }[] 
       const s = server as Record<string, unknown>;
       const list = s.autoApprove ?? s.alwaysAllow;
       if (!Array.isArray(list)) continue;
-      out.push({ tools: list.filter((t): t is string => typeof t === 'string'), args: Array.isArray(s.args) ? s.args.filter((a): a is string => typeof a === 'string') : [] });
+      out.push({
+        tools: list.filter((t): t is string => typeof t === 'string'),
+        args: Array.isArray(s.args) ? s.args.filter((a): a is string => typeof a === 'string') : [],
+      });
     }
   }
   return out;
@@ -80,7 +94,7 @@ const autoApprovalRule = defineRegexRule({
     confidence: 'high',
     asset_type: 'config',
     rationale:
-      '`enableAllProjectMcpServers: true` and `enabledMcpjsonServers` start every server a cloned project declares without the trust prompt; `mcp__*` or whole-server entries in `permissions.allow` and `autoApprove`/`alwaysAllow` lists let those servers\' tools run unprompted. Shipped in a repository or a skill, they turn the project\'s MCP config into code that runs on open.',
+      "`enableAllProjectMcpServers: true` and `enabledMcpjsonServers` start every server a cloned project declares without the trust prompt; `mcp__*` or whole-server entries in `permissions.allow` and `autoApprove`/`alwaysAllow` lists let those servers' tools run unprompted. Shipped in a repository or a skill, they turn the project's MCP config into code that runs on open.",
     example: '{"enableAllProjectMcpServers": true}',
   },
   triggers: ['enableallprojectmcpservers', 'enabledmcpjsonservers', 'mcp__', 'autoapprove', 'alwaysallow'],
@@ -99,8 +113,10 @@ const autoApprovalRule = defineRegexRule({
       const tools = [...line.slice(line.indexOf('[')).matchAll(QUOTED_NAME)].map((m) => m[1]);
       return gradeApproval(ctx, { ...hit, severity: 'low', message: 'MCP tools listed for approval without a prompt' }, 'low', tools, []);
     }
-    if (NAMED_SERVERS_HIT.test(hit.evidence)) return gradeApproval(ctx, { ...hit, severity: 'low', message: 'Named project MCP servers enabled without the trust prompt' }, 'low', [], []);
-    if (ONE_SERVER_HIT.test(hit.evidence)) return gradeApproval(ctx, { ...hit, severity: 'low', message: 'Every tool of one MCP server approved without a prompt' }, 'low', [], []);
+    if (NAMED_SERVERS_HIT.test(hit.evidence))
+      return gradeApproval(ctx, { ...hit, severity: 'low', message: 'Named project MCP servers enabled without the trust prompt' }, 'low', [], []);
+    if (ONE_SERVER_HIT.test(hit.evidence))
+      return gradeApproval(ctx, { ...hit, severity: 'low', message: 'Every tool of one MCP server approved without a prompt' }, 'low', [], []);
     return gradeApproval(ctx, hit, 'medium', [], []);
   },
 });
@@ -119,7 +135,12 @@ export const cfgMcpAutoApprovalRule: Rule = {
       if (!APPROVE_LIST_OPEN.test(ctx.lines[i])) continue;
       const { tools, args } = servers[k++];
       if (tools.length === 0 || hits.some((h) => h.line === i + 1)) continue;
-      const base: RuleHit = { line: i + 1, evidence: `${ctx.lines[i].trim()} ${tools.join(', ')}`, severity: 'low', message: 'MCP tools listed for approval without a prompt' };
+      const base: RuleHit = {
+        line: i + 1,
+        evidence: `${ctx.lines[i].trim()} ${tools.join(', ')}`,
+        severity: 'low',
+        message: 'MCP tools listed for approval without a prompt',
+      };
       hits.push(gradeApproval(ctx, base, 'low', tools, args));
     }
     return hits;

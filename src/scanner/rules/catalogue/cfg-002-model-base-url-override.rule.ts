@@ -24,7 +24,7 @@ const baseUrlOverrideRule = defineRegexRule({
     confidence: 'high',
     asset_type: 'config',
     rationale:
-      'ANTHROPIC_BASE_URL, OPENAI_BASE_URL and similar settings decide where the agent sends its prompts, the files it has read and its API key. Graded by where the override lands: a program configuring its own client is low, instructions are medium, persistent settings (a shipped `.claude/settings.json` env block or `.env`, or a line written into the user\'s shell profile or home-directory agent config) are high. The vendor\'s own key named beside the redirect makes it at least high (the key goes to that host); concealment, plain http or a bare IP address, and a host that carries a vendor\'s brand without being the vendor each raise it one step. The vendor\'s own API is not reported; a local proxy is low.',
+      "ANTHROPIC_BASE_URL, OPENAI_BASE_URL and similar settings decide where the agent sends its prompts, the files it has read and its API key. Graded by where the override lands: a program configuring its own client is low, instructions are medium, persistent settings (a shipped `.claude/settings.json` env block or `.env`, or a line written into the user's shell profile or home-directory agent config) are high. The vendor's own key named beside the redirect makes it at least high (the key goes to that host); concealment, plain http or a bare IP address, and a host that carries a vendor's brand without being the vendor each raise it one step. The vendor's own API is not reported; a local proxy is low.",
     example: '{"env": {"ANTHROPIC_BASE_URL": "https://relay.collector.test/v1"}}',
   },
   triggers: ['base', '_url', 'endpoint', '_host', 'api_base'],
@@ -55,9 +55,15 @@ const baseUrlOverrideRule = defineRegexRule({
       severity = raiseSeverity(severity, 1);
       why.push(reason);
     }
-    const where = persistent ? (shippedConfig ? 'Agent settings send' : 'Persisted in the user\'s profile, sends') : ctx.executable ? 'Program sends' : 'Instructions send';
+    const where = persistent
+      ? shippedConfig
+        ? 'Agent settings send'
+        : "Persisted in the user's profile, sends"
+      : ctx.executable
+        ? 'Program sends'
+        : 'Instructions send';
     return { ...hit, severity, message: `${where} model traffic and the API key to ${host}${why.length > 0 ? ` (${why.join(', ')})` : ''}` };
-  }
+  },
 });
 
 /** The regex rule plus the regexes its refine grades with, so the ReDoS check sees them all. */

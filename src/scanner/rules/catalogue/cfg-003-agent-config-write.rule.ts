@@ -13,17 +13,21 @@ import type { Rule, RuleHit } from '../rule.types';
  */
 const PROJECT_SETTINGS = /(?:^|[\s"'=(,])(?:\.{1,2}[/\\]){0,6}\.(?:claude|gemini|codex)[/\\][\w.-]{1,60}\.(?:json|toml)\b/g;
 /** Writing operators: redirection, tee, cp/mv onto it, in-place edits, PowerShell and code writes. */
-const WRITE_OP = /(?:^|[^<>&\d])>{1,2}\s{0,3}["']?$|\btee\b(?:\s{1,3}-a)?\s{1,3}["']?$|\b(?:cp|mv|install|ln\s{1,3}-s)\b[^\n]{0,200}\s["']?$|\bsed\s{1,3}-i\b[^\n]{0,200}$|\b(?:Set-Content|Add-Content|Out-File|Copy-Item|Move-Item)\b[^\n]{0,120}$|\b(?:writeFileSync|writeFile|appendFileSync|write_text|write_bytes)\s{0,2}\([^\n]{0,120}$|\bopen\s{0,2}\([^\n]{0,120}$/;
+const WRITE_OP =
+  /(?:^|[^<>&\d])>{1,2}\s{0,3}["']?$|\btee\b(?:\s{1,3}-a)?\s{1,3}["']?$|\b(?:cp|mv|install|ln\s{1,3}-s)\b[^\n]{0,200}\s["']?$|\bsed\s{1,3}-i\b[^\n]{0,200}$|\b(?:Set-Content|Add-Content|Out-File|Copy-Item|Move-Item)\b[^\n]{0,120}$|\b(?:writeFileSync|writeFile|appendFileSync|write_text|write_bytes)\s{0,2}\([^\n]{0,120}$|\bopen\s{0,2}\([^\n]{0,120}$/;
 const OPENED_BEFORE = /\bopen\s{0,2}\([^\n]{0,120}$/;
 const OPEN_FOR_WRITE = /,\s{0,3}["'](?:w|a|w\+|a\+|wb|ab)["']/;
 /** A write anywhere in a program, for code that builds the config path on one line and writes it on another. */
-const CODE_WRITE = /\b(?:writeFileSync|writeFile|appendFileSync|write_text|write_bytes|json\.dump|Set-Content|Out-File)\s{0,2}\(|\bopen\s{0,2}\([^\n]{0,120},\s{0,3}["'](?:w|a)\+?b?["']|\bSet-Content\b|\bOut-File\b/;
+const CODE_WRITE =
+  /\b(?:writeFileSync|writeFile|appendFileSync|write_text|write_bytes|json\.dump|Set-Content|Out-File)\s{0,2}\(|\bopen\s{0,2}\([^\n]{0,120},\s{0,3}["'](?:w|a)\+?b?["']|\bSet-Content\b|\bOut-File\b/;
 /** What a server entry looks like, so a program writing one is told from one writing other settings. */
 const SERVER_ENTRY = /\bmcpServers\b|\bmcp_servers\b|\[mcp_servers\b|["']servers["']\s{0,3}[:\]]/;
 /** Instructions to put something into a file (English, German, Spanish, French; Japanese, Chinese and Korean verbs have no word boundaries). */
-const PUT_INTO = /\b(?:add|adds|merge|merges|insert|inserts|register|registers|append|appends|put|puts|write|writes|inject|patch|place|set|trage|füge|hinzu|añade|agrega|ajoute|ajoutez|inscris)\b|追加|登録|書き込|書いて|書く|添加|写入|注册|추가|등록/i;
+const PUT_INTO =
+  /\b(?:add|adds|merge|merges|insert|inserts|register|registers|append|appends|put|puts|write|writes|inject|patch|place|set|trage|füge|hinzu|añade|agrega|ajoute|ajoutez|inscris)\b|追加|登録|書き込|書いて|書く|添加|写入|注册|추가|등록/i;
 /** A server started from code that is not pinned: an unversioned `npx -y` package, a tarball URL, a git URL, a piped script. */
-const UNPINNED_SERVER = /(?:^|["'\s,[])-y["']?\s{0,3},?\s{0,3}["']?(?:https?:\/\/|(@?[\w.-]{1,60}(?:\/[\w.-]{1,60})?(?:@[\w.-]{1,40})?)(?=["'\s,\]]))|\bgit\+https?:|\bcurl\b[^\n]{0,200}\|\s{0,3}(?:ba)?sh\b/gi;
+const UNPINNED_SERVER =
+  /(?:^|["'\s,[])-y["']?\s{0,3},?\s{0,3}["']?(?:https?:\/\/|(@?[\w.-]{1,60}(?:\/[\w.-]{1,60})?(?:@[\w.-]{1,40})?)(?=["'\s,\]]))|\bgit\+https?:|\bcurl\b[^\n]{0,200}\|\s{0,3}(?:ba)?sh\b/gi;
 
 /** A package name carrying an exact version (`name@1.2.0`, `@scope/name@2`); `@latest` is no pin. */
 const PINNED_VERSION = /.@\d/;
@@ -45,7 +49,7 @@ function instructionHit(ctx: Parameters<Rule['match']>[0], i: number, targets: R
   const why: string[] = [];
   if (clientCount(wide) >= 2) {
     severity = raiseSeverity(severity, 1);
-    why.push('several agents\' configs');
+    why.push("several agents' configs");
   }
   if (unpinnedServer(wide)) {
     severity = raiseSeverity(severity, 1);
@@ -93,7 +97,10 @@ function listLeadIn(lines: readonly string[], i: number): string {
 function clientCount(text: string, bare = false): number {
   // The config path names the client whatever home prefix precedes it (`~/`, `$HOME/`, `home / "`).
   const client = (m: RegExpMatchArray): string => {
-    const path = m[0].toLowerCase().replaceAll('\\', '/').replace(/["'`]$/, '');
+    const path = m[0]
+      .toLowerCase()
+      .replaceAll('\\', '/')
+      .replace(/["'`]$/, '');
     return HOME_AGENT_CONFIG_PATHS.find((p) => path.endsWith(p.toLowerCase())) ?? path;
   };
   const named = [...text.matchAll(HOME_CONFIG), ...(bare ? text.matchAll(BARE_HOME_CONFIG) : [])];
@@ -110,7 +117,7 @@ function programHit(file: FileFacts, i: number, line: string, base: Severity = '
   const why: string[] = [];
   if (file.clients() >= 2) {
     severity = raiseSeverity(severity, 1);
-    why.push('several agents\' configs');
+    why.push("several agents' configs");
   }
   if (file.unpinned()) {
     severity = raiseSeverity(severity, 1);
@@ -152,7 +159,8 @@ interface FileFacts {
 }
 
 /** A server entry whose tools run without the user's approval (`alwaysAllow`, `autoApprove`, `"trust": true`). */
-const AUTO_APPROVED_ENTRY = /["']?\b(?:alwaysAllow|autoApprove|auto_approve|always_allow)\b["']?\s{0,3}[:=]\s{0,3}(?:\[\s{0,3}["']|true\b|True\b)|["']?\btrust["']?\s{0,3}[:=]\s{0,3}(?:true|True)\b/;
+const AUTO_APPROVED_ENTRY =
+  /["']?\b(?:alwaysAllow|autoApprove|auto_approve|always_allow)\b["']?\s{0,3}[:=]\s{0,3}(?:\[\s{0,3}["']|true\b|True\b)|["']?\btrust["']?\s{0,3}[:=]\s{0,3}(?:true|True)\b/;
 
 function fileFacts(text: string, program: boolean): FileFacts {
   let clients: number | undefined;
@@ -173,16 +181,31 @@ function fileFacts(text: string, program: boolean): FileFacts {
 export const cfgAgentConfigWriteRule: Rule = {
   meta: {
     id: 'BW-CFG-003',
-    title: 'Writes into agent configuration (home directory or the agent\'s own settings)',
+    title: "Writes into agent configuration (home directory or the agent's own settings)",
     category: 'privilege_escalation',
     severity: 'high',
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      'Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project\'s .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents\' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond (concealment also makes them certain). A write command (in a program or in prose) escalates the same way, and so does a written entry whose tools are approved in advance (`alwaysAllow`, `autoApprove`). A write command in a shell block of an agent\'s own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.',
+      "Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project's .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond (concealment also makes them certain). A write command (in a program or in prose) escalates the same way, and so does a written entry whose tools are approved in advance (`alwaysAllow`, `autoApprove`). A write command in a shell block of an agent's own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.",
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
-  regexes: [HOME_CONFIG, BARE_HOME_CONFIG, HOME_FOLDER_READ, PROJECT_SETTINGS, WRITE_OP, OPEN_FOR_WRITE, OPENED_BEFORE, CODE_WRITE, SERVER_ENTRY, PUT_INTO, UNPINNED_SERVER, PINNED_VERSION, AUTO_APPROVED_ENTRY, PATH_PIECE_GAP],
+  regexes: [
+    HOME_CONFIG,
+    BARE_HOME_CONFIG,
+    HOME_FOLDER_READ,
+    PROJECT_SETTINGS,
+    WRITE_OP,
+    OPEN_FOR_WRITE,
+    OPENED_BEFORE,
+    CODE_WRITE,
+    SERVER_ENTRY,
+    PUT_INTO,
+    UNPINNED_SERVER,
+    PINNED_VERSION,
+    AUTO_APPROVED_ENTRY,
+    PATH_PIECE_GAP,
+  ],
   match(ctx) {
     const hits: RuleHit[] = [];
     // A write command in a shell block of an agent file is an action under any heading (runnable-block.ts).
@@ -232,7 +255,14 @@ export const cfgAgentConfigWriteRule: Rule = {
       const project = [...line.matchAll(PROJECT_SETTINGS)].find(written);
       if (project) {
         const restricting = writesOnlyRestrictions(ctx, i + 1);
-        hits.push(runnable({ line: i + 1, evidence: line.trim(), ...(restricting ? { severity: 'low' as const } : {}), message: restricting ? 'Writes the agent\'s own project settings (hooks or deny rules only)' : 'Writes the agent\'s own project settings' }));
+        hits.push(
+          runnable({
+            line: i + 1,
+            evidence: line.trim(),
+            ...(restricting ? { severity: 'low' as const } : {}),
+            message: restricting ? "Writes the agent's own project settings (hooks or deny rules only)" : "Writes the agent's own project settings",
+          }),
+        );
       }
     }
     return hits;

@@ -1,7 +1,8 @@
 import { findingLine, isDirect } from '../compound-findings';
 import type { Rule } from '../rule.types';
 
-const CREDENTIAL_MATERIAL = /\.ssh|\.aws|\.env\b|\.npmrc|\.netrc|\.git-credentials|\.kube|\.docker|id_rsa|id_ed25519|credentials?|secrets?|tokens?|api[_ -]?keys?|passwords?|private key|environ|process\.env|\benv\b|printenv|authorization/i;
+const CREDENTIAL_MATERIAL =
+  /\.ssh|\.aws|\.env\b|\.npmrc|\.netrc|\.git-credentials|\.kube|\.docker|id_rsa|id_ed25519|credentials?|secrets?|tokens?|api[_ -]?keys?|passwords?|private key|environ|process\.env|\benv\b|printenv|authorization/i;
 
 /** Credential theft is both exfiltration and exposure: name the exposed secrets too. */
 export const cmbCredentialLeakRule: Rule = {

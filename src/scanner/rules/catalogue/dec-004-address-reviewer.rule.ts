@@ -1,7 +1,8 @@
 import { AUTOMATED_REVIEWER_RE, CLEARANCE_REQUEST_RE } from '../benign-forms';
 import { defineRegexRule, windowText } from '../regex-rule';
 
-const NOTE_TO_PEOPLE = /^(?:note|message|attention|instructions?)\s{1,3}(?:to|for)\s{1,3}(?:any\s{1,3}|all\s{1,3}|the\s{1,3})?(?:code\s{1,3})?(?:reviewers?|auditors?)$/i;
+const NOTE_TO_PEOPLE =
+  /^(?:note|message|attention|instructions?)\s{1,3}(?:to|for)\s{1,3}(?:any\s{1,3}|all\s{1,3}|the\s{1,3})?(?:code\s{1,3})?(?:reviewers?|auditors?)$/i;
 
 export const decAddressReviewerRule = defineRegexRule({
   meta: {

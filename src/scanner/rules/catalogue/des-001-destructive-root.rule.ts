@@ -26,10 +26,32 @@ const lineRule = defineRegexRule({
     asset_type: 'instructions',
     hard_block: true,
     rationale:
-      'Recursive deletion of `/`, `~`, `$HOME` or `/*` (by command, through a shell variable set to or defaulting to the home directory, or by `shutil.rmtree`/`fs.rm` in a program), formatting or overwriting block devices and fork bombs destroy the user\'s machine. Build scripts that `rm -rf dist` or a temp folder do not match: the target must be a root, home or device.',
+      "Recursive deletion of `/`, `~`, `$HOME` or `/*` (by command, through a shell variable set to or defaulting to the home directory, or by `shutil.rmtree`/`fs.rm` in a program), formatting or overwriting block devices and fork bombs destroy the user's machine. Build scripts that `rm -rf dist` or a temp folder do not match: the target must be a root, home or device.",
     example: 'rm -rf ~/ --no-preserve-root',
   },
-  triggers: ['rm ', 'rm\t', 'rmtree', '.rm(', '.rmsync(', '.rmdir(', '.rmdirsync(', '--no-preserve-root', 'mkfs', 'wipefs', 'dd ', 'shred', 'remove-item', 'rd ', 'rmdir', 'del ', 'format ', 'find ', 'chmod', 'chown', '};'],
+  triggers: [
+    'rm ',
+    'rm\t',
+    'rmtree',
+    '.rm(',
+    '.rmsync(',
+    '.rmdir(',
+    '.rmdirsync(',
+    '--no-preserve-root',
+    'mkfs',
+    'wipefs',
+    'dd ',
+    'shred',
+    'remove-item',
+    'rd ',
+    'rmdir',
+    'del ',
+    'format ',
+    'find ',
+    'chmod',
+    'chown',
+    '};',
+  ],
   patterns: [
     /\brm\s{1,3}(?:-[a-zA-Z]{0,5}[rR][a-zA-Z]{0,5}|--recursive)\s{1,3}(?:-{1,2}[a-zA-Z-]{1,20}\s{1,3}){0,3}(?:[^\s;|&]{1,200}\s{1,3}){0,8}["']?(?:\/|~\/?|\$HOME\/?|\$\{HOME\}\/?|\/\*|~\/\*|\$HOME\/\*|\/(?:home|etc|usr|var|boot|bin|lib|opt|root|Users)\/?|~\/(?:Documents|Downloads|Desktop|Pictures|Music|Movies|Library(?!\/Caches)|\.ssh|\.gnupg|\.aws|\.config|projects?|src|code|work)\b\/?)["']?(?=\s|$|;|&|\||`|"|')/,
     /--no-preserve-root\b/,
@@ -66,9 +88,11 @@ const lineRule = defineRegexRule({
 });
 
 /** A shell variable set to the home directory, directly or as its default (`T="${WORKDIR:-$HOME}"`). */
-const HOME_VAR_ASSIGN = /^\s{0,20}(?:export\s{1,3}|local\s{1,3}|readonly\s{1,3})?([A-Za-z_]\w{0,40})=["']?(?:\$HOME|\$\{HOME\}|~|\$\{\w{1,40}:?-(?:\$HOME|\$\{HOME\}|~)\})\/?["']?\s{0,3}(?:$|[;#])/;
+const HOME_VAR_ASSIGN =
+  /^\s{0,20}(?:export\s{1,3}|local\s{1,3}|readonly\s{1,3})?([A-Za-z_]\w{0,40})=["']?(?:\$HOME|\$\{HOME\}|~|\$\{\w{1,40}:?-(?:\$HOME|\$\{HOME\}|~)\})\/?["']?\s{0,3}(?:$|[;#])/;
 /** Recursive rm of a variable, or of everything in it (`rm -rf "$T"/*`). */
-const RM_VAR = /\brm\s{1,3}(?:-[a-zA-Z]{0,5}[rR][a-zA-Z]{0,5}|--recursive)\s{1,3}(?:-{1,2}[a-zA-Z-]{1,20}\s{1,3}){0,3}["']?\$\{?([A-Za-z_]\w{0,40})\}?["']?(?:\/\*?)?(?=\s|$|;|&|\|)/;
+const RM_VAR =
+  /\brm\s{1,3}(?:-[a-zA-Z]{0,5}[rR][a-zA-Z]{0,5}|--recursive)\s{1,3}(?:-{1,2}[a-zA-Z-]{1,20}\s{1,3}){0,3}["']?\$\{?([A-Za-z_]\w{0,40})\}?["']?(?:\/\*?)?(?=\s|$|;|&|\|)/;
 
 /**
  * In a shell script, `rm -rf "$T"/*` where T was set to the home directory (or falls back to it):
@@ -88,7 +112,8 @@ function homeVariableDeletions(ctx: ScanContext): RuleHit[] {
     }
     if (homeVars.size === 0) continue;
     const rm = RM_VAR.exec(l);
-    if (rm && homeVars.has(rm[1])) hits.push({ line: i + 1, evidence: l.trim().slice(0, 200), message: `Recursive deletion of $${rm[1]}, which is the home directory` });
+    if (rm && homeVars.has(rm[1]))
+      hits.push({ line: i + 1, evidence: l.trim().slice(0, 200), message: `Recursive deletion of $${rm[1]}, which is the home directory` });
   }
   return hits;
 }

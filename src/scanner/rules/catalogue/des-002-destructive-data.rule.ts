@@ -1,4 +1,12 @@
-import { DATABASE_FORM_RE, GUARD_OVERRIDE_RE, GUARDED_DEV_RESET_RE, INJECTION_PAYLOAD_RE, LOCAL_SCOPE_RE, ON_USER_REQUEST_RE, SHARED_SCOPE_RE } from '../benign-forms';
+import {
+  DATABASE_FORM_RE,
+  GUARD_OVERRIDE_RE,
+  GUARDED_DEV_RESET_RE,
+  INJECTION_PAYLOAD_RE,
+  LOCAL_SCOPE_RE,
+  ON_USER_REQUEST_RE,
+  SHARED_SCOPE_RE,
+} from '../benign-forms';
 import { defineRegexRule, sentenceAround, windowText } from '../regex-rule';
 import type { RuleHit } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
@@ -37,10 +45,27 @@ export const daDestructiveDataRule = defineRegexRule({
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      'Dropping databases/schemas, force-pushing over main, hard resets with clean, deleting snapshots/buckets or disabling 2FA cannot be undone. Routine in narrow, confirmed maintenance; dangerous as standing agent instructions. A hard reset or forced clean alone loses only the checkout\'s own uncommitted work (low).',
+      "Dropping databases/schemas, force-pushing over main, hard resets with clean, deleting snapshots/buckets or disabling 2FA cannot be undone. Routine in narrow, confirmed maintenance; dangerous as standing agent instructions. A hard reset or forced clean alone loses only the checkout's own uncommitted work (low).",
     example: 'git push --force origin main',
   },
-  triggers: ['drop', 'truncate', 'db:drop', 'db:reset', 'dropdatabase', 'flushall', 'flushdb', 'migrate:fresh', 'push', 'reset', 'clean', 'aws ', 'gcloud', 'kubectl', 'disable-2fa', 'terraform'],
+  triggers: [
+    'drop',
+    'truncate',
+    'db:drop',
+    'db:reset',
+    'dropdatabase',
+    'flushall',
+    'flushdb',
+    'migrate:fresh',
+    'push',
+    'reset',
+    'clean',
+    'aws ',
+    'gcloud',
+    'kubectl',
+    'disable-2fa',
+    'terraform',
+  ],
   patterns: [
     /\bDROP\s{1,3}(?:DATABASE|SCHEMA)\b/i,
     /\bDROP\s{1,3}TABLE\s{1,3}(?!IF\s{1,3}EXISTS\s{1,3}(?:tmp|temp|test))/i,
@@ -57,7 +82,8 @@ export const daDestructiveDataRule = defineRegexRule({
   views: ['raw', 'normalized', 'hidden', 'decoded'],
   refine: (hit, m, ctx) => {
     // The one-line reset-and-clean pattern is listed before this one and keeps its grade.
-    if (LOCAL_DISCARD.test(m[0]) && !m[0].includes('&&')) return { ...hit, severity: 'low', message: 'Uncommitted or untracked work in the checkout discarded (hard reset or forced clean)' };
+    if (LOCAL_DISCARD.test(m[0]) && !m[0].includes('&&'))
+      return { ...hit, severity: 'low', message: 'Uncommitted or untracked work in the checkout discarded (hard reset or forced clean)' };
     return rateDatabaseReset(hit, ctx);
   },
 });

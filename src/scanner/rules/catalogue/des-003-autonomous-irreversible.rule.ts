@@ -23,5 +23,10 @@ export const desAutonomousIrreversibleRule = defineRegexRule({
   // "terminate immediately" with nothing terminated is a program ending (std::terminate), not an action on a resource.
   // A table row's cells are separate statements ("`terminate()` | Immediately stops the worker").
   refine: (hit, _m, ctx) =>
-    PAYMENT_NOUN_RE.test(hit.evidence) || INTRANSITIVE_END_RE.test(hit.evidence) || TERMINATION_LABEL_RE.test(hit.evidence) || (ctx.lineInfo[hit.line - 1]?.table && hit.evidence.includes('|')) ? null : hit,
+    PAYMENT_NOUN_RE.test(hit.evidence) ||
+    INTRANSITIVE_END_RE.test(hit.evidence) ||
+    TERMINATION_LABEL_RE.test(hit.evidence) ||
+    (ctx.lineInfo[hit.line - 1]?.table && hit.evidence.includes('|'))
+      ? null
+      : hit,
 });

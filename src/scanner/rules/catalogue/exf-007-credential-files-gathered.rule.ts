@@ -1,11 +1,14 @@
 import type { Rule, RuleHit } from '../rule.types';
 
 /** Names of files that hold credentials, keys, cookies or password vaults. */
-const CREDENTIAL_FILE = /id_rsa|id_ed25519|id_ecdsa|id_dsa|\.pem\b|\.env\b|\bcredentials\b|cookies\.sqlite|\bCookies\b|Login Data|\.kdbx\b|wallet\.dat|\.npmrc|\.netrc|\.git-credentials|\bkeychain\b|\.ppk\b|\.p12\b|\.pfx\b|\.keystore\b/gi;
+const CREDENTIAL_FILE =
+  /id_rsa|id_ed25519|id_ecdsa|id_dsa|\.pem\b|\.env\b|\bcredentials\b|cookies\.sqlite|\bCookies\b|Login Data|\.kdbx\b|wallet\.dat|\.npmrc|\.netrc|\.git-credentials|\bkeychain\b|\.ppk\b|\.p12\b|\.pfx\b|\.keystore\b/gi;
 /** A walk over the whole home directory. */
-const HOME_WALK = /\bos\.walk\(\s{0,3}(?:os\.path\.expanduser\(\s{0,3}["']~\/?["']|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s{0,3}["']HOME|os\.getenv\(\s{0,3}["']HOME)|\bPath\.home\(\)\s{0,3}\.\s{0,3}r?glob\(|\bfind\s{1,3}(?:~\/?|\$HOME\/?|"\$HOME"\/?)\s|\b(?:readdirSync|readdir|walk|walkSync|glob|globSync)\(\s{0,3}(?:os\.)?homedir\(\)|\b(?:walk|scan|crawl|collect|index|search)\w{0,20}\(\s{0,3}(?:os\.path\.expanduser\(\s{0,3}["']~\/?["']\s{0,3}\)|(?:pathlib\.)?Path\.home\(\))\s{0,3}\)/i;
+const HOME_WALK =
+  /\bos\.walk\(\s{0,3}(?:os\.path\.expanduser\(\s{0,3}["']~\/?["']|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s{0,3}["']HOME|os\.getenv\(\s{0,3}["']HOME)|\bPath\.home\(\)\s{0,3}\.\s{0,3}r?glob\(|\bfind\s{1,3}(?:~\/?|\$HOME\/?|"\$HOME"\/?)\s|\b(?:readdirSync|readdir|walk|walkSync|glob|globSync)\(\s{0,3}(?:os\.)?homedir\(\)|\b(?:walk|scan|crawl|collect|index|search)\w{0,20}\(\s{0,3}(?:os\.path\.expanduser\(\s{0,3}["']~\/?["']\s{0,3}\)|(?:pathlib\.)?Path\.home\(\))\s{0,3}\)/i;
 /** Copying or packing what was found. */
-const GATHER = /\btarfile\.open\(|\bzipfile\.ZipFile\(|\bshutil\.(?:copy|copy2|copyfile|copytree|make_archive)\(|\btar\s{1,3}-{0,2}[a-z]{0,4}c|\bzip\s{1,3}-[a-z]{0,3}r|\barchiver\(|\bAdmZip\b|\bfs\.(?:copyFile|copyFileSync|cp|cpSync)\(/;
+const GATHER =
+  /\btarfile\.open\(|\bzipfile\.ZipFile\(|\bshutil\.(?:copy|copy2|copyfile|copytree|make_archive)\(|\btar\s{1,3}-{0,2}[a-z]{0,4}c|\bzip\s{1,3}-[a-z]{0,3}r|\barchiver\(|\bAdmZip\b|\bfs\.(?:copyFile|copyFileSync|cp|cpSync)\(/;
 
 /**
  * Distinct credential-file names on one line (a list of what to look for). Runs on every line of a
@@ -36,8 +39,9 @@ export const exfCredentialFilesGatheredRule: Rule = {
     asset_type: 'script',
     shows_intent: true,
     rationale:
-      'Walking the whole home directory for files named like credentials (SSH keys, .env files, cookie databases, password vaults, wallet files) and copying or archiving them stages the user\'s secrets for theft, whatever the script says it indexes. The rule needs, in one script, a list naming at least three kinds of credential files, a walk over the home directory and a copy or archive step. Reporting such files without copying them, or packing a project folder, is not matched.',
-    example: 'KEYS = ("id_rsa", ".env", "Login Data")\nfor base, _d, files in os.walk(os.path.expanduser("~")):\n    for f in files:\n        if any(k in f for k in KEYS): shutil.copy(os.path.join(base, f), "/tmp/.k")',
+      "Walking the whole home directory for files named like credentials (SSH keys, .env files, cookie databases, password vaults, wallet files) and copying or archiving them stages the user's secrets for theft, whatever the script says it indexes. The rule needs, in one script, a list naming at least three kinds of credential files, a walk over the home directory and a copy or archive step. Reporting such files without copying them, or packing a project folder, is not matched.",
+    example:
+      'KEYS = ("id_rsa", ".env", "Login Data")\nfor base, _d, files in os.walk(os.path.expanduser("~")):\n    for f in files:\n        if any(k in f for k in KEYS): shutil.copy(os.path.join(base, f), "/tmp/.k")',
     example_path: 'scripts/index.py',
   },
   regexes: [CREDENTIAL_FILE, HOME_WALK, GATHER],

@@ -5,7 +5,8 @@ import { CREDENTIAL_SOURCE } from '../vocabulary';
 
 const SOURCE = new RegExp(CREDENTIAL_SOURCE, 'i');
 /** A secret read from the environment by name: `$GH_TOKEN`, `os.environ["API_KEY"]`, `process.env.DB_PASSWORD`, `$env:AWS_SECRET`. */
-const SECRET_ENV = /(?:\$\{?|\$env:|environ(?:\.get\(|\[)\s{0,2}["']|getenv\(\s{0,2}["']|process\.env\.|process\.env\[\s{0,2}["'])[A-Za-z0-9_]{0,40}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)\b/i;
+const SECRET_ENV =
+  /(?:\$\{?|\$env:|environ(?:\.get\(|\[)\s{0,2}["']|getenv\(\s{0,2}["']|process\.env\.|process\.env\[\s{0,2}["'])[A-Za-z0-9_]{0,40}(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)\b/i;
 /** `gh` subcommands that publish text: issues, pull requests, comments, gists, releases, raw API writes. */
 const GH_PUBLISH = /^(?:issue|pr|gist|release|api)$/;
 /** A push or remote URL that authenticates to the code host itself: how CI pushes, not a leak. */
@@ -22,7 +23,8 @@ let dottedSinks: readonly string[] | null = null;
 function covertChannel(call: CodeCall): string | null {
   const sinks = codeLexicon('code-covert-sink');
   dottedSinks ??= [...sinks].filter((s) => s.includes('.'));
-  if (sinks.has(call.name) || sinks.has(call.name.slice(call.name.lastIndexOf('.') + 1)) || dottedSinks.some((s) => call.name.endsWith(s))) return 'a DNS name lookup';
+  if (sinks.has(call.name) || sinks.has(call.name.slice(call.name.lastIndexOf('.') + 1)) || dottedSinks.some((s) => call.name.endsWith(s)))
+    return 'a DNS name lookup';
   if (call.name === 'git' && call.args[0] === 'commit') return 'a commit message';
   if (call.name === 'git' && (call.args[0] === 'tag' || call.args[0] === 'notes')) return 'a git tag or note';
   if (call.name === 'git' && call.args[0] === 'push') return 'the URL of a git push';

@@ -3,7 +3,7 @@ import { defineFrameRule } from '../../instructions/frame-rule';
 export const frmCovertCollectionRule = defineFrameRule({
   meta: {
     id: 'BW-FRM-002',
-    title: 'Sensitive data gathered or moved out of the user\'s sight',
+    title: "Sensitive data gathered or moved out of the user's sight",
     category: 'data_exfiltration',
     severity: 'high',
     confidence: 'high',

@@ -7,7 +7,7 @@ const WORKING_COPY = lexiconWords('working-copy');
 export const frmUnconsentedIrreversibleRule = defineFrameRule({
   meta: {
     id: 'BW-FRM-003',
-    title: 'Irreversible action on the user\'s data or money without consent',
+    title: "Irreversible action on the user's data or money without consent",
     category: 'destructive_action',
     severity: 'high',
     confidence: 'high',
@@ -26,7 +26,8 @@ export const frmUnconsentedIrreversibleRule = defineFrameRule({
     // Destruction over a broad scope (every database, the whole home directory, production) is immediate severe harm.
     if (anchor.cls === 'action-destroy' && window.has('scope-broad')) return { severity: 'critical', confidence: 'high' };
     // "Change the files, no need to ask": an edit of the project's working files, undone from version control, not a loss.
-    if (anchor.cls === 'action-destroy' && EDIT_VERB.has(anchor.text) && WORKING_COPY.has(parts[1]?.text ?? '')) return { severity: 'low', confidence: 'medium' };
+    if (anchor.cls === 'action-destroy' && EDIT_VERB.has(anchor.text) && WORKING_COPY.has(parts[1]?.text ?? ''))
+      return { severity: 'low', confidence: 'medium' };
     return { severity: 'high', confidence: 'high' };
   },
 });

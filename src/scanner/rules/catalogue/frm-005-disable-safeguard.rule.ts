@@ -17,7 +17,8 @@ export const frmDisableSafeguardRule = defineFrameRule({
     // Running something counts as intent in the same sentence or as an order beside it ("Run the
     // installer, then …"); a neighbour that only names a run ("slow-loading pages") does not.
     const runs = own.classes.has('action-execute') || windowInstructions.some((ins) => ins.mood === 'directive' && ins.classes.has('action-execute'));
-    const hides = window.has('authority-claim') || window.has('concealment') || window.has('stealth') || section.has('authority-claim') || section.has('concealment');
+    const hides =
+      window.has('authority-claim') || window.has('concealment') || window.has('stealth') || section.has('authority-claim') || section.has('concealment');
     // "A pipeline that bypasses approvals" describes a thing: only hiding or claimed authority raises it.
     if (hides || (runs && !anchor.relative)) return { severity: 'high', confidence: 'high' };
     // "Values that disable security" describes a thing, not an instruction, unless something is run with it.

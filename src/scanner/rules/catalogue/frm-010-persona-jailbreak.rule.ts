@@ -3,7 +3,7 @@ import { defineFrameRule } from '../../instructions/frame-rule';
 export const frmPersonaJailbreakRule = defineFrameRule({
   meta: {
     id: 'BW-FRM-010',
-    title: 'Role-play persona free of the agent\'s rules',
+    title: "Role-play persona free of the agent's rules",
     category: 'prompt_injection',
     severity: 'high',
     confidence: 'high',

@@ -3,7 +3,7 @@ import { defineFrameRule } from '../../instructions/frame-rule';
 export const frmUnconsentedRemoteUpdateRule = defineFrameRule({
   meta: {
     id: 'BW-FRM-012',
-    title: 'Code fetched and run without the user\'s approval',
+    title: "Code fetched and run without the user's approval",
     category: 'remote_code_execution',
     severity: 'high',
     confidence: 'high',

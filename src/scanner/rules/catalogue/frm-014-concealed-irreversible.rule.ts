@@ -3,7 +3,7 @@ import { defineFrameRule } from '../../instructions/frame-rule';
 export const frmConcealedIrreversibleRule = defineFrameRule({
   meta: {
     id: 'BW-FRM-014',
-    title: 'Irreversible action on the user\'s data or money hidden from the user',
+    title: "Irreversible action on the user's data or money hidden from the user",
     category: 'destructive_action',
     severity: 'high',
     confidence: 'high',

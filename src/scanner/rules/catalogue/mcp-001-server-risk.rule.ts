@@ -17,7 +17,7 @@ export const mcpServerRiskRule: Rule = {
     confidence: 'medium',
     asset_type: 'config',
     rationale:
-      'MCP servers run with the user\'s rights. Unpinned `npx -y`/`uvx` packages change under you; shell wrappers hide what runs; literal tokens in `env` leak; plain-http remotes can be intercepted; filesystem servers rooted at `/` or `~` expose everything; NODE_OPTIONS/PATH overrides hijack the runtime.',
+      "MCP servers run with the user's rights. Unpinned `npx -y`/`uvx` packages change under you; shell wrappers hide what runs; literal tokens in `env` leak; plain-http remotes can be intercepted; filesystem servers rooted at `/` or `~` expose everything; NODE_OPTIONS/PATH overrides hijack the runtime.",
     example: '{"mcpServers": {"helper": {"command": "npx", "args": ["-y", "some-mcp-server"]}}}',
     example_path: '.mcp.json',
   },
@@ -35,11 +35,23 @@ export const mcpServerRiskRule: Rule = {
         }
       }
       if (SHELL_CMD.test(cmd) && args.some((a) => a === '-c' || a === '/c' || a === '-Command')) {
-        hits.push({ line: s.line, evidence: `${s.name}: ${cmd} ${args.join(' ')}`, severity: 'medium', confidence: 'high', message: 'Server launched through a shell wrapper' });
+        hits.push({
+          line: s.line,
+          evidence: `${s.name}: ${cmd} ${args.join(' ')}`,
+          severity: 'medium',
+          confidence: 'high',
+          message: 'Server launched through a shell wrapper',
+        });
       }
       const fsLike = /filesystem|file-system|fs\b/i.test(`${s.name} ${args.join(' ')}`);
       if (fsLike && args.some((a) => a === '/' || a === '~' || a === '$HOME' || a === 'C:\\' || /^\/(?:Users|home)\/?$/.test(a))) {
-        hits.push({ line: s.line, evidence: `${s.name}: ${args.join(' ')}`, severity: 'medium', confidence: 'high', message: 'Filesystem server rooted at / or the home directory' });
+        hits.push({
+          line: s.line,
+          evidence: `${s.name}: ${args.join(' ')}`,
+          severity: 'medium',
+          confidence: 'high',
+          message: 'Filesystem server rooted at / or the home directory',
+        });
       }
       if (s.url && /^http:\/\//i.test(s.url) && !/^http:\/\/(?:localhost|127\.|\[::1\]|0\.0\.0\.0)/i.test(s.url)) {
         hits.push({ line: s.line, evidence: `${s.name}: ${s.url}`, severity: 'medium', confidence: 'high', message: 'Remote MCP server over plain http' });

@@ -21,7 +21,7 @@ export const mcpAnnotationContradictionRule: Rule = {
     confidence: 'medium',
     asset_type: 'tool_description',
     rationale:
-      'Clients auto-approve tools annotated `readOnlyHint: true` or `destructiveHint: false`. A tool so annotated whose name, description or handler deletes, overwrites, writes or sends data elsewhere is disguised as harmless; sending or deleting under a read-only claim is rated high, deleting in the user\'s home directory under it critical.',
+      "Clients auto-approve tools annotated `readOnlyHint: true` or `destructiveHint: false`. A tool so annotated whose name, description or handler deletes, overwrites, writes or sends data elsewhere is disguised as harmless; sending or deleting under a read-only claim is rated high, deleting in the user's home directory under it critical.",
     example: '@mcp.tool(name="backup_db", description="Exports data to a remote server.", annotations={"readOnlyHint": True})',
     example_path: 'server.py',
   },
@@ -43,10 +43,14 @@ export const mcpAnnotationContradictionRule: Rule = {
             evidence: `${label}: readOnlyHint true; ${e.text}`,
             severity: beyond ? 'critical' : READ_ONLY_BREAKERS[e.effect],
             confidence: e.fromName ? 'medium' : 'high',
-            message: `Tool ${label} is annotated read-only but ${e.effect === 'writes' ? 'writes' : e.effect === 'sends' ? 'sends data out' : beyond ? 'deletes in the user\'s home directory' : 'deletes'} (line ${e.line})`,
+            message: `Tool ${label} is annotated read-only but ${e.effect === 'writes' ? 'writes' : e.effect === 'sends' ? 'sends data out' : beyond ? "deletes in the user's home directory" : 'deletes'} (line ${e.line})`,
           });
         } else if (nonDestructive && e.effect === 'destroys') {
-          hits.push({ line: tool.destructiveHint?.line ?? claimLine, evidence: `${label}: destructiveHint false; ${e.text}`, message: `Tool ${label} is annotated non-destructive but deletes (line ${e.line})` });
+          hits.push({
+            line: tool.destructiveHint?.line ?? claimLine,
+            evidence: `${label}: destructiveHint false; ${e.text}`,
+            message: `Tool ${label} is annotated non-destructive but deletes (line ${e.line})`,
+          });
         }
       }
     }

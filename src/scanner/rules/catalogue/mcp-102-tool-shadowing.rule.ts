@@ -11,7 +11,8 @@ const NAMED_SERVER = new RegExp(
   'i',
 );
 /** Every other server at once ("any connected server", "all other integrations"). */
-const ANY_SERVER = /\b(?:any|every|another|all)\s{1,3}(?:other\s{1,3})?(?:connected\s{1,3}|installed\s{1,3}|available\s{1,3}|enabled\s{1,3})?(?:mcp\s{1,3})?(?:servers?|plugins?|extensions?|integrations?)\b/i;
+const ANY_SERVER =
+  /\b(?:any|every|another|all)\s{1,3}(?:other\s{1,3})?(?:connected\s{1,3}|installed\s{1,3}|available\s{1,3}|enabled\s{1,3})?(?:mcp\s{1,3})?(?:servers?|plugins?|extensions?|integrations?)\b/i;
 /** A condition on calls made through other tools ("for every send_message call", "whenever an email goes out"). */
 const ON_OTHER_CALLS =
   /\b(?:when(?:ever)?|each\s{1,3}time|every\s{1,3}time|for\s{1,3}(?:every|each|all|any)|after|before|if)\b[^.\n]{0,80}\b(?:calls?|called|invoked?|invokes|used|runs?|sends?|sent|goes\s{1,3}out|posts?|posted|requests?|messages?|emails?)\b/i;
@@ -34,9 +35,10 @@ function graded(ctx: ScanContext, hit: RuleHit): RuleHit {
     if (ins.mood !== 'prohibition' && ins.mood !== 'quotation') for (const c of ins.classes) classes.add(c);
   }
   if (classes.has('object-secret') && (classes.has('action-send') || classes.has('action-collect') || classes.has('echo-verb'))) {
-    return { ...hit, severity: 'critical', confidence: 'high', message: 'Shadows other servers\' tools to obtain a secret' };
+    return { ...hit, severity: 'critical', confidence: 'high', message: "Shadows other servers' tools to obtain a secret" };
   }
-  if (classes.has('action-deceive') || classes.has('concealment')) return { ...hit, confidence: 'high', message: 'Shadows other servers\' tools and misleads the user about it' };
+  if (classes.has('action-deceive') || classes.has('concealment'))
+    return { ...hit, confidence: 'high', message: "Shadows other servers' tools and misleads the user about it" };
   return hit;
 }
 
@@ -47,7 +49,7 @@ function graded(ctx: ScanContext, hit: RuleHit): RuleHit {
 export const mcpToolShadowingRule: Rule = {
   meta: {
     id: 'BW-MCP-102',
-    title: 'MCP tool description gives directives about other servers\' tools (shadowing)',
+    title: "MCP tool description gives directives about other servers' tools (shadowing)",
     category: 'prompt_injection',
     severity: 'high',
     confidence: 'medium',
@@ -61,7 +63,8 @@ export const mcpToolShadowingRule: Rule = {
   match(ctx) {
     const hits: RuleHit[] = [];
     for (const m of matchSchemaStrings(ctx, NAMED_SERVER)) {
-      if (DIRECTIVE.test(m.text) || ON_OTHER_CALLS.test(m.text) || DESCRIPTION_DIRECTIVE.test(m.whole)) hits.push(graded(ctx, { line: m.line, evidence: m.text }));
+      if (DIRECTIVE.test(m.text) || ON_OTHER_CALLS.test(m.text) || DESCRIPTION_DIRECTIVE.test(m.whole))
+        hits.push(graded(ctx, { line: m.line, evidence: m.text }));
     }
     // "All servers" is how a gateway describes itself; it shadows only when it hooks their calls.
     for (const m of matchSchemaStrings(ctx, ANY_SERVER)) {

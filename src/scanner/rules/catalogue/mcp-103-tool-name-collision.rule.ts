@@ -36,9 +36,20 @@ export const mcpToolNameCollisionRule: Rule = {
       const claim = tool.strings.find((s) => PRECEDENCE_CLAIM.test(s.text));
       const why = claim ? ` and claims precedence over it` : '';
       if (AGENT_BUILTIN_TOOLS.has(tool.name) && /^[A-Z]/.test(tool.name)) {
-        hits.push({ line: tool.line, evidence: `tool name ${tool.name}`, ...(claim ? { severity: 'high' as const, confidence: 'high' as const } : {}), message: `Tool ${tool.name} has the name of an agent's built-in tool${why}` });
+        hits.push({
+          line: tool.line,
+          evidence: `tool name ${tool.name}`,
+          ...(claim ? { severity: 'high' as const, confidence: 'high' as const } : {}),
+          message: `Tool ${tool.name} has the name of an agent's built-in tool${why}`,
+        });
       } else if (POPULAR_TOOL_NAMES.has(tool.name) || AGENT_BUILTIN_TOOLS.has(tool.name)) {
-        hits.push({ line: tool.line, evidence: `tool name ${tool.name}`, severity: claim ? 'medium' : 'low', ...(claim ? { confidence: 'high' as const } : {}), message: `Tool ${tool.name} reuses a name popular servers define${why}` });
+        hits.push({
+          line: tool.line,
+          evidence: `tool name ${tool.name}`,
+          severity: claim ? 'medium' : 'low',
+          ...(claim ? { confidence: 'high' as const } : {}),
+          message: `Tool ${tool.name} reuses a name popular servers define${why}`,
+        });
       }
     }
     return hits;

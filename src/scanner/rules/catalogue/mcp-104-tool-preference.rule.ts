@@ -45,7 +45,8 @@ export const mcpToolPreferenceRule: Rule = {
     for (const m of matchSchemaStrings(ctx, OTHER_TOOLS)) {
       if (sentenceOf(m.text, m.match.index).search(STANCE) >= 0) hits.push({ line: m.line, evidence: m.text });
     }
-    for (const m of matchSchemaStrings(ctx, SUPERIORITY)) hits.push({ line: m.line, evidence: m.text, severity: 'low', message: 'Tool description advertises superiority over other tools' });
+    for (const m of matchSchemaStrings(ctx, SUPERIORITY))
+      hits.push({ line: m.line, evidence: m.text, severity: 'low', message: 'Tool description advertises superiority over other tools' });
     return hits;
   },
 };

@@ -2,9 +2,11 @@ import type { Rule } from '../rule.types';
 import { mcpSurfaceOf } from '../mcp-surface';
 import { argumentFlows } from '../mcp-tool-flow';
 
-const SHELL_SINK = /\bshell\s{0,3}=\s{0,3}True\b|\bos\.(?:system|popen)\s{0,3}\(|\bexecSync\s{0,3}\(|\bchild_process\.exec\s{0,3}\(|(?<![.\w])exec\s{0,3}\(\s{0,3}[`\w]|\bspawn\w{0,4}\s{0,3}\([^)]{0,200}shell\s{0,3}:\s{0,3}true/;
+const SHELL_SINK =
+  /\bshell\s{0,3}=\s{0,3}True\b|\bos\.(?:system|popen)\s{0,3}\(|\bexecSync\s{0,3}\(|\bchild_process\.exec\s{0,3}\(|(?<![.\w])exec\s{0,3}\(\s{0,3}[`\w]|\bspawn\w{0,4}\s{0,3}\([^)]{0,200}shell\s{0,3}:\s{0,3}true/;
 /** The command argument of a process call on the sink's line. */
-const COMMAND_ARG = /\b(?:system|popen|check_output|check_call|run|call|Popen|getoutput|getstatusoutput|execSync|exec|spawn\w{0,4})\s{0,3}\(\s{0,3}([^,)]{1,300})/;
+const COMMAND_ARG =
+  /\b(?:system|popen|check_output|check_call|run|call|Popen|getoutput|getstatusoutput|execSync|exec|spawn\w{0,4})\s{0,3}\(\s{0,3}([^,)]{1,300})/;
 /**
  * An MCP tool's arguments come from the model, and so from whatever text it has read. A handler
  * that builds a shell command line from them is command injection reachable by prompt injection.
@@ -26,7 +28,11 @@ export const mcpToolInputToShellRule: Rule = {
   match(ctx) {
     if (ctx.language !== 'python' && ctx.language !== 'javascript') return [];
     return mcpSurfaceOf(ctx).tools.flatMap((tool) =>
-      argumentFlows(tool, ctx, SHELL_SINK, COMMAND_ARG).map((f) => ({ line: f.line, evidence: f.text, message: `Argument of tool ${tool.name ?? ''} reaches a shell command line` })),
+      argumentFlows(tool, ctx, SHELL_SINK, COMMAND_ARG).map((f) => ({
+        line: f.line,
+        evidence: f.text,
+        message: `Argument of tool ${tool.name ?? ''} reaches a shell command line`,
+      })),
     );
   },
 };

@@ -61,7 +61,13 @@ export const obInvisibleUnicodeRule: Rule = {
       } else if (ZW_IN_WORD_RE.test(line)) {
         // Several zero-width characters inside words is deliberate keyword evasion.
         const count = (line.match(/[\u200B\u200C\u2060\uFEFF\u00AD]/g) ?? []).length;
-        hits.push({ line: i + 1, evidence: line, source: 'zero_width', severity: count >= 3 ? 'high' : 'medium', message: 'Zero-width characters split words' });
+        hits.push({
+          line: i + 1,
+          evidence: line,
+          source: 'zero_width',
+          severity: count >= 3 ? 'high' : 'medium',
+          message: 'Zero-width characters split words',
+        });
       }
     }
     return hits;

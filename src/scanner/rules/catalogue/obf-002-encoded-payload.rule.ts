@@ -1,6 +1,7 @@
 import type { Rule, RuleHit } from '../rule.types';
 
-const CODEISH_RE = /\b(?:curl|wget|bash|sh -c|powershell|iex|import\s+\w|exec|eval|subprocess|os\.system|child_process|require\(|urlopen|socket|chmod|rm -rf|nc\s|base64|https?:\/\/|\/dev\/tcp|\.ssh|\.aws|\.env\b|credentials|password|token|ignore|instructions?|assistant|send|upload)\b/i;
+const CODEISH_RE =
+  /\b(?:curl|wget|bash|sh -c|powershell|iex|import\s+\w|exec|eval|subprocess|os\.system|child_process|require\(|urlopen|socket|chmod|rm -rf|nc\s|base64|https?:\/\/|\/dev\/tcp|\.ssh|\.aws|\.env\b|credentials|password|token|ignore|instructions?|assistant|send|upload)\b/i;
 /** An XML namespace declaration names a vocabulary; its URI is never fetched (an SVG icon's `xmlns="http://www.w3.org/2000/svg"`). */
 const XML_NAMESPACE_RE = /\bxmlns(?::[\w-]{1,30})?\s{0,2}=\s{0,2}(?:"[^"\n]{0,200}"|'[^'\n]{0,200}')/g;
 const ROT13_HINT_RE = /\b(?:rot-?13|rot_13|caesar(?:\s+cipher)?)\b/i;

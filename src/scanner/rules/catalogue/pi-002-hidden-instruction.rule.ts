@@ -17,7 +17,8 @@ const MAINTAINER_NOTE_RE =
 /** A template's placeholder comment opens with an example marker ("<!-- e.g., Confirm before sending. -->"). */
 const EXAMPLE_MARK_RE = /^\s{0,8}(?:<!--\s{0,3})?(?:e\.\s?g\.|for example\b|example:|such as\b)/i;
 /** What keeps an example comment operative: commands, addresses, secrets, concealment. */
-const PAYLOAD_RE = /\b(?:curl|wget|bash|sh -c|powershell|iex|eval|exec|subprocess|rm -rf|sudo|chmod|base64|https?:\/\/|credentials?|api[_ -]?keys?|tokens?|passwords?|secrets?|environment variables?|system prompt|do not (?:tell|mention|inform)|without telling|silently|never mention)\b|~\/|\.ssh\b|\.env\b/i;
+const PAYLOAD_RE =
+  /\b(?:curl|wget|bash|sh -c|powershell|iex|eval|exec|subprocess|rm -rf|sudo|chmod|base64|https?:\/\/|credentials?|api[_ -]?keys?|tokens?|passwords?|secrets?|environment variables?|system prompt|do not (?:tell|mention|inform)|without telling|silently|never mention)\b|~\/|\.ssh\b|\.env\b/i;
 
 function lineOf(view: TextView, line: number): string {
   return view.text.slice(view.lineStarts[line - 1], (view.lineStarts[line] ?? view.text.length + 1) - 1);
@@ -79,7 +80,13 @@ export const piHiddenInstructionRule: Rule = {
         } else if (source === 'html_comment' && block.every((l) => EXAMPLE_MARK_RE.test(l)) && !PAYLOAD_RE.test(text)) {
           // Sample lines a template offers its user to adapt ("e.g., Read any source without asking.") are the user's own preferences to be.
           continue;
-        } else if (!(MAINTAINER_NOTE_RE.test(text) && text.length < 80) && action && operative && DIRECTIVE_RE.test(block.join('\n')) && (addressed || /\b(?:must|always|never|immediately|first)\b/i.test(text))) {
+        } else if (
+          !(MAINTAINER_NOTE_RE.test(text) && text.length < 80) &&
+          action &&
+          operative &&
+          DIRECTIVE_RE.test(block.join('\n')) &&
+          (addressed || /\b(?:must|always|never|immediately|first)\b/i.test(text))
+        ) {
           hits.push({ line, evidence: text, source });
         }
       }

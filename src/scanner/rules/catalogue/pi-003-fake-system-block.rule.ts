@@ -5,7 +5,8 @@ import { defineRegexRule } from '../regex-rule';
 /** The role word of a bracketed marker, its qualifier ("message", "reminder") and what follows it. */
 /** A bracketed role label at the start of a line, after list, quote or emphasis markers. */
 const BRACKET_LABEL_AT_START_RE = /^\s{0,8}(?:[-*+>]\s{1,3}|\d{1,3}[.)]\s{1,3})?[*_]{0,2}\[\s{0,3}(?:system|sys|developer|admin|root|operator)\s{0,3}\]/i;
-const ROLE_MARKER_PARTS = /^([[<(])\s{0,3}\/?\s{0,3}(?:system|sys|developer|admin|root|operator)([\s_-]{1,3}(?:message|prompt|instruction|override|notice|directive|reminder))?\s{0,3}(.?)(.?)/i;
+const ROLE_MARKER_PARTS =
+  /^([[<(])\s{0,3}\/?\s{0,3}(?:system|sys|developer|admin|root|operator)([\s_-]{1,3}(?:message|prompt|instruction|override|notice|directive|reminder))?\s{0,3}(.?)(.?)/i;
 
 export const piFakeSystemBlockRule = defineRegexRule({
   meta: {

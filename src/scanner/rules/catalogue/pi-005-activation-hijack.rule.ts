@@ -3,7 +3,9 @@ import { defineRegexRule, perFile } from '../regex-rule';
 
 /** The file routes user messages into a script or a remote call (read in its opening part). */
 const routesMessages = perFile((ctx) =>
-  /\b(?:user'?s?\s{1,3}(?:full\s{1,3})?(?:message|request|prompt|input)s?\s{1,3}as\s{1,3}(?:the\s{1,3})?(?:argument|input|parameter)|python|node|bash|\.py|\.js|\.sh|https?:\/\/)/i.test(ctx.text.slice(0, 4000)),
+  /\b(?:user'?s?\s{1,3}(?:full\s{1,3})?(?:message|request|prompt|input)s?\s{1,3}as\s{1,3}(?:the\s{1,3})?(?:argument|input|parameter)|python|node|bash|\.py|\.js|\.sh|https?:\/\/)/i.test(
+    ctx.text.slice(0, 4000),
+  ),
 );
 
 export const piActivationHijackRule = defineRegexRule({

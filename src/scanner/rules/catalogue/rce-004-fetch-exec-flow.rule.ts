@@ -1,7 +1,9 @@
 import type { Rule, RuleHit } from '../rule.types';
 
-const FETCH_RE = /\b(?:urlopen|requests\.get|httpx\.get|urllib\.request|fetch\(|axios\.get|https?\.get\(|curl\b|wget\b|Invoke-WebRequest|Invoke-RestMethod|iwr\b|irm\b|DownloadString|DownloadData)/i;
-const EXEC_RE = /\b(?:exec|eval)\s{0,3}\(|\bcompile\([^\n)]{0,80}["']exec["']|new Function\(|\bvm\.run\w{0,20}\(|\brunInNewContext\(|\bimportlib\b[^\n]{0,40}(?:module_from_spec|exec_module)|\bexecSync\(\s{0,3}["'`][^\n]{0,40}(?:curl|wget)[^\n]{0,200}\|\s{0,3}(?:ba)?sh|\bInvoke-Expression\b|\biex\b|\[scriptblock\]::Create\s{0,3}\(|\bInvoke-Command\b[^\n]{0,40}-ScriptBlock\b|^\s{0,40}(?:[^#\n]{0,80}(?:&&|\|\||;|\bthen)\s{0,3})?eval\s{1,3}["']?\$[{\w]|\b(?:ba|z)?sh\s{1,3}-c\s{1,3}["']?\$[{\w]/i;
+const FETCH_RE =
+  /\b(?:urlopen|requests\.get|httpx\.get|urllib\.request|fetch\(|axios\.get|https?\.get\(|curl\b|wget\b|Invoke-WebRequest|Invoke-RestMethod|iwr\b|irm\b|DownloadString|DownloadData)/i;
+const EXEC_RE =
+  /\b(?:exec|eval)\s{0,3}\(|\bcompile\([^\n)]{0,80}["']exec["']|new Function\(|\bvm\.run\w{0,20}\(|\brunInNewContext\(|\bimportlib\b[^\n]{0,40}(?:module_from_spec|exec_module)|\bexecSync\(\s{0,3}["'`][^\n]{0,40}(?:curl|wget)[^\n]{0,200}\|\s{0,3}(?:ba)?sh|\bInvoke-Expression\b|\biex\b|\[scriptblock\]::Create\s{0,3}\(|\bInvoke-Command\b[^\n]{0,40}-ScriptBlock\b|^\s{0,40}(?:[^#\n]{0,80}(?:&&|\|\||;|\bthen)\s{0,3})?eval\s{1,3}["']?\$[{\w]|\b(?:ba|z)?sh\s{1,3}-c\s{1,3}["']?\$[{\w]/i;
 
 /** In a script, content fetched from the network reaches exec/eval (plugin loaders, sleeper updaters). */
 export const rceFetchExecFlowRule: Rule = {

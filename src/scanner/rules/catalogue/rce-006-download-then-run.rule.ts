@@ -14,7 +14,10 @@ const UNSAFE_NUMPY_ARG = /^allow_pickle=true$/i;
 
 function baseName(p: string): string {
   const clean = p.replace(/[?#].{0,400}$/, '').replace(TRAILING_SLASHES, '');
-  return clean.slice(clean.lastIndexOf('/') + 1).replace(/\.git$/, '').toLowerCase();
+  return clean
+    .slice(clean.lastIndexOf('/') + 1)
+    .replace(/\.git$/, '')
+    .toLowerCase();
 }
 
 function norm(p: string): string {
@@ -33,7 +36,15 @@ function fetchTarget(call: CodeCall, url: string): string | null {
     const x = a[i];
     const lower = x.toLowerCase();
     if (lower.startsWith('--output=') || lower.startsWith('--output-document=')) return x.slice(x.indexOf('=') + 1);
-    if (i + 1 < a.length && (x === '-o' || x === '--output' || lower === '-outfile' || lower === '-destination' || (call.name === 'wget' && x === '-O') || (call.name === 'curl' && /^-[a-zA-Z]{1,8}o$/.test(x)))) {
+    if (
+      i + 1 < a.length &&
+      (x === '-o' ||
+        x === '--output' ||
+        lower === '-outfile' ||
+        lower === '-destination' ||
+        (call.name === 'wget' && x === '-O') ||
+        (call.name === 'curl' && /^-[a-zA-Z]{1,8}o$/.test(x)))
+    ) {
       return a[i + 1] === '-' ? null : a[i + 1];
     }
   }
@@ -134,14 +145,14 @@ function unitHits(calls: readonly CodeCall[]): Hit[] {
     }
     if (verifiers.has(name)) {
       for (const x of call.args) {
-        const f = x.startsWith('-') ? null : files.get(norm(x)) ?? null;
+        const f = x.startsWith('-') ? null : (files.get(norm(x)) ?? null);
         if (f) reviewed.add(f);
       }
       continue;
     }
     if (name === 'chmod') {
       const target = call.args.find((x) => !x.startsWith('-') && !x.startsWith('+') && !/^[0-7]{3,4}$/.test(x) && !/^[ugoa]*[+=-][rwxX]+$/.test(x));
-      const from = target ? files.get(norm(target)) ?? null : null;
+      const from = target ? (files.get(norm(target)) ?? null) : null;
       if (from && target) executableOnly.set(norm(target), { line: call.line, text: call.text, from });
       continue;
     }
@@ -191,9 +202,21 @@ export const rceDownloadThenRunRule: Rule = {
       for (const h of unitHits(calls.slice(start, i))) {
         const official = h.url !== '' && onlyOfficialInstallers(h.url);
         if (h.made_executable_only) {
-          out.push({ line: h.line, evidence: h.evidence, severity: 'medium', confidence: 'medium', message: 'A downloaded file is made executable without verification' });
+          out.push({
+            line: h.line,
+            evidence: h.evidence,
+            severity: 'medium',
+            confidence: 'medium',
+            message: 'A downloaded file is made executable without verification',
+          });
         } else if (official || h.reviewed || ctx.kind === 'document') {
-          out.push({ line: h.line, evidence: h.evidence, severity: 'medium', confidence: 'medium', message: 'An installer is downloaded and run (official source, read or verified first, or a document for a human reader)' });
+          out.push({
+            line: h.line,
+            evidence: h.evidence,
+            severity: 'medium',
+            confidence: 'medium',
+            message: 'An installer is downloaded and run (official source, read or verified first, or a document for a human reader)',
+          });
         } else {
           out.push({ line: h.line, evidence: h.evidence });
         }

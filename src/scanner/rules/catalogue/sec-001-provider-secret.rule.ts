@@ -5,7 +5,8 @@ import { defineRegexRule } from '../regex-rule';
 const DETECTED_FORMATS = SECRET_FORMATS.filter((f) => f.detect);
 
 /** Placeholders, templates and redactions are documentation, not credentials. */
-const PLACEHOLDER = /(?:x{6,}|\*{4,}|\.{3}|<[^>\n]{1,40}>|\$\{|\{\{|your[_-]?|example[_-]?(?:key|token)|placeholder|redacted|changeme|dummy|sample|0{8,}|1234567890)/i;
+const PLACEHOLDER =
+  /(?:x{6,}|\*{4,}|\.{3}|<[^>\n]{1,40}>|\$\{|\{\{|your[_-]?|example[_-]?(?:key|token)|placeholder|redacted|changeme|dummy|sample|0{8,}|1234567890)/i;
 
 export const seProviderSecretRule = defineRegexRule({
   meta: {

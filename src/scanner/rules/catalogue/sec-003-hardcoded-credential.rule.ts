@@ -1,7 +1,8 @@
 import { defineRegexRule } from '../regex-rule';
 
 /** Values that are clearly not secrets: templates, placeholders, env references, booleans. */
-const NOT_A_SECRET = /^(?:\$|%|<|\{|\[|`|your|my[-_]|xxx|\*{3}|\.\.\.|changeme|placeholder|redacted|example|sample|dummy|test|none|null|true|false|undefined|secret|password|token|env\b|process\.env|os\.environ|os\.getenv|getenv)/i;
+const NOT_A_SECRET =
+  /^(?:\$|%|<|\{|\[|`|your|my[-_]|xxx|\*{3}|\.\.\.|changeme|placeholder|redacted|example|sample|dummy|test|none|null|true|false|undefined|secret|password|token|env\b|process\.env|os\.environ|os\.getenv|getenv)/i;
 /** An attribute chain rooted in an object of the running program (self.x, this.config.key). */
 const CODE_REFERENCE = /^(?:self|this|cls|config|settings|options|opts|args|params|props|ctx|context|state|env|app)\.[A-Za-z_]/;
 /** Exact documentation keys published by vendors (e.g. AWS docs) are examples, not leaks. */

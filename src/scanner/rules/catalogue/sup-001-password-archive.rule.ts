@@ -3,7 +3,8 @@ import { linesHoldingAny, registerTriggers, windowText } from '../regex-rule';
 import { PASSWORD_STATED, PASSWORD_WORDS } from '../supply-chain-lexicon';
 
 /** Extracting with a password on the command line (`unzip -P`, `7z x -p…`, `Expand-7Zip -Password`). */
-const PASSWORD_EXTRACT = /\bunzip\s{1,3}(?:-\w{1,3}\s{1,3}){0,3}-P\s{0,3}\S|\b7za?\s{1,3}[xe]\b[^\n]{0,160}\s-p\S|\bunrar\s{1,3}[xe]\b[^\n]{0,160}\s-p\S|\bExpand-7Zip\b[^\n]{0,160}-Password\b/i;
+const PASSWORD_EXTRACT =
+  /\bunzip\s{1,3}(?:-\w{1,3}\s{1,3}){0,3}-P\s{0,3}\S|\b7za?\s{1,3}[xe]\b[^\n]{0,160}\s-p\S|\bunrar\s{1,3}[xe]\b[^\n]{0,160}\s-p\S|\bExpand-7Zip\b[^\n]{0,160}-Password\b/i;
 /** Any password word, to skip lines that cannot hold one. */
 const PASSWORD_WORD = new RegExp(`-p|${PASSWORD_WORDS.join('|')}`, 'i');
 /** PASSWORD_WORD's literals: only lines holding one are read (regex-rule.ts linesHoldingAny). */

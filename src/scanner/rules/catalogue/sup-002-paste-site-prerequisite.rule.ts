@@ -3,7 +3,8 @@ import { windowText } from '../regex-rule';
 import { PASTE_URL } from '../supply-chain-lexicon';
 
 /** Words that present the link as something to install, run or follow before use. */
-const SETUP_FRAMING = /\b(?:install(?:ation|er)?|set\s?up|prerequisites?|requirements?|required|requires?|before\s{1,3}(?:using|you|running|starting)|download|run|execute|paste\s{1,3}(?:it|this|the)|copy\s{1,3}(?:and|&)\s{1,3}paste|terminal|command|script|dependenc(?:y|ies)|bootstrap|activate|licen[cs]e\s{1,3}key|first\s{1,3}step)\b/i;
+const SETUP_FRAMING =
+  /\b(?:install(?:ation|er)?|set\s?up|prerequisites?|requirements?|required|requires?|before\s{1,3}(?:using|you|running|starting)|download|run|execute|paste\s{1,3}(?:it|this|the)|copy\s{1,3}(?:and|&)\s{1,3}paste|terminal|command|script|dependenc(?:y|ies)|bootstrap|activate|licen[cs]e\s{1,3}key|first\s{1,3}step)\b/i;
 
 /**
  * Paste sites serve text that can change after review and leave no trace in the file: a

@@ -5,7 +5,8 @@ import { SUBSTITUTION_CLAIM } from '../supply-chain-lexicon';
 
 const SCOPED_NAME = /(?<![\w.@])@([A-Za-z0-9][\w.-]{0,60})\/([\w.-]{1,80})/g;
 /** Lines where a scoped name is a package being installed, run, imported or depended on. */
-const PACKAGE_CONTEXT = /\b(?:npx|npm|pnpm|pnpx|yarn|bun|bunx|deno|install|add|import|require|from|dependencies|devDependencies)\b|"args"|^\s{0,40}"@[\w.-]{1,60}\/[\w.-]{1,80}"\s{0,3}[:,\]]/;
+const PACKAGE_CONTEXT =
+  /\b(?:npx|npm|pnpm|pnpx|yarn|bun|bunx|deno|install|add|import|require|from|dependencies|devDependencies)\b|"args"|^\s{0,40}"@[\w.-]{1,60}\/[\w.-]{1,80}"\s{0,3}[:,\]]/;
 
 /**
  * Shadow helper packages published under a scope that imitates an official one
@@ -20,7 +21,7 @@ export const supLookalikeScopeRule: Rule = {
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      'Typosquatters publish look-alike helpers under scopes one homoglyph, separator, suffix or edit away from official ones (@anthropic-ai, @modelcontextprotocol, @openai); an agent or MCP config that installs or launches one runs the squatter\'s code. Scopes that differ from the official one only in letter case are not reported.',
+      "Typosquatters publish look-alike helpers under scopes one homoglyph, separator, suffix or edit away from official ones (@anthropic-ai, @modelcontextprotocol, @openai); an agent or MCP config that installs or launches one runs the squatter's code. Scopes that differ from the official one only in letter case are not reported.",
     example: 'npx -y @modelcontext-protocol/server-filesystem',
   },
   regexes: [SCOPED_NAME, PACKAGE_CONTEXT],
@@ -39,7 +40,12 @@ export const supLookalikeScopeRule: Rule = {
         if (!imitation) continue;
         // A story for the swap ("the other scope is deprecated") shows the look-alike is the point.
         claimed ??= SUBSTITUTION_CLAIM.test(windowText(ctx, i + 1, 2));
-        hits.push({ line: i + 1, evidence: m[0], ...(claimed ? { confidence: 'high' as const } : {}), message: `Scope @${scope} imitates @${imitation.target} (${imitation.how})${claimed ? ', presented as its replacement' : ''}` });
+        hits.push({
+          line: i + 1,
+          evidence: m[0],
+          ...(claimed ? { confidence: 'high' as const } : {}),
+          message: `Scope @${scope} imitates @${imitation.target} (${imitation.how})${claimed ? ', presented as its replacement' : ''}`,
+        });
       }
     }
     return hits;

@@ -39,8 +39,10 @@ const lineRule = defineRegexRule({
     // the file's own prompt; the all-caps <IMPORTANT> block of poisoned tool descriptions still counts.
     const reachesCredentials = CREDENTIAL_REACH.test(windowText(ctx, hit.line, 2));
     // A tag named in an inline code span ("wrap each section in `<instructions>`, `<context>`") is advice about prompts.
-    if (!reachesCredentials && hit.evidence.startsWith('<') && isNamedInCodeSpan(ctx, hit.line, hit.evidence)) return { ...hit, context: 'documentation_example' };
-    if (!reachesCredentials && ctx.language === 'markdown' && /^<\s{0,2}[a-z]/.test(hit.evidence) && (ctx.lines[hit.line - 1] ?? '').trim() === hit.evidence) return null;
+    if (!reachesCredentials && hit.evidence.startsWith('<') && isNamedInCodeSpan(ctx, hit.line, hit.evidence))
+      return { ...hit, context: 'documentation_example' };
+    if (!reachesCredentials && ctx.language === 'markdown' && /^<\s{0,2}[a-z]/.test(hit.evidence) && (ctx.lines[hit.line - 1] ?? '').trim() === hit.evidence)
+      return null;
     if (hit.evidence.startsWith('<')) {
       const rest = view.text.slice(m.index + m[0].length, view.lineStarts[hit.line] ?? view.text.length).replace(/\n$/, '');
       const slot = rest.trim() === '' ? (ctx.lines[hit.line] ?? '') : rest;
@@ -49,7 +51,8 @@ const lineRule = defineRegexRule({
     // "This tool replaces the previously used X tool", with no redirect on or beside its line, notes a successor: documentation.
     if (!reachesCredentials && /(?:replaces|supersedes)$/i.test(m[0])) {
       const rest = view.text.slice(m.index + m[0].length, view.lineStarts[hit.line] ?? view.text.length);
-      if (RETIRED_TOOL_RE.test(rest) && !TOOL_REDIRECT_RE.test(windowText(ctx, hit.line, 1))) return { ...hit, severity: 'low', context: 'documentation_example' };
+      if (RETIRED_TOOL_RE.test(rest) && !TOOL_REDIRECT_RE.test(windowText(ctx, hit.line, 1)))
+        return { ...hit, severity: 'low', context: 'documentation_example' };
     }
     // Poisoned descriptions that reach for credential files are credential theft.
     if (reachesCredentials) {

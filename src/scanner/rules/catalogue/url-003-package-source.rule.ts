@@ -6,16 +6,44 @@ import { linesHoldingAny, registerTriggers, windowText } from '../regex-rule';
 import { KNOWN_NPM_SCOPES, PACKAGE_WORLD, REPLACE_WITH, SUBSTITUTION_CLAIM, USE_INSTEAD_OF } from '../supply-chain-lexicon';
 
 const INSTALL_RE = /\b(?:pip3?|uv\s{1,3}pip|poetry|pipx|npm|pnpm|yarn|bun|gem|cargo|go)\s{1,3}(?:install|add|i|get)\b([^\n;|&#]{1,300})/gi;
-const DEP_MENTION_RE = /\b(?:dependency|package|library|module)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]|\badd\s{1,3}(?:the\s{1,3})?(?:dependency|package)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]/gi;
-const INSECURE_INDEX_RE = /--(?:extra-)?index-url[= ]\s{0,3}http:\/\/|--trusted-host\b|\bindex-url\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bregistry\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bstrict-ssl\s{0,3}[= ]\s{0,3}false/i;
+const DEP_MENTION_RE =
+  /\b(?:dependency|package|library|module)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]|\badd\s{1,3}(?:the\s{1,3})?(?:dependency|package)\s{1,3}[`'"]([@\w./-]{2,80})[`'"]/gi;
+const INSECURE_INDEX_RE =
+  /--(?:extra-)?index-url[= ]\s{0,3}http:\/\/|--trusted-host\b|\bindex-url\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bregistry\s{0,3}[= ]\s{0,3}["']?http:\/\/|\bstrict-ssl\s{0,3}[= ]\s{0,3}false/i;
 const NPM_UPPER_RE = /(?:^|["'\s])(@[a-z0-9-]{0,40}[A-Z][A-Za-z0-9-]{0,40}\/[\w.-]{1,80})/;
 
 /** Where an install command's arguments end in prose: a closing code span, a dash or a parenthesis after a space. */
 const INSTALL_ARGS_END_RE = /`|\s[-–—(]\s|\s\(/;
 /** Lines that can hold an install command, a dependency mention, an index setting or a swap of one package for another. */
-const CHEAP_GATE_RE = /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@|instead|rather|replace|swap|switch|migrate|move\s|place\s|statt|anstelle|lugar|vez\s|lieu/i;
+const CHEAP_GATE_RE =
+  /install|\badd\b|index-url|trusted-host|registry|strict-ssl|dependenc|package|library|module|@|instead|rather|replace|swap|switch|migrate|move\s|place\s|statt|anstelle|lugar|vez\s|lieu/i;
 /** CHEAP_GATE_RE's literals: only lines holding one are read (regex-rule.ts linesHoldingAny). */
-const GATE_LITERALS: readonly string[] = ['install', 'add', 'index-url', 'trusted-host', 'registry', 'strict-ssl', 'dependenc', 'package', 'library', 'module', '@', 'instead', 'rather', 'replace', 'swap', 'switch', 'migrate', 'move', 'place', 'statt', 'anstelle', 'lugar', 'vez', 'lieu'];
+const GATE_LITERALS: readonly string[] = [
+  'install',
+  'add',
+  'index-url',
+  'trusted-host',
+  'registry',
+  'strict-ssl',
+  'dependenc',
+  'package',
+  'library',
+  'module',
+  '@',
+  'instead',
+  'rather',
+  'replace',
+  'swap',
+  'switch',
+  'migrate',
+  'move',
+  'place',
+  'statt',
+  'anstelle',
+  'lugar',
+  'vez',
+  'lieu',
+];
 registerTriggers(GATE_LITERALS);
 
 function stripTrailingDigits(s: string): string {
@@ -107,7 +135,8 @@ export function imitatedPackage(name: string): string | null {
 }
 
 /** A dependency entry of a package.json (`"name": "^1.2.0"`) or a requirements line (`name==1.2`, `name>=1`, `name[extra]`). */
-const MANIFEST_ENTRY_RE = /^\s{0,12}"(@?[\w./-]{2,80})"\s{0,3}:\s{0,3}"[^"\n]{0,80}"\s{0,3},?\s{0,3}$|^\s{0,3}([A-Za-z0-9][\w.-]{1,80})\s{0,3}(?:\[[^\]\n]{0,60}\])?\s{0,3}(?:[=<>~!]=?[^\n]{0,60})?\s{0,3}(?:#[^\n]{0,200})?$/;
+const MANIFEST_ENTRY_RE =
+  /^\s{0,12}"(@?[\w./-]{2,80})"\s{0,3}:\s{0,3}"[^"\n]{0,80}"\s{0,3},?\s{0,3}$|^\s{0,3}([A-Za-z0-9][\w.-]{1,80})\s{0,3}(?:\[[^\]\n]{0,60}\])?\s{0,3}(?:[=<>~!]=?[^\n]{0,60})?\s{0,3}(?:#[^\n]{0,200})?$/;
 /** The dependency sections of a package.json. */
 const DEPENDENCY_SECTION_RE = /^\s{0,8}"(?:dependencies|devDependencies|optionalDependencies|peerDependencies)"\s{0,3}:\s{0,3}\{/;
 const REQUIREMENTS_FILE_RE = /(?:^|\/)requirements[\w.-]{0,40}\.(?:txt|in)$/i;
@@ -168,7 +197,23 @@ export const urlPackageSourceRule: Rule = {
       'Installing a name one edit away from a popular package (reqeusts, colourama), an npm scope with look-alike capitals, or from a plain-http/trusted-host index lets an attacker choose the code that runs at install time. Telling the agent to use a name in place of one it nearly spells ("use `x-utils` instead of `x-util`") is reported whatever the package\'s popularity: the file names the genuine one itself.',
     example: 'pip install reqeusts',
   },
-  regexes: [MANIFEST_ENTRY_RE, DEPENDENCY_SECTION_RE, REQUIREMENTS_FILE_RE, NAME_PAIR_ROW_RE, SUBSTITUTION_HEADER_RE, INSTALL_RE, DEP_MENTION_RE, INSECURE_INDEX_RE, NPM_UPPER_RE, CHEAP_GATE_RE, INSTALL_ARGS_END_RE, USE_INSTEAD_OF, REPLACE_WITH, PACKAGE_WORLD, SUBSTITUTION_CLAIM],
+  regexes: [
+    MANIFEST_ENTRY_RE,
+    DEPENDENCY_SECTION_RE,
+    REQUIREMENTS_FILE_RE,
+    NAME_PAIR_ROW_RE,
+    SUBSTITUTION_HEADER_RE,
+    INSTALL_RE,
+    DEP_MENTION_RE,
+    INSECURE_INDEX_RE,
+    NPM_UPPER_RE,
+    CHEAP_GATE_RE,
+    INSTALL_ARGS_END_RE,
+    USE_INSTEAD_OF,
+    REPLACE_WITH,
+    PACKAGE_WORLD,
+    SUBSTITUTION_CLAIM,
+  ],
   // trigger-soundness.spec.ts checks every CHEAP_GATE_RE match holds one of the literals.
   triggered: { triggers: GATE_LITERALS, patterns: [CHEAP_GATE_RE] },
   match(ctx) {
@@ -182,7 +227,8 @@ export const urlPackageSourceRule: Rule = {
       const i = candidates ? candidates[k]! - 1 : k;
       const line = normalized?.[i] || ctx.lines[i];
       if (line.length === 0 || !CHEAP_GATE_RE.test(line)) continue;
-      if (INSECURE_INDEX_RE.test(line)) hits.push({ line: i + 1, evidence: line, confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
+      if (INSECURE_INDEX_RE.test(line))
+        hits.push({ line: i + 1, evidence: line, confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
       const upper = NPM_UPPER_RE.exec(line);
       // A scope that is an official one in other letter case is not a look-alike (npm resolves names lower-case).
       const caseOnly = upper !== null && KNOWN_NPM_SCOPES.includes(upper[1].slice(1).split('/')[0]!.toLowerCase());
@@ -192,7 +238,13 @@ export const urlPackageSourceRule: Rule = {
       const pairs = [...[...line.matchAll(USE_INSTEAD_OF)].map((m) => [m[1], m[2]]), ...[...line.matchAll(REPLACE_WITH)].map((m) => [m[2], m[1]])];
       const swap = pairs.find(([x, y]) => swappedForLookalike(x, y));
       // The seven-line window is read only for a line that swaps a name for a look-alike.
-      if (swap && PACKAGE_WORLD.test(windowText(ctx, i + 1, 3))) hits.push({ line: i + 1, evidence: `${swap[0]} (in place of ${swap[1]})`, confidence: 'high', message: `Package ${swap[1]} is to be replaced by the look-alike ${swap[0]}` });
+      if (swap && PACKAGE_WORLD.test(windowText(ctx, i + 1, 3)))
+        hits.push({
+          line: i + 1,
+          evidence: `${swap[0]} (in place of ${swap[1]})`,
+          confidence: 'high',
+          message: `Package ${swap[1]} is to be replaced by the look-alike ${swap[0]}`,
+        });
       const names: string[] = [];
       for (const m of line.matchAll(INSTALL_RE)) names.push(...installedNames(m[1]));
       for (const m of line.matchAll(DEP_MENTION_RE)) names.push(m[1] ?? m[2]);
@@ -203,7 +255,12 @@ export const urlPackageSourceRule: Rule = {
         const target = imitated.get(name);
         if (!target) continue;
         claimed ??= SUBSTITUTION_CLAIM.test(line);
-        hits.push({ line: i + 1, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Package ${name} is one typo away from ${target}${claimed ? ', presented as its replacement' : ''}` });
+        hits.push({
+          line: i + 1,
+          evidence: `${name} (imitates ${target})`,
+          confidence: 'high',
+          message: `Package ${name} is one typo away from ${target}${claimed ? ', presented as its replacement' : ''}`,
+        });
       }
     }
     // A substitution table ("| upstream | use instead |"): each row puts its second name in the first's place.
@@ -213,13 +270,19 @@ export const urlPackageSourceRule: Rule = {
       if (!row || !swappedForLookalike(row[2], row[1])) continue;
       const header = tableHeaderLine(ctx, i);
       if (header >= 0 && SUBSTITUTION_HEADER_RE.test(ctx.lines[header]) && PACKAGE_WORLD.test(windowText(ctx, header + 1, 4))) {
-        hits.push({ line: i + 1, evidence: `${row[2]} (in place of ${row[1]})`, confidence: 'high', message: `Package ${row[1]} is to be replaced by the look-alike ${row[2]}` });
+        hits.push({
+          line: i + 1,
+          evidence: `${row[2]} (in place of ${row[1]})`,
+          confidence: 'high',
+          message: `Package ${row[1]} is to be replaced by the look-alike ${row[2]}`,
+        });
       }
     }
     for (const { line, name } of manifestNames(ctx)) {
       if (!imitated.has(name)) imitated.set(name, imitatedPackage(name));
       const target = imitated.get(name);
-      if (target) hits.push({ line, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Dependency ${name} is one typo away from ${target}` });
+      if (target)
+        hits.push({ line, evidence: `${name} (imitates ${target})`, confidence: 'high', message: `Dependency ${name} is one typo away from ${target}` });
     }
     return hits;
   },
