@@ -227,8 +227,9 @@ export const urlPackageSourceRule: Rule = {
       const i = candidates ? candidates[k]! - 1 : k;
       const line = normalized?.[i] || ctx.lines[i];
       if (line.length === 0 || !CHEAP_GATE_RE.test(line)) continue;
-      if (INSECURE_INDEX_RE.test(line))
-        hits.push({ line: i + 1, evidence: line, confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
+      // The setting itself is the evidence, so "Never suggest `npm config set strict-ssl false`" reads as prohibited.
+      const insecure = INSECURE_INDEX_RE.exec(line);
+      if (insecure) hits.push({ line: i + 1, evidence: insecure[0], confidence: 'high', message: 'Package index over plain http or with TLS trust disabled' });
       const upper = NPM_UPPER_RE.exec(line);
       // A scope that is an official one in other letter case is not a look-alike (npm resolves names lower-case).
       const caseOnly = upper !== null && KNOWN_NPM_SCOPES.includes(upper[1].slice(1).split('/')[0]!.toLowerCase());
