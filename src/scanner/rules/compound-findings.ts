@@ -14,7 +14,8 @@ const isCover = (f: StaticFinding): boolean => COVER_RULES.has(f.rule_id) && isD
 
 /**
  * A direct action of one of `actionCategories`, paired with a cover finding or cover text near it.
- * `gradeOf` may set the compound's severity from the action it covers (default: the rule's).
+ * `gradeOf` may set the compound's severity from the action it covers (default: the rule's). The
+ * evidence is the action's alone, so a baseline still knows the finding when its cover changes.
  */
 export function coveredActionRule(
   meta: RuleMeta,
@@ -38,8 +39,8 @@ export function coveredActionRule(
         return [
           {
             line: findingLine(a),
-            evidence: `${a.rule_id}: ${a.evidence} + ${c.rule_id}: ${c.evidence}`,
-            message: `${a.message}, combined with ${c.message.toLowerCase()}`,
+            evidence: `${a.rule_id}: ${a.evidence}`,
+            message: `${a.message}, combined with ${c.message.toLowerCase()} (${c.rule_id} at line ${findingLine(c)})`,
             ...(gradeOf ? { severity: gradeOf(a) } : {}),
           },
         ];
@@ -52,8 +53,8 @@ export function coveredActionRule(
           return [
             {
               line: findingLine(f),
-              evidence: `${f.rule_id}: ${f.evidence} + "${cover.text}"`,
-              message: `${f.message}, ${cover.cls === 'concealment' ? 'kept from the user' : "with the user's confirmation removed"}`,
+              evidence: `${f.rule_id}: ${f.evidence}`,
+              message: `${f.message}, ${cover.cls === 'concealment' ? 'kept from the user' : "with the user's confirmation removed"} ("${cover.text}", line ${cover.line})`,
               ...(gradeOf ? { severity: gradeOf(f) } : {}),
             },
           ];
