@@ -7,24 +7,91 @@
 import { lexiconWords } from '../lexicons/lexicon';
 import { perFile } from './regex-rule';
 
+/** A quoted argument, double or single. */
+const QUOTED_ARGUMENT = /"[^"\n]{0,300}"|'[^'\n]{0,300}'/g;
+/** Separators of a command line's steps: pipes, `&&`, `||`, `;`. */
+const STEP_SEPARATOR = /\|\|?|&&|;/;
+/** Redirects that only silence or merge output (`2>/dev/null`, `>/dev/null`, `2>&1`). */
+const DISCARDED_OUTPUT = /\d?>{1,2}\s{0,2}\/dev\/null|\d>&\d/g;
+/** What a step may not hold: a write redirect, a substitution, a background job. */
+const STEP_SIDE_EFFECT = /[<>`]|\$\(|&\s{0,3}$/;
+/** find's actions that change or run things. */
+const FIND_ACTION = /\s-(?:exec|execdir|ok|okdir|delete|fprint\w{0,2}|fls)\b/;
+/** Commands that only read, and the read-only subcommands of tools that also write. */
+const READ_ONLY_WORDS = new Set([
+  'ls',
+  'pwd',
+  'date',
+  'whoami',
+  'uname',
+  'which',
+  'head',
+  'tail',
+  'wc',
+  'tree',
+  'grep',
+  'egrep',
+  'rg',
+  'find',
+  'cat',
+  'echo',
+  'printf',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'jq',
+  'test',
+  '[',
+  'ps',
+  'df',
+  'du',
+  'file',
+  'stat',
+  'basename',
+  'dirname',
+  'realpath',
+  'true',
+  'hostname',
+  'id',
+]);
+const READ_ONLY_SUBCOMMANDS: ReadonlyMap<string, RegExp> = new Map([
+  [
+    'git',
+    /^(?:status|diff|log|show|rev-parse|ls-files|ls-remote|describe|shortlog|blame|merge-base|branch(?:\s+(?:--show-current|-a|-r|-vv?|--list|--merged|--no-merged)\b[^-]*)?$|remote\s+(?:-v|show|get-url)\b|tag\s+(?:-l|--list)\b|config\s+(?:--get|-l|--list)\b|for-each-ref|rev-list|stash\s+list|worktree\s+list)/,
+  ],
+  ['gh', /^(?:pr|issue|run|repo|release|workflow)\s+(?:view|list|diff|status|checks)\b/],
+  ['docker', /^(?:ps|images|version|info|inspect|logs|compose\s+(?:ps|config|ls))\b|^--version$/],
+  ['kubectl', /^(?:get|describe|version|logs|top|explain|config\s+(?:current-context|get-contexts|view)(?!.*--raw))\b/],
+  ['npm', /^(?:ls|list|outdated|view|info|explain|why|config\s+get)\b/],
+  ['crontab', /^-l\b/],
+  ['sed', /^-n\b/],
+  ['xargs', /^(?:-\S+\s+)*(?:grep|egrep|rg|head|tail|wc|ls|cat|file|stat)\b/],
+]);
+
 /**
- * Commands that only inspect the working copy or the machine: a Claude Code `!` context line that
- * runs one of these (optionally piped into a text filter) collects what the prompt needs and
- * changes nothing.
+ * A command line that only inspects the working copy or the machine (`git log | head`, `find . -name
+ * "*.sql" 2>/dev/null | head -5`, `docker --version`, `kubectl get pods`): each step is a read-only
+ * command or a tool's read-only subcommand, with no write redirect, substitution or find action. A
+ * Claude Code `!` context line that runs one collects what the prompt needs and changes nothing.
  */
-const ARGS = String.raw`[^|;&$\`<>\n]{0,200}`;
-const READ_ONLY_STEP = [
-  String.raw`git\s{1,3}(?:status|diff|log|show|rev-parse|ls-files|describe|shortlog|blame|merge-base)\b${ARGS}`,
-  String.raw`git\s{1,3}branch(?:\s{1,3}(?:--show-current|-a|-r|-vv?|--list))?\s{0,3}`,
-  String.raw`git\s{1,3}remote\s{1,3}-v\s{0,3}`,
-  String.raw`(?:ls|pwd|date|whoami|uname|which|head|tail|wc|tree|grep|rg)\b${ARGS}`,
-  String.raw`gh\s{1,3}(?:pr|issue|run|repo|release)\s{1,3}(?:view|list|diff|status|checks)\b${ARGS}`,
-  String.raw`(?:node|npm|pnpm|yarn|python3?|go|cargo|rustc|uv)\s{1,3}--version\s{0,3}`,
-  String.raw`cat\s{1,3}(?:\w[\w.-]{0,79}/){0,6}(?:package\.json|README(?:\.md)?|CHANGELOG(?:\.md)?|[\w-]{1,60}\.(?:md|txt|toml|ya?ml|lock))\s{0,3}`,
-].join('|');
-export const READ_ONLY_COMMAND_RE = new RegExp(
-  String.raw`^\s{0,3}(?:${READ_ONLY_STEP})(?:\|\s{0,3}(?:head|tail|wc|sort|uniq|grep|cut|sed\s{1,3}-n)\b[^|;&$\`<>\n]{0,80}){0,3}$`,
-);
+export function isReadOnlyProbe(command: string): boolean {
+  // A substitution runs a command of its own, quoted or not.
+  if (command.includes('$(')) return false;
+  // Quoted arguments (a grep pattern "a|b") are one word each: their insides split nothing.
+  const steps = command.replace(QUOTED_ARGUMENT, 'q').replace(DISCARDED_OUTPUT, ' ').split(STEP_SEPARATOR);
+  return steps.every((raw) => {
+    const step = raw.trim();
+    if (step === '' || STEP_SIDE_EFFECT.test(step)) return false;
+    const [word, ...rest] = step.split(/\s+/);
+    const args = rest.join(' ');
+    // Any tool asked for its version or help only.
+    if (/^(?:--version|-v|-V|version|--help|-h)$/.test(args)) return true;
+    if (word === 'find') return !FIND_ACTION.test(` ${args}`);
+    if (READ_ONLY_WORDS.has(word)) return true;
+    return READ_ONLY_SUBCOMMANDS.get(word)?.test(args) ?? false;
+  });
+}
 
 /**
  * A mode name that belongs to the agent only when the sentence addresses the agent or talks about
@@ -262,7 +329,12 @@ export const BENIGN_FORM_REGEXES: readonly RegExp[] = [
   GUARD_OVERRIDE_RE,
   LOCAL_SCOPE_RE,
   SHARED_SCOPE_RE,
-  READ_ONLY_COMMAND_RE,
+  QUOTED_ARGUMENT,
+  STEP_SEPARATOR,
+  DISCARDED_OUTPUT,
+  STEP_SIDE_EFFECT,
+  FIND_ACTION,
+  ...READ_ONLY_SUBCOMMANDS.values(),
   AMBIGUOUS_MODE_RE,
   AGENT_MODE_CONTEXT_RE,
   ADVERB_CLAUSE_CONTINUATION_RE,

@@ -1,7 +1,18 @@
-import { READ_ONLY_COMMAND_RE } from '../benign-forms';
+import { isReadOnlyProbe } from '../benign-forms';
 import { defineRegexRule } from '../regex-rule';
+import type { Rule } from '../rule.types';
 
-export const ceSkillDynamicContextRule = defineRegexRule({
+const STEP_SPLIT = /\|\|?|&&|;/;
+const NETWORK_OR_SHELL = /\b(?:curl|wget|nc|ncat|socat|telnet)\b|\|\s{0,3}(?:ba|z)?sh\b/;
+/** A step that prints the whole environment. */
+const ENV_DUMP = /^(?:env|printenv|set|export\s{1,3}-p)(?:\s|$)/;
+/** A step that reads or copies a file's contents (not find, which lists names). */
+const READS_FILE = /^(?:cat|head|tail|less|more|grep|egrep|rg|base64|xxd|od|strings|cp|tar|zip|awk|sed|jq)\b/;
+/** Credential files and folders. */
+const SENSITIVE_PATH =
+  /\.(?:ssh|aws|netrc|npmrc|pypirc|gnupg|docker\/config|kube\/config|config\/gh)\b|\.env\b|credentials|hosts\.yml|id_(?:rsa|dsa|ecdsa|ed25519)\b/;
+
+const dynamicContextRule = defineRegexRule({
   meta: {
     id: 'BW-CE-003',
     title: 'Command executed when the agent file is loaded (!`…` dynamic context)',
@@ -10,7 +21,7 @@ export const ceSkillDynamicContextRule = defineRegexRule({
     confidence: 'high',
     asset_type: 'instructions',
     rationale:
-      'In Claude Code skills and slash commands, !`command` runs a shell command while the prompt is being built, before the model or user sees anything. Reading secrets or reaching the network there is especially risky. Read-only inspection (git status/diff/log, ls, gh pr view, optionally piped into head or grep) is how commands gather context and is not flagged.',
+      "In Claude Code skills and slash commands, !`command` runs a shell command while the prompt is being built, before the model or user sees anything. Reading secrets or reaching the network there is especially risky. Read-only inspection (git status/diff/log, ls, find without actions, grep, gh pr view, docker ps, kubectl get, a tool's --version; piped, chained or with its errors discarded) is how commands gather context and is not flagged.",
     example: '!`env | sort`',
   },
   triggers: ['!`'],
@@ -18,12 +29,19 @@ export const ceSkillDynamicContextRule = defineRegexRule({
   languages: ['markdown'],
   refine(hit, m) {
     const cmd = m[1] ?? '';
-    if (READ_ONLY_COMMAND_RE.test(cmd)) return null;
-    if (
-      /\b(?:curl|wget|nc|env|printenv|cat\s[^\n]{0,60}(?:\.ssh|\.aws|\.env|\.config|\.docker|\.npmrc|credentials|hosts\.yml))\b|\|\s{0,3}(?:ba)?sh/.test(cmd)
-    ) {
+    const steps = cmd.split(STEP_SPLIT).map((step) => step.trim());
+    // Reaching the network, dumping the environment, reading secrets or running a shell at load time.
+    const readsSecret = (step: string): boolean => (READS_FILE.test(step) || step.includes('$(')) && SENSITIVE_PATH.test(step);
+    if (NETWORK_OR_SHELL.test(cmd) || steps.some((step) => ENV_DUMP.test(step) || readsSecret(step))) {
       return { ...hit, severity: 'high' };
     }
+    if (isReadOnlyProbe(cmd)) return null;
     return hit;
   },
 });
+
+/** The regex rule plus the regexes its refine grades with, so the ReDoS check sees them all. */
+export const ceSkillDynamicContextRule: Rule = {
+  ...dynamicContextRule,
+  regexes: [...dynamicContextRule.regexes, STEP_SPLIT, NETWORK_OR_SHELL, ENV_DUMP, READS_FILE, SENSITIVE_PATH],
+};
