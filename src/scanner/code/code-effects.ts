@@ -4,7 +4,7 @@
  * word lists are the code lexicons.
  */
 import { codeLexicon } from '../lexicons/lexicon';
-import type { CodeCall } from './code-facts';
+import { HISTORY_OR_KEY_FOLDER, type CodeCall } from './code-facts';
 
 /** Trailing slashes, matched from a non-slash so a run of slashes is not re-read from each start. */
 export const TRAILING_SLASHES = /(?<=[^/]|^)\/+$/;
@@ -35,7 +35,7 @@ export function broadTarget(path: string): boolean {
   if (p === '') return path.trim() === '/';
   const broad = codeLexicon('code-broad-target');
   if (broad.has(p) || broad.has(`${p}/`)) return true;
-  if (/(?:^|\/)\.(?:git|ssh|gnupg|aws)$/.test(p)) return true;
+  if (HISTORY_OR_KEY_FOLDER.test(p)) return true;
   const parent = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '';
   if (p.startsWith('/') && parent === '') return true;
   if (broad.has(parent) && parent !== '.' && parent !== '..') return true;

@@ -156,6 +156,8 @@ const HOME_WORDS = /^(?:home|userprofile)$/i;
 const LOOP_VAR = /^[A-Za-z_]\w{0,60}$/;
 /** A value naming a place beyond the project: the root, a home folder, a URL. */
 const PLACE_VALUE = /^(?:~|\/|\$HOME\b|\$\{HOME\}|[a-z][a-z\d+.-]{0,20}:\/\/)/i;
+/** A repository's history or a key folder, wherever it sits: removing it is broad (code-effects.ts). */
+export const HISTORY_OR_KEY_FOLDER = /(?:^|[/\\])\.(?:git|ssh|gnupg|aws)$/i;
 /** A call that adds one element to a named list: group 1 is the list's name. */
 const APPEND_CALLEE = /^([A-Za-z_]\w{0,60})\.(?:append|push)$/;
 const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
@@ -521,6 +523,48 @@ function conditionOf(node: SyntaxNode): SyntaxNode | null {
   return node.childForFieldName('condition');
 }
 
+const EXIT_STATEMENT_TYPES = new Set(['return_statement', 'raise_statement', 'throw_statement', 'continue_statement', 'break_statement']);
+const EXIT_CALLEE = /^(?:exit|return|continue|break|quit|sys\.exit|os\._exit|process\.exit)$/;
+
+/** The statement leaves the block: return, raise/throw, continue/break, or a call to exit. */
+function exitsBlock(stmt: SyntaxNode): boolean {
+  if (EXIT_STATEMENT_TYPES.has(stmt.type)) return true;
+  if (stmt.type === 'command') return EXIT_CALLEE.test(stmt.childForFieldName('name')?.text ?? '');
+  const call = stmt.type === 'expression_statement' ? stmt.namedChild(0) : null;
+  return call !== null && (call.type === 'call' || call.type === 'call_expression') && EXIT_CALLEE.test(calleeName(call.childForFieldName('function')));
+}
+
+/**
+ * A guard clause: `if cond: return` (or `[ cond ] || exit`) with no else. What follows in the same
+ * block runs only on the condition's other side, so the condition guards it up to the block's end.
+ * Returns that end, or -1.
+ */
+function guardClauseEnd(node: SyntaxNode, lang: CodeLanguage): number {
+  const parent = node.parent;
+  if (!parent) return -1;
+  if (lang === 'bash' && node.type === 'list') {
+    const last = node.namedChild(node.namedChildCount - 1);
+    return node.namedChildCount === 2 && node.child(1)?.type === '||' && last !== null && exitsBlock(last) ? parent.endIndex : -1;
+  }
+  if (node.type !== 'if_statement' || node.childForFieldName('alternative')) return -1;
+  let body: SyntaxNode[] = [];
+  if (lang === 'bash') {
+    for (let i = 0; i < node.namedChildCount; i++) {
+      const child = node.namedChild(i);
+      if (!child || child.type === 'comment' || node.fieldNameForNamedChild(i) === 'condition') continue;
+      if (child.type === 'elif_clause' || child.type === 'else_clause') return -1;
+      body.push(child);
+    }
+  } else {
+    const consequence = node.childForFieldName('consequence');
+    if (!consequence) return -1;
+    body = consequence.type === 'block' || consequence.type === 'statement_block' ? consequence.namedChildren.filter((c) => c !== null) : [consequence];
+    body = body.filter((c) => c.type !== 'comment');
+  }
+  const last = body[body.length - 1];
+  return last !== undefined && exitsBlock(last) ? parent.endIndex : -1;
+}
+
 const GUARD_TYPES = ['if_statement', 'elif_clause', 'while_statement', 'conditional_expression', 'ternary_expression'];
 /**
  * Node types the walk looks at, per language (only those the walk reads in it); every other node
@@ -579,12 +623,17 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
     const childConds = guards.filter((g) => at >= g.from).map((g) => g.text);
     if (t === 'if_statement' || t === 'elif_clause' || t === 'while_statement' || t === 'conditional_expression' || t === 'ternary_expression') {
       const c = conditionOf(node);
+      // A guard clause's condition also guards the rest of its block; pushed first, as it ends last.
+      const rest = c && t === 'if_statement' ? guardClauseEnd(node, lang) : -1;
+      if (c && rest >= 0) guards.push({ from: node.endIndex, to: rest, text: condText(c, state) });
       if (c) guards.push({ from: c.endIndex, to: node.endIndex, text: condText(c, state) });
     } else if (lang === 'bash' && t === 'list') {
-      // `[ cond ] && cmd`, `test … && cmd`: the test guards what follows.
+      // `[ cond ] && cmd`, `test … && cmd`: the test guards what follows; `[ cond ] || exit` guards the rest of the block.
       const first = node.namedChild(0);
-      if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? ''))))
-        guards.push({ from: first.endIndex, to: node.endIndex, text: condText(first, state) });
+      if (first && (first.type === 'test_command' || (first.type === 'command' && /^(?:\[|test)$/.test(first.childForFieldName('name')?.text ?? '')))) {
+        const rest = guardClauseEnd(node, lang);
+        guards.push({ from: rest >= 0 ? node.endIndex : first.endIndex, to: rest >= 0 ? rest : node.endIndex, text: condText(first, state) });
+      }
     }
     if (t === 'redirected_statement') {
       const body = node.childForFieldName('body');
@@ -603,7 +652,7 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
       }
     }
     // A loop variable takes one value of its list: enough to see what kind of path or target the
-    // body uses. The first value that names a root, home or remote place, else the first one, so a
+    // body uses. The first value that names a root, home or remote place (or history or keys), else the first one, so a
     // harmless first element cannot hide the others.
     if (t === 'for_statement' || t === 'for_in_statement') {
       const bashValues = lang === 'bash' ? node.childrenForFieldName('value') : [];
@@ -617,7 +666,7 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
             : right?.type === 'identifier'
               ? (state.lists.get(right.text) ?? [])
               : [];
-      const value = values.find((v) => PLACE_VALUE.test(v)) ?? values[0];
+      const value = values.find((v) => PLACE_VALUE.test(v)) ?? values.find((v) => HISTORY_OR_KEY_FOLDER.test(v)) ?? values[0];
       if (LOOP_VAR.test(name) && value !== undefined) state.consts.set(name, value);
     }
     // Assignments: constants and definitions.
