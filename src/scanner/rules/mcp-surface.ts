@@ -39,7 +39,7 @@ const DESCRIBED: Record<ToolEffect, RegExp> = {
   executes: clauseVerb('executes'),
 };
 /** An object right after a noun-like effect word makes it a verb ("and uploads them", "and commits the changes"). */
-const OBJECT_FOLLOWS = /^\s{1,3}(?:them|it|the|a|an|all|any|every|your|their|its|this|that|these|those|data|files?|records?|messages?|changes?|to)\b/i;
+const OBJECT_FOLLOWS = /^\s{1,3}(?:them|it|the|a|an|all|any|each|every|your|their|its|this|that|these|those|data|files?|records?|messages?|changes?|to)\b/i;
 /** Data moved "to a location/server/URL" is sent, whatever the verb. */
 const SENDS_TO =
   /\b(?:export|exports|exporting|copies|copy|backs? up|mirror|mirrors|sync|syncs|stream|streams)\b[^.\n]{0,60}\bto\s{1,3}(?:an?\s{1,3}|the\s{1,3}|your\s{1,3})?(?:secure\s{1,3}|remote\s{1,3}|external\s{1,3}|cloud\s{1,3})?(?:location|server|endpoint|url|host|bucket|storage|webhook|cloud|remote)\b/i;
@@ -51,7 +51,7 @@ const BODY_SINK: Partial<Record<ToolEffect, RegExp>> = {
   destroys:
     /\bos\.(?:remove|unlink|rmdir)\s{0,2}\(|\bshutil\.rmtree\s{0,2}\(|\.unlink\s{0,2}\(|\bfs\.(?:rm|rmSync|unlink|unlinkSync|rmdir)\s{0,2}\(|\b(?:system|popen|check_output|check_call|run|call|Popen|execSync|exec|spawn\w{0,4}|execute|executemany)\s{0,2}\(\s{0,2}[fr]?["'`][^\n]{0,80}(?:\brm\s{1,3}-[rRf]{1,3}\s|\bDROP\s{1,3}(?:TABLE|DATABASE)\b|\bTRUNCATE\s{1,3}TABLE\b|\bDELETE\s{1,3}FROM\b)/,
   sends:
-    /\brequests\.(?:post|put)\s{0,2}\(|\bhttpx\.(?:post|put)\s{0,2}\(|\baxios\.(?:post|put)\s{0,2}\(|\bmethod\s{0,2}:\s{0,2}["'](?:POST|PUT)["']|\bsmtplib\b|\.sendmail\s{0,2}\(/,
+    /\brequests\.(?:post|put)\s{0,2}\(|\bhttpx\.(?:post|put)\s{0,2}\(|\baxios\.(?:post|put)\s{0,2}\(|\bmethod\s{0,2}:\s{0,2}["'](?:POST|PUT)["']|\bsmtplib\b|\.sendmail\s{0,2}\(|\burllib\.request\.Request\s{0,2}\(\s{0,2}[\w.]{1,60}\s{0,2},/,
 };
 
 /** A clause sending the reader to another tool ("to create issues, use the tracker's create_issue tool"). */
@@ -127,6 +127,13 @@ export function toolEffects(tool: McpToolDecl, ctx: ScanContext): EffectEvidence
   }
   return out;
 }
+
+/** The first line of a server's source that sends data out, in a tool or in a helper its tools call; 0 when none. */
+export const serverSendLine = perFile((ctx: ScanContext): number => {
+  if (ctx.language !== 'python' && ctx.language !== 'javascript') return 0;
+  const at = ctx.lines.findIndex((line) => BODY_SINK.sends!.test(line));
+  return at + 1;
+});
 
 /** Every regex of this module, for the ReDoS check. */
 export const MCP_SURFACE_REGEXES: readonly RegExp[] = [

@@ -10,6 +10,7 @@ import { cmbDestructiveUncheckedRule } from './catalogue/cmb-001-destructive-unc
 import { cmbExfilConcealedRule } from './catalogue/cmb-002-exfil-concealed.rule';
 import { cmbCoveredExecutionRule } from './catalogue/cmb-003-covered-execution.rule';
 import { cmbCredentialLeakRule } from './catalogue/cmb-004-credential-leak.rule';
+import { cmbShadowingToolSendsRule } from './catalogue/cmb-005-shadowing-tool-sends.rule';
 import { daDestructiveDataRule } from './catalogue/des-002-destructive-data.rule';
 import { daDestructiveRootRule } from './catalogue/des-001-destructive-root.rule';
 import { dcConcealActionRule } from './catalogue/dec-001-conceal-action.rule';
@@ -193,6 +194,7 @@ export const ALL_RULES: readonly Rule[] = [
   cmbCredentialLeakRule,
   cmbDestructiveUncheckedRule,
   cmbExfilConcealedRule,
+  cmbShadowingToolSendsRule,
   supFakePrerequisiteRule,
 ];
 
