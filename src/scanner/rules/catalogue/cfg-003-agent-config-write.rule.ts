@@ -1,5 +1,5 @@
 import type { Severity } from '../../engine/scan-report.types';
-import { BARE_HOME_CONFIG, concealedNear, HOME_CONFIG, HOME_FOLDER_READ, raiseSeverity } from '../intent-evidence';
+import { BARE_HOME_CONFIG, concealedNear, HOME_CONFIG, HOME_FOLDER_READ, insecureDestination, raiseSeverity } from '../intent-evidence';
 import { HOME_AGENT_CONFIG_PATHS } from '../mcp-lexicon';
 import { isEducationalFile } from '../context-layer';
 import { runnableBlockContext } from '../runnable-block';
@@ -127,6 +127,23 @@ function programHit(file: FileFacts, i: number, line: string, base: Severity = '
     severity = raiseSeverity(severity, 1);
     why.push('its tools approved in advance');
   }
+  // What an unpinned server gets: the user's credentials, code from a bare IP or plain http.
+  if (file.unpinned() && file.credentialHandedOver()) {
+    severity = raiseSeverity(severity, 1);
+    why.push("the user's credential handed to it");
+  }
+  if (file.insecureSource()) {
+    severity = raiseSeverity(severity, 1);
+    why.push('served from a bare IP or plain http');
+  }
+  if (file.unpinned() && file.broadGrant()) {
+    severity = raiseSeverity(severity, 1);
+    why.push('given every permission');
+  }
+  if (file.coversTracks()) {
+    severity = raiseSeverity(severity, 1);
+    why.push('file times reset to hide the change');
+  }
   return {
     line: i + 1,
     evidence: line.trim(),
@@ -156,7 +173,20 @@ interface FileFacts {
   clients(): number;
   unpinned(): boolean;
   autoApproved(): boolean;
+  credentialHandedOver(): boolean;
+  insecureSource(): boolean;
+  coversTracks(): boolean;
+  broadGrant(): boolean;
 }
+
+/** A server entry's env or headers carrying a credential (`"env": {"GITHUB_TOKEN": …}`, `Authorization`). */
+const CREDENTIAL_IN_ENTRY = /["']?\b[A-Z][A-Z0-9_]{0,40}(?:TOKEN|API_KEY|APIKEY|SECRET|PASSWORD|_PAT)\b["']?\s{0,3}[:=]|\bAuthorization["']?\s{0,3}[:=]/;
+/** A URL in the text, to test whether a server comes from a bare IP or over plain http. */
+const URL_IN_TEXT = /\b(?:https?|wss?):\/\/[^\s"'`<>)\]]{1,200}/g;
+/** Server flags that lift its own safety limits (`--allow-all`, `--dangerously-skip-permissions`, `--no-sandbox`, `--yolo`). */
+const BROAD_GRANT = /(?:^|[\s"'[,])--(?:allow-all|dangerously[\w-]{0,40}|no-sandbox|unsafe[\w-]{0,20}|yolo)\b/;
+/** Code resetting a file's times after writing it (touch -d/-r/-t, os.utime, utimesSync, LastWriteTime): hiding the change. */
+const TIMES_RESET = /\btouch\s{1,3}-[a-z]{0,3}[drt]\b|\bos\.utime\s{0,2}\(|\butimesSync\s{0,2}\(|\.LastWriteTime\s{0,3}=/;
 
 /** A server entry whose tools run without the user's approval (`alwaysAllow`, `autoApprove`, `"trust": true`). */
 const AUTO_APPROVED_ENTRY =
@@ -166,10 +196,18 @@ function fileFacts(text: string, program: boolean): FileFacts {
   let clients: number | undefined;
   let unpinned: boolean | undefined;
   let autoApproved: boolean | undefined;
+  let credential: boolean | undefined;
+  let insecure: boolean | undefined;
+  let tracks: boolean | undefined;
+  let grant: boolean | undefined;
   return {
     clients: () => (clients ??= clientCount(text, program && HOME_FOLDER_READ.test(text))),
     unpinned: () => (unpinned ??= unpinnedServer(text)),
     autoApproved: () => (autoApproved ??= AUTO_APPROVED_ENTRY.test(text)),
+    credentialHandedOver: () => (credential ??= CREDENTIAL_IN_ENTRY.test(text)),
+    insecureSource: () => (insecure ??= [...text.matchAll(URL_IN_TEXT)].some((m) => insecureDestination(m[0]))),
+    coversTracks: () => (tracks ??= program && TIMES_RESET.test(text)),
+    broadGrant: () => (grant ??= BROAD_GRANT.test(text)),
   };
 }
 
@@ -187,7 +225,7 @@ export const cfgAgentConfigWriteRule: Rule = {
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      "Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project's .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond (concealment also makes them certain). A write command (in a program or in prose) escalates the same way, and so does a written entry whose tools are approved in advance (`alwaysAllow`, `autoApprove`). A write command in a shell block of an agent's own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.",
+      "Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project's .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond (concealment also makes them certain). A write command (in a program or in prose) escalates the same way, and so does a written entry whose tools are approved in advance (`alwaysAllow`, `autoApprove`), a server fetched from a bare IP or over plain http, an unpinned server handed the user's credential or every permission (`--allow-all`), and file times reset after the write to hide it. A write command in a shell block of an agent's own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.",
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
   regexes: [
@@ -204,6 +242,10 @@ export const cfgAgentConfigWriteRule: Rule = {
     UNPINNED_SERVER,
     PINNED_VERSION,
     AUTO_APPROVED_ENTRY,
+    CREDENTIAL_IN_ENTRY,
+    URL_IN_TEXT,
+    TIMES_RESET,
+    BROAD_GRANT,
     PATH_PIECE_GAP,
   ],
   match(ctx) {
