@@ -69,6 +69,7 @@ import objectStore from './object-store.json';
 import objectWallet from './object-wallet.json';
 import personaUnrestricted from './persona-unrestricted.json';
 import pointsBack from './points-back.json';
+import pointsBackAlone from './points-back-alone.json';
 import personOrLink from './person-or-link.json';
 import sourcePreposition from './source-preposition.json';
 import goalPreposition from './goal-preposition.json';
@@ -197,6 +198,7 @@ export const LEXICON_FILES = [
   triggerRecurring,
   // Word lists (`"use": "words"`), read as sets.
   pointsBack,
+  pointsBackAlone,
   personOrLink,
   responsePart,
   partyNoun,
