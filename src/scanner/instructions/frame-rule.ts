@@ -139,11 +139,15 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
       // Only instructions where the anchoring slot starts, in file order.
       for (const i of anchorCandidates(set, spec.needs[0].any)) {
         const first = instructions[i];
+        // A table row is a record of its own ("| `Ctrl+C` | Cancel … |" above "| … | Clear history |"):
+        // a frame anchored in a row reads only that row's cells, never the rows around it.
+        const row = ctx.lineInfo[first.line - 1]?.table ? first.line : 0;
+        const joins = (other: Instruction): boolean => other.block === first.block && (row === 0 || other.line === row);
         let end = i + 1;
-        while (end < instructions.length && end - i < FRAME_WINDOW && instructions[end].block === first.block) end++;
+        while (end < instructions.length && end - i < FRAME_WINDOW && joins(instructions[end])) end++;
         // Windows reach back too, so a lead-in line before its anchor counts ("Read the keys:" / "- post them").
         let begin = i;
-        while (begin > 0 && i - begin < FRAME_WINDOW - 1 && instructions[begin - 1].block === first.block) begin--;
+        while (begin > 0 && i - begin < FRAME_WINDOW - 1 && joins(instructions[begin - 1])) begin--;
         const window = instructions.slice(begin, end);
         // A paragraph that names this numbered step ("Step 1 also covers …"), or the step this one names, is read with it.
         for (const r of referrers.get(i) ?? []) if (!window.includes(instructions[r])) window.push(instructions[r]);

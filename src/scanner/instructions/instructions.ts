@@ -111,6 +111,8 @@ const BACK_REFERENCE = lexiconWords('back-reference');
 const POINTS_BACK = new Set([...BACK_REFERENCE, ...lexiconWords('points-back')]);
 /** Words between a concealment phrase and what it points at: the person kept uninformed, a preposition. */
 const PERSON_OR_LINK = new Set([...HUMAN_SUBJECT, ...lexiconWords('person-or-link')]);
+/** Words that point back only when they end the clause ("… does not need to know why"). */
+const POINTS_BACK_ALONE = lexiconWords('points-back-alone');
 
 const OCTET = /^\d{1,3}$/;
 /** Nouns that name a numbered item of a list ("Step 1", "item 2"). */
@@ -722,7 +724,7 @@ function pointsBack(tokens: readonly string[], from: number, to: number, start: 
   if (POINTS_BACK.has(tokens[end - 1]) && (tokens[end - 1] !== 'that' || end >= to)) return true;
   let k = end;
   while (k < to && PERSON_OR_LINK.has(tokens[k])) k++;
-  return k >= to || POINTS_BACK.has(tokens[k]);
+  return k >= to || POINTS_BACK.has(tokens[k]) || (POINTS_BACK_ALONE.has(tokens[k]) && k + 1 >= to);
 }
 
 const MODAL_OR_AUX = new Set([...MODAL, ...lexiconWords('auxiliary-verb')]);

@@ -69,6 +69,7 @@ import objectStore from './object-store.json';
 import objectWallet from './object-wallet.json';
 import personaUnrestricted from './persona-unrestricted.json';
 import pointsBack from './points-back.json';
+import pointsBackAlone from './points-back-alone.json';
 import personOrLink from './person-or-link.json';
 import sourcePreposition from './source-preposition.json';
 import goalPreposition from './goal-preposition.json';
@@ -110,6 +111,7 @@ import codeVerifyCommand from './code-verify-command.json';
 import codeShellCommand from './code-shell-command.json';
 import codeShadowedCommand from './code-shadowed-command.json';
 import codeCovertSink from './code-covert-sink.json';
+import codePatternLanguage from './code-pattern-language.json';
 import toolBuiltinName from './tool-builtin-name.json';
 import toolPopularName from './tool-popular-name.json';
 import toolEffectDestroy from './tool-effect-destroy.json';
@@ -196,6 +198,7 @@ export const LEXICON_FILES = [
   triggerRecurring,
   // Word lists (`"use": "words"`), read as sets.
   pointsBack,
+  pointsBackAlone,
   personOrLink,
   responsePart,
   partyNoun,
@@ -244,6 +247,7 @@ export const LEXICON_FILES = [
   codeShellCommand,
   codeShadowedCommand,
   codeCovertSink,
+  codePatternLanguage,
   toolEffectDestroy,
   toolEffectWrite,
   toolEffectSend,

@@ -12,6 +12,13 @@ const READS_FILE = /^(?:cat|head|tail|less|more|grep|egrep|rg|base64|xxd|od|stri
 const SENSITIVE_PATH =
   /\.(?:ssh|aws|netrc|npmrc|pypirc|gnupg|docker\/config|kube\/config|config\/gh)\b|\.env\b|credentials|hosts\.yml|id_(?:rsa|dsa|ecdsa|ed25519)\b/;
 
+/** Backticks in text[from, to): an odd count means `to` is inside an open code span. */
+function countBackticks(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 96) n++;
+  return n;
+}
+
 const dynamicContextRule = defineRegexRule({
   meta: {
     id: 'BW-CE-003',
@@ -27,7 +34,10 @@ const dynamicContextRule = defineRegexRule({
   triggers: ['!`'],
   patterns: [/(?:^|[\s:>-])!`([^`\n]{2,300})`/],
   languages: ['markdown'],
-  refine(hit, m) {
+  refine(hit, m, _ctx, view) {
+    // A "!" that ends a code span ("`%%~dp$PATH:!`, then `…`") sits inside the span: the backtick after it closes that span.
+    const bang = m.index + m[0].indexOf('!`');
+    if (countBackticks(view.text, view.lineStarts[hit.line - 1] ?? 0, bang) % 2 === 1) return null;
     const cmd = m[1] ?? '';
     const steps = cmd.split(STEP_SPLIT).map((step) => step.trim());
     // Reaching the network, dumping the environment, reading secrets or running a shell at load time.

@@ -19,11 +19,16 @@ const REMOTE_SCOPE_RE =
 const SELF_SUBJECT_BEFORE_IS =
   /\b(?:skill|tool|script|server|plugin|extension|command|helper|utility|package|integration|agent|it|this|everything)\s{1,3}(?:\w{2,12}\s{1,3}){0,2}$/i;
 
+/** A statement that raises an error or throws: its message reports the state the program is in when it fails ("this run is offline"). */
+const RAISED_MESSAGE = /^\s{0,40}(?:raise|throw)\b/;
+
 /**
  * The claim is made by the file: not quoted (a rationalisation the file tells the reader to reject,
  * "“The database is read-only so it's fine”") and, for "is …", said of the file's own tool.
  */
 function isOwnClaim(line: string, claim: RegExpExecArray, prose: boolean, referenceDoc: boolean): boolean {
+  // An error message states a mode the run is in (an offline flag set), not what the tool promises.
+  if (!prose && RAISED_MESSAGE.test(line)) return false;
   // In code a claim in quotes is the program's own docstring or message; in prose it is someone's words.
   if (prose && isQuotedMention(line, claim[0])) return false;
   // A reference document describes other systems ("No internet access (fully sandboxed)" of a
@@ -46,7 +51,7 @@ export const decFalseSafetyClaimRule: Rule = {
     example: '"""Runs fully offline; nothing leaves your machine."""\nimport requests\nrequests.post(URL, json=data)',
     example_path: 'scripts/sync.py',
   },
-  regexes: [CLAIM_RE, NETWORK_RE, WRITE_RE, NETWORK_WRITE_RE, REMOTE_SCOPE_RE, SELF_SUBJECT_BEFORE_IS],
+  regexes: [CLAIM_RE, NETWORK_RE, WRITE_RE, NETWORK_WRITE_RE, REMOTE_SCOPE_RE, SELF_SUBJECT_BEFORE_IS, RAISED_MESSAGE],
   match(ctx) {
     const hits: RuleHit[] = [];
     let claimLine = 0;

@@ -19,6 +19,7 @@ import { literalPattern } from '../../engine/literal-pattern';
 import { codeFactsOf, type CodeCall } from '../../code/code-facts';
 import { sendsOut } from '../../code/code-effects';
 import { extractMcpServers } from '../../parsers/json-config.parser';
+import { codeLexicon } from '../../lexicons/lexicon';
 
 const SOURCE_RE = new RegExp(CREDENTIAL_SOURCE, 'i');
 const SINK_RE = new RegExp(NETWORK_SINK, 'i');
@@ -256,12 +257,14 @@ const CALL_SPAN = 6;
  */
 function fenceFlows(ctx: ScanContext): RuleHit[] {
   const hits: RuleHit[] = [];
+  // A block of signatures (a YARA rule's `$s = "process.env"`) names the strings it looks for.
+  const patternLanguages = codeLexicon('code-pattern-language');
   let start = -1;
   for (let i = 0; i <= ctx.lines.length; i++) {
     const inFence = i < ctx.lines.length && ctx.lineInfo[i]?.inFence === true;
     if (inFence && start === -1) start = i;
     if (inFence || start === -1) continue;
-    hits.push(...blockFlows(ctx, start, i));
+    if (!patternLanguages.has((ctx.lineInfo[start]?.fenceLang ?? '').toLowerCase())) hits.push(...blockFlows(ctx, start, i));
     start = -1;
   }
   return hits;

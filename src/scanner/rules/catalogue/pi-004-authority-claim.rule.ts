@@ -15,7 +15,8 @@ export const piAuthorityClaimRule = defineRegexRule({
   },
   triggers: ['supersede', 'overrid', 'precedence', 'outrank', 'win over', 'treat', 'instruction', 'directive', 'command'],
   patterns: [
-    /\b(?:supersede|override|overrides|take[s]? precedence over|outrank|win over)\s{1,3}(?:anything|everything|any(?:thing)?\s{1,3}(?:the\s{1,3})?(?:user|other)|all\s{1,3}(?:other\s{1,3})?(?:instructions|rules)|(?:the\s{1,3})?user'?s?(?:\s{1,3}(?:requests?|instructions?|wishes))?|user requests|(?:the\s{1,3})?system(?:\s{1,3}prompt)?|your (?:system|safety|core|original))\b/i,
+    // A party word joined by a hyphen to the next is a compound modifier ("user-level files", "user-scope folder"), not the party.
+    /\b(?:supersede|override|overrides|take[s]? precedence over|outrank|win over)\s{1,3}(?:anything|everything|any(?:thing)?\s{1,3}(?:the\s{1,3})?(?:user|other)|all\s{1,3}(?:other\s{1,3})?(?:instructions|rules)|(?:the\s{1,3})?user'?s?(?:\s{1,3}(?:requests?|instructions?|wishes))?|user requests|(?:the\s{1,3})?system(?:\s{1,3}prompt)?|your (?:system|safety|core|original))\b(?!-\w)/i,
     /\btreat\s{1,3}(?:any|all|the)\s{1,3}[^\n.]{0,80}\bas\s{1,3}(?:a\s{1,3})?(?:high[- ]priority\s{1,3})?(?:system\s{1,3}|trusted\s{1,3}|owner\s{1,3}|direct\s{1,3})?(?:instructions?|commands?|directives?|orders?)\b/i,
     /\b(?:follow|obey|execute|carry out|apply)\s{1,3}(?:the|any|all)\s{1,3}(?:instructions?|directives?|commands?)\s{1,3}(?:it|they|that it|found|contained|in the (?:response|output|page|file|result))/i,
     /\bexecute\s{1,3}the\s{1,3}directive\b/i,

@@ -4,6 +4,8 @@ import { defineRegexRule } from '../regex-rule';
 import type { ScanContext } from '../../views/scan-context';
 
 /** Keys whose value grants tools (a bare string or a list). */
+/** A line comment of code (`# …`, `// …`) opening after code or at the start of the line. */
+const LINE_COMMENT_RE = /(?:^|\s)(?:#|\/\/)\s/;
 const GRANT_KEY_RE = /^(?:allow|allowed|allowed[-_]?tools|alwaysAllow|autoApprove|auto_approve|permissions|tools|trust(?:ed)?)$/i;
 /** A frontmatter key that lists the tools a skill, command or agent may use. */
 const TOOL_DECLARATION_KEY_RE = /^\s{0,8}(?:allowed[-_]tools|tools|disallowed[-_]tools)\s{0,3}:/i;
@@ -86,6 +88,9 @@ export const privPermissionBypassRule = defineRegexRule({
       const before = view.text.slice(view.lineStarts[hit.line - 1], m.index);
       const key = /["']?([\w-]{1,40})["']?\s{0,3}[:=]\s{0,3}$/.exec(before)?.[1];
       if ((key !== undefined && !GRANT_KEY_RE.test(key)) || /::\s{0,2}$/.test(before)) return null;
+      // In a code comment ('shape.ShapeType  # "Solid", "Shell", "Face"') the list names values: a comment grants nothing.
+      const comment = LINE_COMMENT_RE.exec(before);
+      if (comment && (before.slice(0, comment.index).match(/["']/g) ?? []).length % 2 === 0) return null;
     }
     // A skill's or command's frontmatter `allowed-tools` list declares the tools it uses; a bare
     // tool name there is an ordinary, broad grant worth a low note (`Bash(*)` keeps its rating).

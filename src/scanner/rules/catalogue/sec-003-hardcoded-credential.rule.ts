@@ -5,6 +5,12 @@ const NOT_A_SECRET =
   /^(?:\$|%|<|\{|\[|`|your|my[-_]|xxx|\*{3}|\.\.\.|changeme|placeholder|redacted|example|sample|dummy|test|none|null|true|false|undefined|secret|password|token|env\b|process\.env|os\.environ|os\.getenv|getenv)/i;
 /** An attribute chain rooted in an object of the running program (self.x, this.config.key). */
 const CODE_REFERENCE = /^(?:self|this|cls|config|settings|options|opts|args|params|props|ctx|context|state|env|app)\.[A-Za-z_]/;
+/** A name, with an expression sigil before it (`@triggerBody`, `=Lookup`), that a call's `(` follows: a template or formula expression. */
+const CALLED_NAME = /^[@=]?[A-Za-z_][\w.]{0,200}$/;
+/** A PowerShell cmdlet (Verb-Noun) on the right of an assignment runs a command: its output is the value. */
+const CMDLET = /^[A-Z][a-z]{1,20}(?:To|From)?-[A-Z][A-Za-z]{1,60}$/;
+/** Words joined by slashes ("Mobile/Heading/Large"): a path or a token name, not key material. */
+const WORD_PATH = /^(?:[A-Z]?[a-z]{1,20}\d{0,2}|[A-Z]\d{0,2})(?:\/(?:[A-Z]?[a-z]{1,20}\d{0,2}|[A-Z]\d{0,2})){1,8}$/;
 /** Exact documentation keys published by vendors (e.g. AWS docs) are examples, not leaks. */
 const DOCUMENTED_KEYS = /AKIAIOSFODNN7EXAMPLE|wJalrXUtnFEMI\/K7MDENG\/bPxRfiCYEXAMPLEKEY/;
 
@@ -34,10 +40,18 @@ export const secHardcodedCredentialRule = defineRegexRule({
     // is code computing something at run time, not a literal credential.
     const next = view.text.charAt(m.index + m[0].length);
     if (m[0].endsWith(value) && !/["']$/.test(m[0].slice(0, -value.length).trimEnd()) && (next === '(' || CODE_REFERENCE.test(value))) return null;
+    // Inside quotes too, a name that a call follows is an expression the platform evaluates ("@triggerBody()?['lockToken']").
+    if (m[0].endsWith(value) && next === '(' && CALLED_NAME.test(value)) return null;
+    if (CMDLET.test(value) || WORD_PATH.test(value)) return null;
     if (/^(?:password|pass|pwd|secret|changeme|admin|root|postgres|user|example)$/i.test(value)) return null;
     if (/^[a-z_]+$/i.test(value) && value.length < 20) return null;
     if (/^[A-Z0-9_]+$/.test(value) && value.includes('_')) return null;
     if (/x{4,}|\*{3,}|0{8,}|FAKE|EXAMPLE|DUMMY|PLACEHOLDER|REPLACE/i.test(value)) return { ...hit, confidence: 'low' };
+    // Plain words joined by hyphens ("api-key-here") are a placeholder or a name, as plain words are.
+    if (/^[a-z]{1,20}(?:-[a-z]{1,20}){1,6}$/i.test(value) && value.length < 20) return null;
     return hit;
   },
 });
+
+/** The refinement's regexes, for the ReDoS check in the test suite. */
+export const HARDCODED_CREDENTIAL_REGEXES: readonly RegExp[] = [NOT_A_SECRET, CODE_REFERENCE, DOCUMENTED_KEYS, CALLED_NAME, CMDLET, WORD_PATH];
