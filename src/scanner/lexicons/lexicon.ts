@@ -110,6 +110,7 @@ import codeVerifyCommand from './code-verify-command.json';
 import codeShellCommand from './code-shell-command.json';
 import codeShadowedCommand from './code-shadowed-command.json';
 import codeCovertSink from './code-covert-sink.json';
+import codeNetworkSink from './code-network-sink.json';
 import toolBuiltinName from './tool-builtin-name.json';
 import toolPopularName from './tool-popular-name.json';
 import toolEffectDestroy from './tool-effect-destroy.json';
@@ -244,6 +245,7 @@ export const LEXICON_FILES = [
   codeShellCommand,
   codeShadowedCommand,
   codeCovertSink,
+  codeNetworkSink,
   toolEffectDestroy,
   toolEffectWrite,
   toolEffectSend,
