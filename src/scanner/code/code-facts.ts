@@ -442,6 +442,9 @@ function unresolvedPart(state: WalkState): void {
 const MAX_ITEMS = 4096;
 /** Elements of a list held in a variable that a comprehension walks (each costs a resolution of its body). */
 const MAX_WALKED = 256;
+/** Comprehension elements evaluated per file, in all: each is a walk of its body in the tree, so the total is bounded. */
+const COMPREHENSION_BUDGET = 4096;
+let comprehensionRoom = COMPREHENSION_BUDGET;
 
 function positionalArgs(argsNode: SyntaxNode | null): SyntaxNode[] {
   if (!argsNode) return [];
@@ -464,6 +467,8 @@ function listOf(node: SyntaxNode | null, state: WalkState, depth: number): strin
     case 'list':
     case 'tuple':
     case 'array': {
+      const numbers = numbersOf(node);
+      if (numbers) return numbers;
       const out: string[] = [];
       for (const c of node.namedChildren) {
         if (!c || c.type === 'comment') continue;
@@ -526,6 +531,21 @@ function listOf(node: SyntaxNode | null, state: WalkState, depth: number): strin
     default:
       return null;
   }
+}
+
+/** A list literal of integers only (`[104, 0x69, …]`): one text, no comments or nesting. */
+const NUMBER_LIST = /^[[(]\s*(?:(?:0x[0-9a-f]{1,8}|\d{1,10})\s*,\s*)*(?:(?:0x[0-9a-f]{1,8}|\d{1,10})\s*)?[\])]$/i;
+
+/** The elements of a list literal of integers, read from its text (one call into the tree, however long the list), or null. */
+function numbersOf(node: SyntaxNode): string[] | null {
+  const text = node.text;
+  if (text.length > MAX_RESOLVED || !NUMBER_LIST.test(text)) return null;
+  return text
+    .slice(1, -1)
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '')
+    .slice(0, MAX_ITEMS);
 }
 
 /** Numbers as the code spells them (`104`, `0x68`, a constant), or null. */
@@ -1113,10 +1133,8 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
         }
         // An empty list too: elements appended later fill it.
         if (left.type === 'identifier' && (right.type === 'list' || right.type === 'tuple' || right.type === 'array')) {
-          state.lists.set(
-            left.text,
-            right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)),
-          );
+          // A list of numbers (character codes) is read from its text whole; any other, to a bound.
+          state.lists.set(left.text, numbersOf(right) ?? right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)));
         }
         const built = left.type === 'identifier' && right.type === 'list_comprehension' ? comprehensionValues(right, state) : null;
         if (built) state.lists.set(left.text, built);
@@ -1218,7 +1236,8 @@ function comprehensionValues(node: SyntaxNode, state: WalkState): string[] | nul
       : source.type === 'identifier'
         ? (listOf(source, state, 1)?.slice(0, MAX_WALKED) ?? null)
         : null;
-  if (!elements) return null;
+  if (!elements || elements.length > comprehensionRoom) return null;
+  comprehensionRoom -= elements.length;
   const before = state.consts.get(variable.text);
   const values = elements.map((element) => {
     state.consts.set(variable.text, element);
@@ -1251,6 +1270,7 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
   if (known) return known;
   const facts: CodeFacts = { calls: [], incomplete: null };
   memo.set(ctx, facts);
+  comprehensionRoom = COMPREHENSION_BUDGET;
   const chunks = codeChunksOf(ctx).filter((c) => worthParsing(c.text));
   const trees = new ParsedChunks(chunks);
   try {
@@ -1374,6 +1394,7 @@ export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
 export const CODE_FACT_REGEXES: readonly RegExp[] = [
   URL_HOST,
   IP_HOST,
+  NUMBER_LIST,
   INDIRECT_REF,
   SHELL_NAME,
   MEMBER_NAME,

@@ -131,6 +131,15 @@ describe('code facts', () => {
     expect(argOf('c.js', "const fs = require('fs');\nfs.rmSync(Buffer.from([47, 101, 116, 99]).toString());\n", 'fs.rmsync')).toBe('/etc');
   });
 
+  it('reads a long list of character codes whole (a list of numbers is read from its text, not element by element)', () => {
+    const target = `/srv/${'d'.repeat(100)}`;
+    const codes = [...target].map((c) => c.charCodeAt(0)).join(', ');
+    const js = codeFactsOf(ctxOf('a.js', `const fs = require('fs');\nconst C = [${codes}];\nfs.rmSync(String.fromCharCode(...C));\n`).ctx).calls;
+    expect(js.find((c) => c.name === 'fs.rmsync')?.args[0]).toBe(target);
+    const py = codeFactsOf(ctxOf('a.py', `import shutil\nC = [${codes}]\nshutil.rmtree("".join(map(chr, C)))\n`).ctx).calls;
+    expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe(target);
+  });
+
   it('resolves a callee reached through a dynamic lookup, and marks a name assembled at run time', () => {
     const calls = (path: string, code: string) => codeFactsOf(ctxOf(path, code).ctx).calls;
     const py = calls(
