@@ -12,7 +12,8 @@ export type DecodeStep = 'base64' | 'base32' | 'base85' | 'hex' | 'rot13' | 'zli
 /** Longest constant a decoder reads, and longest text it returns (characters). */
 export const DECODE_MAX = 64 * 1024;
 
-const BASE64_BODY = /^[A-Za-z0-9+/_-]{8,}={0,2}$/;
+/** Short bodies too: a decoder call says what its argument is, and `atob("ZXZhbA==")` names a function. */
+const BASE64_BODY = /^[A-Za-z0-9+/_-]{4,}={0,2}$/;
 const BASE32_BODY = /^[A-Z2-7]{8,}={0,6}$/i;
 const HEX_BODY = /^(?:[0-9a-fA-F]{2})+$/;
 const B85_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~';

@@ -16,6 +16,7 @@ import { codeLexicon } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
 import { codeChunksOf, type CodeChunk } from './code-units';
 import { asText, decodeStep, xorBytes, type DecodeStep } from './code-decode';
+import { formatTemplate, fromCodes, intOf, percentFormat, sliceItems, sliceOf } from './code-idioms';
 import { parseCode, type CodeLanguage, type SyntaxNode, type SyntaxTree } from './tree-sitter';
 import { literalPattern } from '../engine/literal-pattern';
 
@@ -38,12 +39,32 @@ export interface CodeCall {
   redirects: string[];
   /** Text the code decoded (base64, hex, XOR …) that reaches this call's arguments, if any. */
   decoded?: string;
+  /**
+   * The callee was reached through a name the code assembles at run time (`getattr(m, "sys" + "tem")`,
+   * `fs[["rm", "Sync"].join("")]`, `__import__("o" + "s")`): the source text of that lookup. `name` is
+   * then the real callee.
+   */
+  builtName?: string;
 }
 
 export interface CodeFacts {
   calls: CodeCall[];
   /** Why part of the code was not analysed (not ready, cancelled parse, budget), or null. */
   incomplete: string | null;
+  /**
+   * Network addresses the code builds (reversed, joined from pieces, from character codes, formatted)
+   * whose host is written nowhere in the file: a destination hidden from whoever reads it.
+   */
+  hiddenHosts?: HiddenHost[];
+}
+
+export interface HiddenHost {
+  line: number;
+  host: string;
+  /** The resolved address. */
+  url: string;
+  /** Source text of the expression that builds it, bounded. */
+  text: string;
 }
 
 /** Time per file (ms) in parses that met syntax errors; past it the remaining chunks are reported as not analysed. */
@@ -68,6 +89,26 @@ const memo = new WeakMap<ScanContext, CodeFacts>();
 const SEND_CALLEES = ['post', 'put', 'patch', 'sendall', 'upload', 'upload_file'];
 /** What a chunk holding such a call contains. */
 const SEND_TRIGGERS = ['.post(', '.put(', '.patch(', 'sendall(', 'upload_file(', '.upload('];
+
+/**
+ * What a chunk that reaches a callee by a name it builds holds: a dynamic lookup (`getattr(`,
+ * `__import__(`, `globals()[`, a computed member call `obj[k](`) or a reversed or char-coded name.
+ */
+const LOOKUP_TRIGGERS = [
+  'getattr(',
+  '__import__',
+  'import_module',
+  '__builtins__',
+  'globals()',
+  'globalthis[',
+  '](',
+  'require([',
+  '].join(',
+  '[::-1]',
+  '.reverse()',
+  'fromcharcode',
+  'chr(',
+];
 
 let triggers: RegExp | null = null;
 /** One pattern of lower-case literals, one of which a chunk must contain to be worth parsing: the code lexicons' entries as written. */
@@ -97,8 +138,17 @@ function chunkTriggers(): RegExp {
       "'commit'",
       ...SEND_TRIGGERS,
       ...DECODER_TRIGGERS,
+      ...LOOKUP_TRIGGERS,
     ]);
-    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-tamper-target', 'code-persist-location', 'code-covert-sink'] as const) {
+    for (const cls of [
+      'code-fetch-tool',
+      'code-unsafe-loader',
+      'code-destroy',
+      'code-tamper-target',
+      'code-persist-location',
+      'code-covert-sink',
+      'code-network-sink',
+    ] as const) {
       for (const w of codeLexicon(cls)) if (w.length >= (cls === 'code-tamper-target' ? 3 : cls === 'code-covert-sink' ? 5 : 4)) words.add(w);
     }
     // Literal alternatives only: no quantifier, so the scan is linear.
@@ -112,8 +162,8 @@ function worthParsing(text: string): boolean {
 }
 
 let relevant: ReadonlySet<string> | null = null;
-/** Last parts of the callee names a Python or JS call must have to be recorded (shell commands are all kept). */
-function relevantCallee(name: string): boolean {
+/** Last parts of the callee names a Python or JS call must have to be recorded (shell commands are all kept): what runs, fetches, sends, deletes or writes. */
+export function relevantCallee(name: string): boolean {
   if (!relevant) {
     const set = new Set<string>([
       'open',
@@ -140,7 +190,7 @@ function relevantCallee(name: string): boolean {
       'rm',
       ...SEND_CALLEES,
     ]);
-    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter', 'code-covert-sink'] as const)
+    for (const cls of ['code-fetch-tool', 'code-unsafe-loader', 'code-destroy', 'code-interpreter', 'code-covert-sink', 'code-network-sink'] as const)
       for (const w of codeLexicon(cls)) set.add(w.slice(w.lastIndexOf('.') + 1));
     relevant = set;
   }
@@ -162,9 +212,18 @@ export const HISTORY_OR_KEY_FOLDER = /(?:^|[/\\])\.(?:git|ssh|gnupg|aws)$/i;
 const APPEND_CALLEE = /^([A-Za-z_]\w{0,60})\.(?:append|push)$/;
 const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
 
-/** Shell-style text with quotes removed and `$VAR`/`${VAR:-d}` replaced from the constants. */
+/** `${!NAME}`: the variable whose name NAME holds (bash indirect expansion). */
+const INDIRECT_REF = /\$\{!([A-Za-z_]\w{0,60})(?::?[-=][^}\n]{0,200})?\}/g;
+const SHELL_NAME = /^[A-Za-z_]\w{0,60}$/;
+
+/** Shell-style text with quotes removed and `$VAR`/`${VAR:-d}` replaced from the constants; `${!V}` reads as the variable V names. */
 function expandShell(text: string, consts: Map<string, string>): string {
-  const unquoted = text.replace(/["']/g, '');
+  let unquoted = text.replace(/["']/g, '');
+  if (unquoted.includes('${!'))
+    unquoted = unquoted.replace(INDIRECT_REF, (whole, name: string) => {
+      const target = consts.get(name);
+      return target !== undefined && SHELL_NAME.test(target) ? `\${${target}}` : whole;
+    });
   // Expansions stop adding once the result is at MAX_RESOLVED: `a=$b$b$b…` must not multiply text.
   let room = MAX_RESOLVED;
   return unquoted.replace(VAR_REF, (whole, name: string, dflt: string | undefined) => {
@@ -189,6 +248,10 @@ interface WalkState {
   fnDefs: Map<string, { params: string[]; ret: SyntaxNode }>;
   /** Texts decoded so far in this unit (bounded), so calls whose arguments carry one are marked. */
   decoded: string[];
+  /** Variables bound to a function or module reached by a dynamic lookup (`purge = getattr(shutil, k)`), by name. */
+  aliases?: Map<string, Callee>;
+  /** Count of parts `resolve` could not make constant (identifiers it does not know, expressions it does not evaluate). */
+  unresolved?: number;
   calls: CodeCall[];
 }
 
@@ -252,17 +315,32 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
       }
       return out;
     }
-    case 'identifier':
-      return state.consts.get(node.text) ?? node.text;
+    case 'identifier': {
+      const known = state.consts.get(node.text);
+      if (known === undefined) unresolvedPart(state);
+      return known ?? node.text;
+    }
+    case 'concatenated_string':
+      // `("abc" "def")`: adjacent literals are one string.
+      return joinCapped(node.namedChildren, state, depth + 1, '');
     case 'subscript':
     case 'subscript_expression': {
-      // `PARTS[1]` of a known list is that element; a slice of a known value carries the value
-      // (`key[:400]`); `os.environ["X"]` keeps its text.
+      // `PARTS[1]` of a known list is that element; `"…"[::-1]` is the value reversed; a slice of
+      // a known value carries the value (`key[:400]`); `os.environ["X"]` keeps its text.
       const base = node.childForFieldName(t === 'subscript' ? 'value' : 'object');
       const index = node.childForFieldName(t === 'subscript' ? 'subscript' : 'index');
       const element = base && index && LIST_INDEX.test(index.text) ? state.lists.get(base.text)?.[Number(index.text)] : undefined;
       if (element !== undefined) return element;
-      return base?.type === 'identifier' && state.consts.has(base.text) ? resolve(base, state, depth + 1) : bounded(node.text);
+      if (base && index?.type === 'slice') {
+        const before = state.unresolved ?? 0;
+        const list = base.type === 'identifier' ? state.lists.get(base.text) : undefined;
+        const value = list ? null : resolve(base, state, depth + 1);
+        const sliced = list ? (sliceItems(list, index.text)?.join(' ') ?? null) : (state.unresolved ?? 0) === before ? sliceOf(value!, index.text) : null;
+        if (sliced !== null) return sliced;
+      }
+      if (base?.type === 'identifier' && state.consts.has(base.text)) return resolve(base, state, depth + 1);
+      unresolvedPart(state);
+      return bounded(node.text);
     }
     case 'binary_operator':
     case 'binary_expression': {
@@ -271,6 +349,15 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
       // pathlib joins with `/`: `Path.home() / ".bashrc"`.
       if (op === '/' && lang === 'python')
         return `${resolve(node.childForFieldName('left'), state, depth + 1)}/${resolve(node.childForFieldName('right'), state, depth + 1)}`;
+      // `"%s%s" % (a, b)`: a printf-style template filled in.
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      if (op === '%' && lang === 'python' && left?.type === 'string' && right) {
+        const values = right.type === 'tuple' ? right.namedChildren.map((c) => resolve(c, state, depth + 1)) : [resolve(right, state, depth + 1)];
+        const filled = percentFormat(resolve(left, state, depth + 1), values);
+        if (filled !== null) return filled;
+      }
+      unresolvedPart(state);
       return bounded(node.text);
     }
     case 'parenthesized_expression':
@@ -294,6 +381,8 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
       if (/^(?:pathlib\.)?(?:pure)?(?:posix)?path$/.test(fn) && args.length > 0) return joinCapped(args, state, depth + 1, '/');
       const decoded = resolveDecoding(node, fn, args, state, depth);
       if (decoded !== null) return decoded;
+      const idiom = resolveIdiom(node, fn, args, state, depth);
+      if (idiom !== null) return idiom;
       const def = state.fnDefs.get(fn);
       if (def && depth < 6)
         return withBound(
@@ -303,10 +392,261 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
           () => resolve(def.ret, state, depth + 1),
         );
       // A function of this code returns what its return statement resolved to.
-      return state.returns.get(fn) ?? bounded(node.text);
+      const returned = state.returns.get(fn);
+      if (returned === undefined) unresolvedPart(state);
+      return returned ?? bounded(node.text);
     }
     default:
+      unresolvedPart(state);
       return bounded(node.text);
+  }
+}
+
+/** An address in a resolved value: group 1 is its host. */
+const URL_HOST = /\bhttps?:\/\/([\w-]{1,63}(?:\.[\w-]{1,63}){1,8})/i;
+/** Addresses built at run time kept per file for the hidden-host check (each costs a pass over the file). */
+const MAX_BUILT_HOSTS = 16;
+/**
+ * Addresses the walk saw built, by the file's call list (the one array every unit's walk state
+ * shares with the file's facts), until `codeFactsOf` checks them against the file's text.
+ */
+const builtHosts = new WeakMap<CodeCall[], HiddenHost[]>();
+
+const IP_HOST = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+/** What of a host the file must spell for the host not to be hidden: an IP whole, a name's last two labels (`api.vendor.example` for `eu.api.vendor.example` built from a region). */
+function hostKey(host: string): string {
+  if (IP_HOST.test(host)) return host;
+  const labels = host.split('.');
+  return labels.slice(-2).join('.');
+}
+
+/**
+ * Notes an address an expression builds: not one literal, resolved whole (no unknown part), with
+ * a host. Whether the host is written elsewhere in the file is checked once the file is walked.
+ */
+function noteBuiltHost(node: SyntaxNode, value: string, fullyResolved: boolean, state: WalkState): void {
+  if (!fullyResolved || node.type === 'string' || node.type === 'identifier' || !value.includes('://')) return;
+  if (node.type === 'template_string' && !node.namedChildren.some((c) => c?.type === 'template_substitution')) return;
+  const m = URL_HOST.exec(value);
+  if (!m) return;
+  let list = builtHosts.get(state.calls);
+  if (!list) builtHosts.set(state.calls, (list = []));
+  const host = m[1].toLowerCase();
+  if (list.length >= MAX_BUILT_HOSTS || list.some((h) => h.host === host)) return;
+  list.push({ line: lineOf(state, node), host, url: m[0], text: bounded(node.text) });
+}
+
+function unresolvedPart(state: WalkState): void {
+  state.unresolved = (state.unresolved ?? 0) + 1;
+}
+
+/** Elements kept of a list an idiom builds (characters of a string, codes of an array). */
+const MAX_ITEMS = 4096;
+/** Elements of a list held in a variable that a comprehension walks (each costs a resolution of its body). */
+const MAX_WALKED = 256;
+/** Comprehension elements evaluated per file, in all: each is a walk of its body in the tree, so the total is bounded. */
+const COMPREHENSION_BUDGET = 4096;
+let comprehensionRoom = COMPREHENSION_BUDGET;
+
+function positionalArgs(argsNode: SyntaxNode | null): SyntaxNode[] {
+  if (!argsNode) return [];
+  if (argsNode.type === 'generator_expression') return [argsNode];
+  return argsNode.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type !== 'keyword_argument' && c.type !== 'comment');
+}
+
+function memberObject(fnNode: SyntaxNode | null): SyntaxNode | null {
+  return fnNode && (fnNode.type === 'attribute' || fnNode.type === 'member_expression') ? fnNode.childForFieldName('object') : null;
+}
+
+/**
+ * A node's value as a list of strings, where the code makes it one: a list literal (with spreads),
+ * the characters of a string, a comprehension over a spelled-out list, `reversed(x)`, `list(x)`,
+ * `Array.from(x)`, `x.split(s)`, `x.reverse()`, `map(chr, codes)`, a slice of a list; else null.
+ */
+function listOf(node: SyntaxNode | null, state: WalkState, depth: number): string[] | null {
+  if (!node || depth > 8) return null;
+  switch (node.type) {
+    case 'list':
+    case 'tuple':
+    case 'array': {
+      const numbers = numbersOf(node);
+      if (numbers) return numbers;
+      const out: string[] = [];
+      for (const c of node.namedChildren) {
+        if (!c || c.type === 'comment') continue;
+        if (out.length >= MAX_ITEMS) break;
+        if (c.type === 'spread_element' || c.type === 'list_splat') {
+          const inner = listOf(c.namedChild(0), state, depth + 1);
+          if (!inner) return null;
+          out.push(...inner.slice(0, MAX_ITEMS - out.length));
+        } else out.push(resolve(c, state, depth + 1));
+      }
+      return out;
+    }
+    case 'string':
+    case 'template_string':
+    case 'concatenated_string':
+      return [...resolve(node, state, depth + 1)].slice(0, MAX_ITEMS);
+    case 'identifier': {
+      const list = state.lists.get(node.text);
+      if (list) return list;
+      const value = state.consts.get(node.text);
+      return value === undefined ? null : [...value].slice(0, MAX_ITEMS);
+    }
+    case 'parenthesized_expression':
+      return listOf(node.namedChild(0), state, depth + 1);
+    case 'generator_expression':
+    case 'list_comprehension':
+      return comprehensionValues(node, state);
+    case 'subscript': {
+      const index = node.childForFieldName('subscript');
+      const items = index?.type === 'slice' ? listOf(node.childForFieldName('value'), state, depth + 1) : null;
+      return items && index ? sliceItems(items, index.text) : null;
+    }
+    case 'call':
+    case 'call_expression': {
+      const fnNode = node.childForFieldName('function');
+      const fn = calleeName(fnNode);
+      const args = positionalArgs(node.childForFieldName('arguments'));
+      const last = fn.slice(fn.lastIndexOf('.') + 1);
+      const obj = memberObject(fnNode);
+      if ((fn === 'reversed' || fn === 'list' || fn === 'tuple' || fn === 'array.from') && args.length === 1) {
+        const items = listOf(args[0], state, depth + 1);
+        return items && fn === 'reversed' ? items.slice().reverse() : items;
+      }
+      if (fn === 'map' && args.length === 2 && calleeName(args[0]) === 'chr')
+        return listOf(args[1], state, depth + 1)?.map((v) => fromCodes([intOf(v)]) ?? v) ?? null;
+      if (obj && last === 'reverse' && args.length === 0)
+        return (
+          listOf(obj, state, depth + 1)
+            ?.slice()
+            .reverse() ?? null
+        );
+      if (obj && last === 'split' && args.length <= 1) {
+        const value = resolve(obj, state, depth + 1);
+        if (args.length === 0) return state.chunk.lang === 'python' ? value.split(/\s+/).filter((w) => w !== '') : [value];
+        if (args[0].type !== 'string' && args[0].type !== 'identifier') return null;
+        return value.split(resolve(args[0], state, depth + 1)).slice(0, MAX_ITEMS);
+      }
+      return null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** A list literal of integers only (`[104, 0x69, …]`): one text, no comments or nesting. */
+const NUMBER_LIST = /^[[(]\s*(?:(?:0x[0-9a-f]{1,8}|\d{1,10})\s*,\s*)*(?:(?:0x[0-9a-f]{1,8}|\d{1,10})\s*)?[\])]$/i;
+
+/** The elements of a list literal of integers, read from its text (one call into the tree, however long the list), or null. */
+function numbersOf(node: SyntaxNode): string[] | null {
+  const text = node.text;
+  if (text.length > MAX_RESOLVED || !NUMBER_LIST.test(text)) return null;
+  return text
+    .slice(1, -1)
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '')
+    .slice(0, MAX_ITEMS);
+}
+
+/** Numbers as the code spells them (`104`, `0x68`, a constant), or null. */
+function codesOf(nodes: readonly SyntaxNode[], state: WalkState, depth: number): (number | null)[] {
+  const out: (number | null)[] = [];
+  for (const n of nodes) {
+    if (out.length >= MAX_ITEMS) break;
+    if (n.type === 'spread_element' || n.type === 'list_splat') out.push(...(listOf(n.namedChild(0), state, depth + 1) ?? ['x']).map(intOf));
+    else out.push(intOf(resolve(n, state, depth + 1)));
+  }
+  return out;
+}
+
+/**
+ * String-building idioms on constants: `sep.join(items)` / `items.join(sep)`, `"{}".format(…)`,
+ * `chr(n)`, `String.fromCharCode(…)`, `bytes([…])`, `Buffer.from([…])`, `reversed(s)`, `str(x)`,
+ * `.replace(a, b)`, `.concat(…)`, case changes and trims; null for any other call.
+ */
+function resolveIdiom(node: SyntaxNode, fn: string, args: (SyntaxNode | null)[], state: WalkState, depth: number): string | null {
+  const fnNode = node.childForFieldName('function');
+  const obj = memberObject(fnNode);
+  const last = fn.slice(fn.lastIndexOf('.') + 1);
+  const given = args.filter((a): a is SyntaxNode => a !== null);
+  const python = state.chunk.lang === 'python';
+  switch (last) {
+    case 'join': {
+      if (!obj) return null;
+      if (python) {
+        const items = given.length === 1 ? listOf(given[0], state, depth + 1) : null;
+        return items ? items.join(resolve(obj, state, depth + 1)) : null;
+      }
+      // In JavaScript a string has no join: a name holding one is not a list.
+      const items = obj.type === 'identifier' && !state.lists.has(obj.text) ? null : listOf(obj, state, depth + 1);
+      return items ? items.join(given.length > 0 ? resolve(given[0], state, depth + 1) : ',') : null;
+    }
+    case 'format': {
+      if (!python || obj?.type !== 'string') return null;
+      const named = new Map<string, string>();
+      for (const a of node.childForFieldName('arguments')?.namedChildren ?? [])
+        if (a?.type === 'keyword_argument') named.set(a.childForFieldName('name')?.text ?? '', resolve(a.childForFieldName('value'), state, depth + 1));
+      return formatTemplate(
+        resolve(obj, state, depth + 1),
+        given.map((a) => resolve(a, state, depth + 1)),
+        named,
+      );
+    }
+    case 'fromcharcode':
+    case 'fromcodepoint':
+      return fn === 'string.fromcharcode' || fn === 'string.fromcodepoint' ? fromCodes(codesOf(given, state, depth)) : null;
+    case 'chr':
+      return fn === 'chr' && given.length === 1 ? fromCodes(codesOf(given, state, depth)) : null;
+    case 'bytes':
+    case 'bytearray':
+    case 'from': {
+      if (fn !== 'bytes' && fn !== 'bytearray' && fn !== 'buffer.from') return null;
+      const list = given.length === 1 && (given[0].type === 'list' || given[0].type === 'array') ? given[0] : null;
+      return list
+        ? fromCodes(
+            codesOf(
+              list.namedChildren.filter((c): c is SyntaxNode => c !== null),
+              state,
+              depth,
+            ),
+          )
+        : null;
+    }
+    case 'reversed':
+      return fn === 'reversed' && given.length === 1
+        ? (listOf(given[0], state, depth + 1)
+            ?.reverse()
+            .join('') ?? null)
+        : null;
+    case 'str':
+    case 'string':
+      return (fn === 'str' || fn === 'string') && given.length === 1 ? resolve(given[0], state, depth + 1) : null;
+    case 'replace':
+    case 'replaceall': {
+      if (!obj || given.length !== 2 || given[0].type !== 'string') return null;
+      const value = resolve(obj, state, depth + 1);
+      const from = resolve(given[0], state, depth + 1);
+      const to = resolve(given[1], state, depth + 1);
+      if (from === '') return null;
+      return (python || last === 'replaceall' ? value.split(from).join(to) : value.replace(from, () => to)).slice(0, MAX_RESOLVED);
+    }
+    case 'concat':
+      return obj && (obj.type === 'string' || obj.type === 'identifier')
+        ? resolve(obj, state, depth + 1) + given.map((a) => resolve(a, state, depth + 1)).join('')
+        : null;
+    case 'lower':
+    case 'tolowercase':
+      return obj && given.length === 0 ? resolve(obj, state, depth + 1).toLowerCase() : null;
+    case 'upper':
+    case 'touppercase':
+      return obj && given.length === 0 ? resolve(obj, state, depth + 1).toUpperCase() : null;
+    case 'strip':
+    case 'trim':
+      return obj && given.length === 0 ? resolve(obj, state, depth + 1).trim() : null;
+    default:
+      return null;
   }
 }
 
@@ -452,6 +792,149 @@ function psArgs(node: SyntaxNode, state: WalkState, depth: number): string[] {
     .map((c) => (c!.type === 'command_parameter' ? c!.text.toLowerCase() : resolve(c, state, depth)));
 }
 
+/** Objects whose attributes or items are the builtins and globals by their bare names. */
+const GLOBAL_SCOPES = new Set([
+  '__builtins__',
+  'builtins',
+  '__builtins__.__dict__',
+  'builtins.__dict__',
+  'globals()',
+  'locals()',
+  'vars()',
+  'globalthis',
+  'global',
+  'window',
+]);
+/** Calls that return a module by its name: `__import__("os")`, `importlib.import_module(…)`, `require(…)`. */
+const MODULE_LOADERS = new Set(['__import__', 'importlib.import_module', 'import_module', 'require', 'importlib.__import__']);
+/** A lookup key that names a function, method or module. */
+const MEMBER_NAME = /^[A-Za-z_$][\w$]{0,60}(?:\.[A-Za-z_$][\w$]{0,60}){0,4}$/;
+/** A definition that is one plain string literal (so a lookup through the variable spells its name in the source). */
+const PLAIN_LITERAL = /^(["'`])[\w$.-]{1,80}\1$/;
+
+/** A callee as the code reaches it: its real dotted name, and whether a part of that name was assembled at run time. */
+interface Callee {
+  name: string;
+  built: boolean;
+}
+
+/** A lookup key resolved to a name, and whether the source spells it as one literal; null when it is not constant. */
+function lookupKey(node: SyntaxNode | null, state: WalkState): Callee | null {
+  if (!node) return null;
+  const before = state.unresolved ?? 0;
+  const value = resolve(node, state, 1);
+  if ((state.unresolved ?? 0) !== before || !MEMBER_NAME.test(value)) return null;
+  const plain =
+    (node.type === 'string' && node.namedChildren.every((c) => c?.type !== 'interpolation' && c?.type !== 'template_substitution')) ||
+    (node.type === 'identifier' && PLAIN_LITERAL.test(state.defs.get(node.text) ?? ''));
+  return { name: value.toLowerCase(), built: !plain };
+}
+
+function member(base: Callee, key: Callee): Callee {
+  return { name: GLOBAL_SCOPES.has(base.name) ? key.name : `${base.name}.${key.name}`, built: base.built || key.built };
+}
+
+/**
+ * The real callee behind dynamic lookups: `getattr(obj, key)`, `obj[key]`, `__builtins__[key]`,
+ * `globals()[key]`, `globalThis[key]`, `__import__(key)`, `importlib.import_module(key)`,
+ * `require(key)`, with the key resolved to a constant, and names bound to such a lookup
+ * (`purge = getattr(shutil, k)`, `const cp = require(k)`). Anything else is its source text.
+ */
+function calleeOf(node: SyntaxNode | null, state: WalkState, depth = 0): Callee {
+  const plain: Callee = { name: calleeName(node), built: false };
+  const lang = state.chunk.lang;
+  if (!node || depth > 6 || (lang !== 'python' && lang !== 'typescript')) return plain;
+  switch (node.type) {
+    case 'identifier':
+      return state.aliases?.get(node.text) ?? plain;
+    case 'parenthesized_expression':
+    case 'as_expression':
+    case 'non_null_expression':
+    case 'satisfies_expression':
+      return calleeOf(node.namedChild(0), state, depth + 1);
+    case 'conditional_expression':
+    case 'ternary_expression': {
+      // `f = a if c else b`, `c ? a : b`: a branch that resolves to a looked-up callee.
+      const branches =
+        node.type === 'ternary_expression'
+          ? [node.childForFieldName('consequence'), node.childForFieldName('alternative')]
+          : [node.namedChild(0), node.namedChild(2)];
+      for (const b of branches) {
+        const callee = calleeOf(b, state, depth + 1);
+        if (b && callee.name !== calleeName(b)) return callee;
+      }
+      return plain;
+    }
+    case 'attribute':
+    case 'member_expression': {
+      const obj = node.childForFieldName('object');
+      const prop = node.childForFieldName(node.type === 'attribute' ? 'attribute' : 'property');
+      if (!obj || !prop) return plain;
+      const base = calleeOf(obj, state, depth + 1);
+      if (base.name === calleeName(obj)) return plain;
+      return member(base, { name: prop.text.toLowerCase(), built: false });
+    }
+    case 'subscript':
+    case 'subscript_expression': {
+      const key = lookupKey(node.childForFieldName(node.type === 'subscript' ? 'subscript' : 'index'), state);
+      return key ? member(calleeOf(node.childForFieldName(node.type === 'subscript' ? 'value' : 'object'), state, depth + 1), key) : plain;
+    }
+    case 'call':
+    case 'call_expression': {
+      const fn = calleeName(node.childForFieldName('function'));
+      const args = positionalArgs(node.childForFieldName('arguments'));
+      if (fn === 'getattr' && args.length >= 2) {
+        const key = lookupKey(args[1], state);
+        return key ? member(calleeOf(args[0], state, depth + 1), key) : plain;
+      }
+      if (MODULE_LOADERS.has(fn) && args.length >= 1) return lookupKey(args[0], state) ?? plain;
+      return plain;
+    }
+    default:
+      return plain;
+  }
+}
+
+/** Binds the names an assignment gives to a dynamically looked-up function or module (and unbinds names given anything else). */
+function bindAliases(left: SyntaxNode, right: SyntaxNode, state: WalkState): void {
+  if (left.type === 'identifier') {
+    const callee = calleeOf(right, state);
+    if (callee.name !== calleeName(right) || state.aliases?.has(right.text)) (state.aliases ??= new Map()).set(left.text, callee);
+    else state.aliases?.delete(left.text);
+    return;
+  }
+  // `const { exec } = require(k)`: each name is a member of the module.
+  if (left.type === 'object_pattern') {
+    const base = calleeOf(right, state);
+    if (base.name === calleeName(right)) return;
+    for (const p of left.namedChildren)
+      if (p?.type === 'shorthand_property_identifier_pattern')
+        (state.aliases ??= new Map()).set(p.text, member(base, { name: p.text.toLowerCase(), built: false }));
+  }
+}
+
+const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+/** `-c`, `-lc`, `-ec`: the flag after which a shell takes its script as an argument. */
+const SHELL_C_FLAG = /^-[a-z]{0,3}c$/;
+
+function baseName(word: string): string {
+  return word.slice(word.lastIndexOf('/') + 1).toLowerCase();
+}
+
+/**
+ * The argument vector of a process call given as a list: `run(["bash", "-c", s])`, or
+ * `spawn("sh", ["-c", s])` / `execFile(cmd, [args])`; null when the call takes a command line.
+ */
+function processArgv(argNodes: readonly (SyntaxNode | null)[], state: WalkState): string[] | null {
+  const [first, second] = argNodes;
+  if (first && (first.type === 'list' || first.type === 'array')) return listOf(first, state, 1);
+  if (first && second && (second.type === 'array' || second.type === 'list')) {
+    const rest = listOf(second, state, 1);
+    return rest ? [resolve(first, state), ...rest] : null;
+  }
+  return null;
+}
+
 const SHELL_PREFIX = new Set(['sudo', 'env', 'nohup', 'exec', 'time', 'command', 'doas']);
 export const SHELL_CALLEE = /(?:^|\.)(?:system|popen|run|call|check_call|check_output|execsync|exec|spawnsync|spawn|execfilesync)$/;
 
@@ -468,7 +951,16 @@ function shellWordsOf(text: string): string[][] {
   return out;
 }
 
-function pushCall(state: WalkState, node: SyntaxNode, rawName: string, args: string[], conds: string[], redirects: string[] = [], shell = true): void {
+function pushCall(
+  state: WalkState,
+  node: SyntaxNode,
+  rawName: string,
+  args: string[],
+  conds: string[],
+  redirects: string[] = [],
+  shell = true,
+  builtName = false,
+): void {
   if (state.calls.length >= MAX_CALLS) return;
   let words = [rawName, ...args];
   let sudo = false;
@@ -497,6 +989,7 @@ function pushCall(state: WalkState, node: SyntaxNode, rawName: string, args: str
     sudo,
     redirects,
     ...(decoded ? { decoded } : {}),
+    ...(builtName ? { builtName: bounded(node.childForFieldName('function')?.text ?? node.text) } : {}),
   });
 }
 
@@ -689,17 +1182,21 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
         }
         // An empty list too: elements appended later fill it.
         if (left.type === 'identifier' && (right.type === 'list' || right.type === 'tuple' || right.type === 'array')) {
-          state.lists.set(
-            left.text,
-            right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)),
-          );
+          // A list of numbers (character codes) is read from its text whole; any other, to a bound.
+          state.lists.set(left.text, numbersOf(right) ?? right.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state)));
         }
         const built = left.type === 'identifier' && right.type === 'list_comprehension' ? comprehensionValues(right, state) : null;
         if (built) state.lists.set(left.text, built);
         for (const name of names) {
-          if (left.type === 'identifier') state.consts.set(name, resolve(right, state));
+          if (left.type === 'identifier') {
+            const before = state.unresolved ?? 0;
+            const value = resolve(right, state);
+            state.consts.set(name, value);
+            noteBuiltHost(right, value, (state.unresolved ?? 0) === before, state);
+          }
           state.defs.set(name, bounded(right.text).toLowerCase());
         }
+        bindAliases(left, right, state);
       }
     } else if (lang === 'powershell' && t === 'assignment_expression') {
       const left = node.namedChild(0);
@@ -732,7 +1229,8 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
       const nameNode = node.childForFieldName('command_name');
       if (nameNode) pushCall(state, node, nameNode.text, psArgs(node, state, 0), childConds);
     } else if ((lang === 'python' && t === 'call') || (lang === 'typescript' && (t === 'call_expression' || t === 'new_expression'))) {
-      const name = calleeName(node.childForFieldName(t === 'new_expression' ? 'constructor' : 'function'));
+      const callee = calleeOf(node.childForFieldName(t === 'new_expression' ? 'constructor' : 'function'), state);
+      const name = callee.name;
       // `targets.append(x)` / `targets.push(x)` grows a list a loop may walk.
       const grown = APPEND_CALLEE.exec(node.childForFieldName('function')?.text ?? '');
       const grownList = grown ? state.lists.get(grown[1]) : undefined;
@@ -745,15 +1243,23 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
         const args = argNodes.map((a) => {
           if (!a) return '';
           if (a.type === 'keyword_argument') return `${a.childForFieldName('name')?.text ?? ''}=${resolve(a.childForFieldName('value'), state)}`;
-          return resolve(a, state);
+          const before = state.unresolved ?? 0;
+          const value = resolve(a, state);
+          noteBuiltHost(a, value, (state.unresolved ?? 0) === before, state);
+          return value;
         });
-        pushCall(state, node, name, args, childConds, [], false);
+        pushCall(state, node, name, args, childConds, [], false, callee.built);
         // A shell command line handed to a process call is read as the commands it runs.
         // Python's own exec() runs Python, not a shell line.
         if (SHELL_CALLEE.test(name) && !(lang === 'python' && name === 'exec') && argNodes.length > 0) {
           const first = args[0];
-          const shellLine = argNodes[0]?.type === 'list' || argNodes[0]?.type === 'array' ? [first.split(/\s+/)] : shellWordsOf(first);
+          const argv = processArgv(argNodes, state);
+          const shellLine = argv ? [argv] : argNodes[0]?.type === 'list' || argNodes[0]?.type === 'array' ? [first.split(/\s+/)] : shellWordsOf(first);
           for (const words of shellLine) if (words.length > 0 && words[0]) pushCall(state, node, words[0], words.slice(1), childConds);
+          // `["bash", "-c", script]`, `spawn("sh", ["-c", script])`: the script's own commands.
+          const script = argv && SHELL_NAMES.has(baseName(argv[0])) ? argv.findIndex((w) => SHELL_C_FLAG.test(w)) : -1;
+          if (argv && script !== -1 && script + 1 < argv.length)
+            for (const words of shellWordsOf(argv[script + 1])) if (words.length > 0 && words[0]) pushCall(state, node, words[0], words.slice(1), childConds);
         }
       }
     }
@@ -772,13 +1278,15 @@ function comprehensionValues(node: SyntaxNode, state: WalkState): string[] | nul
   const variable = clauses[0]!.childForFieldName('left');
   const source = clauses[0]!.childForFieldName('right');
   if (variable?.type !== 'identifier' || !source) return null;
+  // A spelled-out list is walked whole (its size is the source's); a variable's, to a bound.
   const elements =
-    source.type === 'list' || source.type === 'tuple'
-      ? source.namedChildren.slice(0, MAX_LIST).map((c) => resolve(c, state))
+    source.type === 'list' || source.type === 'tuple' || source.type === 'string'
+      ? listOf(source, state, 1)
       : source.type === 'identifier'
-        ? state.lists.get(source.text)
-        : undefined;
-  if (!elements) return null;
+        ? (listOf(source, state, 1)?.slice(0, MAX_WALKED) ?? null)
+        : null;
+  if (!elements || elements.length > comprehensionRoom) return null;
+  comprehensionRoom -= elements.length;
   const before = state.consts.get(variable.text);
   const values = elements.map((element) => {
     state.consts.set(variable.text, element);
@@ -811,12 +1319,20 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
   if (known) return known;
   const facts: CodeFacts = { calls: [], incomplete: null };
   memo.set(ctx, facts);
+  comprehensionRoom = COMPREHENSION_BUDGET;
   const chunks = codeChunksOf(ctx).filter((c) => worthParsing(c.text));
   const trees = new ParsedChunks(chunks);
   try {
     analyseChunks(ctx, chunks, trees, facts);
   } finally {
     trees.release();
+  }
+  const built = builtHosts.get(facts.calls);
+  if (built) {
+    builtHosts.delete(facts.calls);
+    // One pass over the file per candidate, and the candidates are bounded.
+    const lower = ctx.text.toLowerCase();
+    facts.hiddenHosts = built.filter((b) => !lower.includes(hostKey(b.host)));
   }
   return facts;
 }
@@ -925,6 +1441,14 @@ export function codeFactsIfComputed(ctx: ScanContext): CodeFacts | undefined {
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const CODE_FACT_REGEXES: readonly RegExp[] = [
+  URL_HOST,
+  IP_HOST,
+  NUMBER_LIST,
+  INDIRECT_REF,
+  SHELL_NAME,
+  MEMBER_NAME,
+  PLAIN_LITERAL,
+  SHELL_C_FLAG,
   IDENT,
   VAR_REF,
   LOOP_VAR,

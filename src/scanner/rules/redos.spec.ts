@@ -2,6 +2,7 @@ import { RegExpParser } from '@eslint-community/regexpp';
 import { check } from 'recheck';
 import { analyse } from 'scslre';
 import { CODE_DECODE_REGEXES } from '../code/code-decode';
+import { CODE_IDIOM_REGEXES } from '../code/code-idioms';
 import { CODE_EFFECT_REGEXES } from '../code/code-effects';
 import { CODE_FACT_REGEXES } from '../code/code-facts';
 import { CODE_UNIT_REGEXES } from '../code/code-units';
@@ -44,6 +45,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...CODE_FACT_REGEXES,
     ...CODE_EFFECT_REGEXES,
     ...CODE_DECODE_REGEXES,
+    ...CODE_IDIOM_REGEXES,
     ...DECODER_REGEXES,
     ...NORMALIZE_REGEXES,
     ...CONTEXT_REGEXES,

@@ -18,8 +18,8 @@ import { patternMaskedLines } from '../pattern-literals';
 import { literalPattern } from '../../engine/literal-pattern';
 import { codeFactsOf, type CodeCall } from '../../code/code-facts';
 import { sendsOut } from '../../code/code-effects';
-import { extractMcpServers } from '../../parsers/json-config.parser';
 import { codeLexicon } from '../../lexicons/lexicon';
+import { extractMcpServers } from '../../parsers/json-config.parser';
 
 const SOURCE_RE = new RegExp(CREDENTIAL_SOURCE, 'i');
 const SINK_RE = new RegExp(NETWORK_SINK, 'i');
@@ -196,6 +196,40 @@ function fixedDownloadLines(ctx: ScanContext): Set<number> {
   return new Set([...byLine].filter(([, fixed]) => fixed).map(([line]) => line));
 }
 
+/** Two ascending line lists as one, without repeats. */
+function mergeLines(a: readonly number[], b: readonly number[]): number[] {
+  return b.length === 0 ? [...a] : [...new Set([...a, ...b])].sort((x, y) => x - y);
+}
+
+/** A credential read in a resolved argument that the call's source text does not spell. */
+function revealedSource(arg: string, callText: string): boolean {
+  // The environment handed on to a child process (`opts = { env: process.env }`) reads nothing out.
+  const m = SOURCE_RE.exec(withoutNonReads([arg], 0));
+  return m !== null && !callText.includes(m[0].trim());
+}
+
+/**
+ * Reads and sends the text of a line hides and the parse tree shows: a call whose arguments resolve
+ * to a credential path (`os.path.join(home, ".ss" + "h", key)`), a callee that resolves to a network
+ * sink (`getattr(__import__("url" + "lib.request"), "url" + "open")`). A line whose text already
+ * names a source or a sink is left to the line scan (and to its fixed-download exception).
+ */
+function hiddenFlowLines(ctx: ScanContext): { sources: number[]; sinks: number[] } {
+  const sources: number[] = [];
+  const sinks: number[] = [];
+  const network = [...codeLexicon('code-network-sink')];
+  for (const call of codeFactsOf(ctx).calls) {
+    if (call.origin !== 'script') continue;
+    const text = ctx.lines[call.line - 1] ?? '';
+    // A dotted name or a suffix of one: a bare `create_connection` may be the program's own function.
+    const networkCall = network.some((w) => call.name === w || call.name.endsWith(`.${w}`));
+    if (!SINK_RE.test(text) && (SINK_RE.test(`${call.name}(`) || networkCall || sendsOut(call))) sinks.push(call.line);
+    // Only a read the resolution reveals: one the call's own text spells (over several lines) is the line scan's.
+    if (!SOURCE_RE.test(text) && call.args.some((a) => revealedSource(a, call.text))) sources.push(call.line);
+  }
+  return { sources: [...new Set(sources)], sinks: [...new Set(sinks)] };
+}
+
 /**
  * In a script, a credential/env harvest and a network send anywhere in the same file is a flow
  * (critical); within 10 lines it is a hard block. Across the bundle's scripts (collector + reporter
@@ -203,11 +237,13 @@ function fixedDownloadLines(ctx: ScanContext): Set<number> {
  */
 function scriptFlows(ctx: ScanContext): RuleHit[] {
   // A scanner's own table of detection patterns names sources and sinks without using them.
-  const scanned = scanScript(patternMaskedLines(ctx) ?? ctx.lines);
-  const { sources } = scanned;
+  const masked = patternMaskedLines(ctx);
+  const scanned = scanScript(masked ?? ctx.lines);
   // A download of a fixed address sends nothing: it is no sink for a read elsewhere in the script.
   const fixed = ctx.language === 'shell' && scanned.sinks.length > 0 ? fixedDownloadLines(ctx) : null;
-  const sinks = fixed ? scanned.sinks.filter((line) => !fixed.has(line)) : scanned.sinks;
+  const hidden = masked ? { sources: [], sinks: [] } : hiddenFlowLines(ctx);
+  const sources = mergeLines(scanned.sources, hidden.sources);
+  const sinks = mergeLines(fixed ? scanned.sinks.filter((line) => !fixed.has(line)) : scanned.sinks, hidden.sinks);
   const hits: RuleHit[] = [];
   if (sources.length > 0 && sinks.length > 0 && keyFromEnvFileToItsVendor(ctx, sources)) return hits;
   if (sources.length > 0 && sinks.length > 0) {
