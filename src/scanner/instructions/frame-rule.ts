@@ -24,8 +24,8 @@ export interface FrameNeed {
    */
   pointedBy?: SlotClass;
   /**
-   * The slot may also be filled anywhere in the file when the anchor's own instruction holds this
-   * class, a word pointing at a place written elsewhere ("the store from section 5", "the URL in
+   * The slot may also be filled anywhere in the file when the anchor's window holds this class, a
+   * word pointing at a place written elsewhere ("the store from section 5", "the URL in
    * note [1]", "the endpoint in the table below").
    */
   pointedElsewhereBy?: SlotClass;
@@ -202,7 +202,8 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         cls = need.any.find((c) => block.has(c));
         if (cls !== undefined) pointedTo.push(cls);
       }
-      if (cls === undefined && need.pointedElsewhereBy && own.classes.has(need.pointedElsewhereBy)) {
+      const pointer = need.pointedElsewhereBy;
+      if (cls === undefined && pointer && window.some((ins) => ins.classes.has(pointer))) {
         cls = need.any.find((c) => fileClasses.has(c));
         if (cls !== undefined) pointedTo.push(cls);
       }

@@ -32,8 +32,7 @@ export const frmSensitiveToExternalRule = defineFrameRule({
       if (own.mood !== 'directive' || own.classes.has('auth-placement')) return null;
       // The order names both, or points back at them ("Send both there" after the files and the host).
       const named = own.classes.has('object-secret') && own.classes.has('destination-address');
-      const pointed =
-        (own.classes.has('place-reference') || own.classes.has('place-elsewhere')) && window.has('object-secret') && window.has('destination-address');
+      const pointed = (own.classes.has('place-reference') || window.has('place-elsewhere')) && window.has('object-secret') && window.has('destination-address');
       return named || pointed ? { severity: 'high', confidence: 'high' } : null;
     }
     if (window.has('object-secret')) return { severity: 'critical', confidence: 'high' };
