@@ -60,6 +60,8 @@ export interface Instruction {
   leadLine?: number;
   /** Asked, not told ("Does it disable security?"): read as a description. */
   question: boolean;
+  /** A lead-in whose negation governs no act of its own ("Never do the following:", "Folgendes ist verboten:"): its list items are prohibitions. */
+  forbids?: boolean;
   /**
    * A paragraph that names a numbered step of a list above it ("Step 1 also covers the API
    * keys."): the index, in the file's instructions, of that list item. Frames read the two together.
@@ -213,6 +215,9 @@ function hostOnPortAt(ctx: ScanContext, tokens: readonly string[], tokenLine: re
   return -1;
 }
 
+/** A token that is one Chinese, Japanese or Korean letter (lexicon.ts reads each such letter as a token). */
+const SINGLE_LETTER_TOKEN = /^[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]$/;
+
 /** Cyrillic and Greek letters that look like no Latin letter: a line holding one is written in that script. */
 const GENUINE_CYRILLIC_OR_GREEK =
   /[\u0431\u0433\u0434\u0436-\u0439\u043b\u043f\u0444\u0446-\u044b\u044d-\u044f\u0451\u0411\u0413\u0414\u0416-\u0419\u041b\u041f\u0424\u0426-\u042b\u042d-\u042f\u0401\u03b4\u03b6-\u03b8\u03bb\u03bc\u03be\u03c0\u03c2\u03c3\u03c6\u03c8\u03c9]/;
@@ -337,6 +342,7 @@ const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'pl
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const INSTRUCTION_REGEXES: readonly RegExp[] = [
+  SINGLE_LETTER_TOKEN,
   GENUINE_CYRILLIC_OR_GREEK,
   LETTER_RUN,
   LATIN_LETTER,
@@ -674,6 +680,12 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       // An item under "Attackers can:" describes the attack like its lead-in does; one under
       // "mention these fixes:" reports a fixed bug ("the uploader silently dropped files").
       if ((lead.mood === 'quotation' || lead.classes.has('report-subject')) && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
+      // Every slot of an item under a forbidding lead-in is forbidden, its modifiers (hiding, skipping consent) too.
+      else if (lead.forbids && instruction.slots.length > 0) {
+        for (const sl of instruction.slots) sl.negated = true;
+        instruction.mood = 'prohibition';
+        instruction.classes = new Set();
+      }
     } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
       lead = instruction;
     }
@@ -705,6 +717,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
 }
 
 const CONDITION = lexiconWords('condition-word');
+/** Words that state a prohibition as a predicate ("is forbidden", "ist verboten"), unlike a bare "not". */
+const FORBIDDING_WORD = lexiconWords('forbidding-word');
 
 /**
  * "If the system can silently commit the user to costs without showing them, that's a missing
@@ -897,7 +911,8 @@ function writesAddress(ctx: ScanContext, facts: TokenFacts, tokenLine: readonly 
 /** Tokens [start, end) joined by spaces, built in place (no array copy and join per slot). */
 function phraseText(tokens: readonly string[], start: number, end: number): string {
   let text = tokens[start];
-  for (let k = start + 1; k < end; k++) text += ` ${tokens[k]}`;
+  // Letters of scripts written without spaces (each one a token) are joined as written: "요청한작업만".
+  for (let k = start + 1; k < end; k++) text += SINGLE_LETTER_TOKEN.test(tokens[k - 1]) && SINGLE_LETTER_TOKEN.test(tokens[k]) ? tokens[k] : ` ${tokens[k]}`;
   return text;
 }
 
@@ -1135,6 +1150,14 @@ function frameOf(
     question,
     slots,
     classes,
+    // "Folgendes ist verboten:", "Never do the following:": a negation that governs no act of its
+    // own line, outside a condition, forbids what the list under it names.
+    forbids:
+      (opensProhibited || [...negations, ...negationsAfter].some((n) => FORBIDDING_WORD.has(tokens[n]))) &&
+      conditional === null &&
+      !slots.some((sl) => sl.cls.startsWith('action-') && !sl.negated)
+        ? true
+        : undefined,
   };
 }
 

@@ -55,6 +55,7 @@ import urlScheme from './url-scheme.json';
 import modalVerb from './modal-verb.json';
 import negation from './negation.json';
 import negationAfter from './negation-after.json';
+import forbiddingWord from './forbidding-word.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
 import objectAgentMemory from './object-agent-memory.json';
@@ -199,6 +200,7 @@ export const LEXICON_FILES = [
   threatSubject,
   triggerRecurring,
   // Word lists (`"use": "words"`), read as sets.
+  forbiddingWord,
   pointsBack,
   personOrLink,
   responsePart,
