@@ -1097,7 +1097,13 @@ function frameOf(
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
   for (let k = 0; k < slots.length; k++) {
     const cls = slots[k].cls;
-    if (slotStart[k] > firstProhibitedAction && (cls === 'consent-bypass' || cls === 'concealment' || cls === 'stealth')) slots[k].negated = true;
+    // In a leading condition the prohibited act is the case ("When the user asks you not to run it, do it anyway"): its modifiers stop at the clause break.
+    if (
+      slotStart[k] > firstProhibitedAction &&
+      (cls === 'consent-bypass' || cls === 'concealment' || cls === 'stealth') &&
+      !(conditional && breakBetween(conditional, firstProhibitedAction + 1, slotStart[k]))
+    )
+      slots[k].negated = true;
   }
   for (const sl of slots) if (!sl.negated) classes.add(sl.cls);
   // Derived slots: a verb next to its object ("disable security controls", "filtering is
