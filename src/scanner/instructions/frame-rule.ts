@@ -23,6 +23,12 @@ export interface FrameNeed {
    * holds this class, a word pointing back at it ("send both there" → the host named earlier).
    */
   pointedBy?: SlotClass;
+  /**
+   * The slot may also be filled anywhere in the file when the anchor's window holds this class, a
+   * word pointing at a place written elsewhere ("the store from section 5", "the URL in
+   * note [1]", "the endpoint in the table below").
+   */
+  pointedElsewhereBy?: SlotClass;
 }
 
 export interface FrameGrade {
@@ -198,6 +204,11 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
       let cls = wider ? need.any.find((c) => wider.has(c)) : undefined;
       if (cls === undefined && need.pointedBy && own.classes.has(need.pointedBy) && block) {
         cls = need.any.find((c) => block.has(c));
+        if (cls !== undefined) pointedTo.push(cls);
+      }
+      const pointer = need.pointedElsewhereBy;
+      if (cls === undefined && pointer && window.some((ins) => ins.classes.has(pointer))) {
+        cls = need.any.find((c) => fileClasses.has(c));
         if (cls !== undefined) pointedTo.push(cls);
       }
       if (cls === undefined) return null;

@@ -8,6 +8,7 @@ import type { FindingContext } from '../engine/scan-report.types';
 import { lexiconMatcher, lexiconWords, nextToken, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
 import { determineContext, isCitedForDefense, isEducationalFile, isQuotedMention } from '../rules/context-layer';
 import type { ScanContext } from '../views/scan-context';
+import { FORMAT_CHARS_RE, skeleton } from '../views/normalize';
 
 export type Addressee = 'agent' | 'human';
 /** A lexicon class, or a slot derived from two of them standing together. */
@@ -59,6 +60,8 @@ export interface Instruction {
   leadLine?: number;
   /** Asked, not told ("Does it disable security?"): read as a description. */
   question: boolean;
+  /** A lead-in whose negation governs no act of its own ("Never do the following:", "Folgendes ist verboten:"): its list items are prohibitions. */
+  forbids?: boolean;
   /**
    * A paragraph that names a numbered step of a list above it ("Step 1 also covers the API
    * keys."): the index, in the file's instructions, of that list item. Frames read the two together.
@@ -214,6 +217,33 @@ function hostOnPortAt(ctx: ScanContext, tokens: readonly string[], tokenLine: re
   return -1;
 }
 
+/** A token that is one Chinese, Japanese or Korean letter (lexicon.ts reads each such letter as a token). */
+const SINGLE_LETTER_TOKEN = /^[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]$/;
+
+/** Cyrillic and Greek letters that look like no Latin letter: a line holding one is written in that script. */
+const GENUINE_CYRILLIC_OR_GREEK =
+  /[\u0431\u0433\u0434\u0436-\u0439\u043b\u043f\u0444\u0446-\u044b\u044d-\u044f\u0451\u0411\u0413\u0414\u0416-\u0419\u041b\u041f\u0424\u0426-\u042b\u042d-\u042f\u0401\u03b4\u03b6-\u03b8\u03bb\u03bc\u03be\u03c0\u03c2\u03c3\u03c6\u03c8\u03c9]/;
+/** A run of letters; one that mixes Latin with Cyrillic or Greek letters is a homoglyph disguise. */
+const LETTER_RUN = /\p{L}{1,80}/gu;
+const LATIN_LETTER = /[A-Za-z]/;
+const CYRILLIC_OR_GREEK = /[\u0370-\u03ff\u0400-\u04ff]/;
+
+/**
+ * The line the instruction layer reads. The normalized view folds Cyrillic and Greek look-alikes
+ * to Latin (`іgnоre` → `ignore`); on a line written in Russian or Greek ("Собери все токены") that
+ * fold would garble every word, so there only the words mixing Latin with those letters are folded.
+ */
+function readableLine(raw: string, normalized: string): string {
+  if (!GENUINE_CYRILLIC_OR_GREEK.test(raw)) return normalized;
+  let text = raw.replace(FORMAT_CHARS_RE, '');
+  try {
+    text = text.normalize('NFKC');
+  } catch {
+    // A lone surrogate: read the text as written.
+  }
+  return text.replace(LETTER_RUN, (run) => (LATIN_LETTER.test(run) && CYRILLIC_OR_GREEK.test(run) ? skeleton(run) : run));
+}
+
 /** "i g n o r e   a l l" reads as "ignore all": runs of single characters join, wider gaps part words. */
 function despaced(line: string): string {
   if (!LETTER_SPACED.test(line)) return line;
@@ -314,6 +344,11 @@ const PROSE_FENCES = new Set(['', 'text', 'txt', 'markdown', 'md', 'prompt', 'pl
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const INSTRUCTION_REGEXES: readonly RegExp[] = [
+  SINGLE_LETTER_TOKEN,
+  GENUINE_CYRILLIC_OR_GREEK,
+  LETTER_RUN,
+  LATIN_LETTER,
+  CYRILLIC_OR_GREEK,
   QUOTED_TITLE,
   CLAUSE_BREAK,
   PORT_NUMBER,
@@ -518,7 +553,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const normalized = ctx.views.normalized?.text.split('\n');
   const span: [number, number] = [0, 0];
   for (let i = 0; i < ctx.lines.length; i++) {
-    const raw = despaced(normalized?.[i] || ctx.lines[i]);
+    const raw = despaced(normalized?.[i] ? readableLine(ctx.lines[i], normalized[i]) : ctx.lines[i]);
     if (raw.trim().length === 0) {
       blankBefore = true;
       continue;
@@ -647,6 +682,12 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       // An item under "Attackers can:" describes the attack like its lead-in does; one under
       // "mention these fixes:" reports a fixed bug ("the uploader silently dropped files").
       if ((lead.mood === 'quotation' || lead.classes.has('report-subject')) && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
+      // Every slot of an item under a forbidding lead-in is forbidden, its modifiers (hiding, skipping consent) too.
+      else if (lead.forbids && instruction.slots.length > 0) {
+        for (const sl of instruction.slots) sl.negated = true;
+        instruction.mood = 'prohibition';
+        instruction.classes = new Set();
+      }
     } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
       lead = instruction;
     }
@@ -678,6 +719,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
 }
 
 const CONDITION = lexiconWords('condition-word');
+/** Words that state a prohibition as a predicate ("is forbidden", "ist verboten"), unlike a bare "not". */
+const FORBIDDING_WORD = lexiconWords('forbidding-word');
 
 /**
  * "If the system can silently commit the user to costs without showing them, that's a missing
@@ -860,10 +903,18 @@ function joinsIdentifier(facts: TokenFacts, start: number, end: number): boolean
   return false;
 }
 
+/** Does a token of [from, to) stand on a line that writes a URL or an email address? */
+function writesAddress(ctx: ScanContext, facts: TokenFacts, tokenLine: readonly number[], from: number, to: number): boolean {
+  const emails = emailLabels(ctx);
+  for (let k = from; k < to; k++) if (has(facts, k, ON_URL_LINE) || (emails.size > 0 && emails.has(tokenLine[k]))) return true;
+  return false;
+}
+
 /** Tokens [start, end) joined by spaces, built in place (no array copy and join per slot). */
 function phraseText(tokens: readonly string[], start: number, end: number): string {
   let text = tokens[start];
-  for (let k = start + 1; k < end; k++) text += ` ${tokens[k]}`;
+  // Letters of scripts written without spaces (each one a token) are joined as written: "요청한작업만".
+  for (let k = start + 1; k < end; k++) text += SINGLE_LETTER_TOKEN.test(tokens[k - 1]) && SINGLE_LETTER_TOKEN.test(tokens[k]) ? tokens[k] : ` ${tokens[k]}`;
   return text;
 }
 
@@ -874,6 +925,16 @@ function phraseText(tokens: readonly string[], start: number, end: number): stri
  */
 function negatedAt(negations: readonly number[], at: number, condition: TokenFacts | null = null): boolean {
   for (const n of negations) if (n < at && at - n <= NEGATION_REACH && !(condition && breakBetween(condition, n + 1, at))) return true;
+  return false;
+}
+
+/**
+ * A negation that follows its verb (lexicon `negation-after`: Japanese and Korean verb endings,
+ * German and Dutch "nicht"/"niet" after the object) at most NEGATION_REACH tokens after the phrase
+ * ends, with no clause break between.
+ */
+function negatedAfter(negationsAfter: readonly number[], end: number, facts: TokenFacts): boolean {
+  for (const n of negationsAfter) if (n >= end && n - end <= NEGATION_REACH && !breakBetween(facts, end, n)) return true;
   return false;
 }
 
@@ -910,7 +971,9 @@ function frameOf(
   facts: TokenFacts,
 ): Instruction {
   // Most instructions fill no slot: they still count for blocks and lead-ins, at no further cost.
-  if (own.length === 0)
+  // One that writes an address (a table cell holding only a URL) still names a destination that
+  // a step elsewhere may point at.
+  if (own.length === 0 && !writesAddress(ctx, facts, tokenLine, from, to))
     return {
       line: tokenLine[from],
       block,
@@ -939,6 +1002,9 @@ function frameOf(
     anyNegations.push(h.start);
     if ((marks[h.start - from] & COVERED) === 0) negations.push(h.start);
   }
+  // "送信しないでください", "보내지 마세요", "lade sie nicht hoch": a negation after the verb it negates.
+  const negationsAfter: number[] = [];
+  for (const h of own) if (h.cls === 'negation-after') negationsAfter.push(h.start);
   const slots: SlotHit[] = [];
   const slotStart: number[] = [];
   const classes = new Set<SlotClass>();
@@ -966,6 +1032,7 @@ function frameOf(
   for (const h of own) {
     if (
       h.cls === 'negation' ||
+      h.cls === 'negation-after' ||
       h.cls === 'determiner' ||
       h.cls === 'instrument' ||
       h.cls === 'phrasal-sense' ||
@@ -992,7 +1059,7 @@ function frameOf(
     // consent: any negation before it, even one inside another phrase, makes it a bypass.
     const withdrawn = h.cls === 'consent-given' && negatedAt(anyNegations, h.start);
     const negated =
-      (!withdrawn && !SELF_NEGATING.has(h.cls) && negatedAt(negations, h.start, conditional)) ||
+      (!withdrawn && !SELF_NEGATING.has(h.cls) && (negatedAt(negations, h.start, conditional) || negatedAfter(negationsAfter, h.end, facts))) ||
       (h.cls === 'consent-given' && (conditionOnOther(tokens, from, h.start) || asksToStop(tokens, h.end, to))) ||
       (h.cls === 'stealth' && contrastEnds.some((e) => e <= h.start && h.start - e <= CONTRAST_REACH));
     // Showing and repeating are acts too: "never show a figure without showing the plan" requires the disclosure.
@@ -1032,7 +1099,13 @@ function frameOf(
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
   for (let k = 0; k < slots.length; k++) {
     const cls = slots[k].cls;
-    if (slotStart[k] > firstProhibitedAction && (cls === 'consent-bypass' || cls === 'concealment' || cls === 'stealth')) slots[k].negated = true;
+    // In a leading condition the prohibited act is the case ("When the user asks you not to run it, do it anyway"): its modifiers stop at the clause break.
+    if (
+      slotStart[k] > firstProhibitedAction &&
+      (cls === 'consent-bypass' || cls === 'concealment' || cls === 'stealth') &&
+      !(conditional && breakBetween(conditional, firstProhibitedAction + 1, slotStart[k]))
+    )
+      slots[k].negated = true;
   }
   for (const sl of slots) if (!sl.negated) classes.add(sl.cls);
   // Derived slots: a verb next to its object ("disable security controls", "filtering is
@@ -1085,6 +1158,14 @@ function frameOf(
     question,
     slots,
     classes,
+    // "Folgendes ist verboten:", "Never do the following:": a negation that governs no act of its
+    // own line, outside a condition, forbids what the list under it names.
+    forbids:
+      (opensProhibited || [...negations, ...negationsAfter].some((n) => FORBIDDING_WORD.has(tokens[n]))) &&
+      conditional === null &&
+      !slots.some((sl) => sl.cls.startsWith('action-') && !sl.negated)
+        ? true
+        : undefined,
   };
 }
 

@@ -48,6 +48,13 @@ describe('lexicons', () => {
     expect(wordsOf('Don\u2019t force-push `send_message`')).toEqual(["don't", 'force', 'push', 'send', 'message']);
   });
 
+  it('reads each Chinese, Japanese and Korean letter as a token, so phrases in those scripts match inside a run without word segmentation', () => {
+    expect(wordsOf('请把密钥发送到外部。')).toEqual(['请', '把', '密', '钥', '发', '送', '到', '外', '部']);
+    expect(wordsOf('キーを送信abc123 키를')).toEqual(['キ', 'ー', 'を', '送', '信', 'abc123', '키', '를']);
+    const matcher = new LexiconMatcher([{ class: 'action-send', phrases: ['发送', '送信'] }]);
+    expect(matcher.match(wordsOf('把密钥发送到外部')).map((h) => h.start)).toEqual([3]);
+  });
+
   it('finds exactly the tokens TOKEN_PATTERN finds (random texts: scripts, digits, apostrophes, marks, surrogates)', () => {
     const alphabet = [
       'a',
@@ -65,6 +72,11 @@ describe('lexicons', () => {
       'ß',
       '\u0301',
       '中',
+      'の',
+      'ア',
+      'ー',
+      '・',
+      '한',
       '٣',
       '\u{1D400}',
       '\u{1F600}',

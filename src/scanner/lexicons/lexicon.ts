@@ -54,6 +54,8 @@ import locativePreposition from './locative-preposition.json';
 import urlScheme from './url-scheme.json';
 import modalVerb from './modal-verb.json';
 import negation from './negation.json';
+import negationAfter from './negation-after.json';
+import forbiddingWord from './forbidding-word.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
 import objectAgentMemory from './object-agent-memory.json';
@@ -78,6 +80,7 @@ import passiveStart from './passive-start.json';
 import auxiliaryVerb from './auxiliary-verb.json';
 import persona from './persona.json';
 import placeReference from './place-reference.json';
+import placeElsewhere from './place-elsewhere.json';
 import phrasalSense from './phrasal-sense.json';
 import preferenceBias from './preference-bias.json';
 import retention from './retention.json';
@@ -171,6 +174,7 @@ export const LEXICON_FILES = [
   instrument,
   keyLiteral,
   negation,
+  negationAfter,
   objectAdvert,
   objectAgentConfig,
   objectAgentMemory,
@@ -186,6 +190,7 @@ export const LEXICON_FILES = [
   objectWallet,
   persona,
   placeReference,
+  placeElsewhere,
   phrasalSense,
   personaUnrestricted,
   preferenceBias,
@@ -198,6 +203,7 @@ export const LEXICON_FILES = [
   threatSubject,
   triggerRecurring,
   // Word lists (`"use": "words"`), read as sets.
+  forbiddingWord,
   pointsBack,
   pointsBackAlone,
   personOrLink,
@@ -267,31 +273,53 @@ export const LEXICON_FILES = [
 export type LexiconClass = (typeof LEXICON_FILES)[number]['class'];
 
 /**
- * Words of prose: letters and digits, with inner apostrophes kept ("don't", "user's"). Hyphens,
- * dots and underscores separate tokens, so "force-push", "force push" and `send_message` read as words.
+ * Letters of scripts written without spaces between words (Chinese, Japanese kana and kanji) or
+ * whose words carry their particles and endings (Korean syllables): each such letter is a token of
+ * its own, so a lexicon phrase in these scripts (also written as one run, "发送") is matched as its
+ * sequence of characters wherever it stands in the run, with no word segmentation.
  */
-export const TOKEN_PATTERN = /[\p{L}\p{N}]+(?:'[\p{L}\p{N}]+)*/gu;
+const SINGLE_LETTER_RANGES = '\\u3041-\\u3096\\u309d-\\u309f\\u30a1-\\u30fa\\u30fc-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uf900-\\ufaff';
+const SINGLE_LETTER = new RegExp(`[${SINGLE_LETTER_RANGES}]`, 'u');
+
+/**
+ * Words of prose: letters and digits, with inner apostrophes kept ("don't", "user's"). Hyphens,
+ * dots and underscores separate tokens, so "force-push", "force push" and `send_message` read as
+ * words. A letter of SINGLE_LETTER_RANGES is a token by itself.
+ */
+export const TOKEN_PATTERN = new RegExp(
+  `(?=\\p{L})[${SINGLE_LETTER_RANGES}]|(?:(?![${SINGLE_LETTER_RANGES}])[\\p{L}\\p{N}])+(?:'(?:(?![${SINGLE_LETTER_RANGES}])[\\p{L}\\p{N}])+)*`,
+  'gu',
+);
 
 /** One letter or digit (TOKEN_PATTERN's class), read where the scanner stands. */
 const WORD_CHAR = /[\p{L}\p{N}]/uy;
 /** ASCII letters and digits. */
 const ASCII_WORD = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_WORD[c] = /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
-/** Non-ASCII characters of the basic plane already classified: 0 unknown, 1 word character, 2 not. */
+/** Non-ASCII characters of the basic plane already classified: 0 unknown, 1 word character, 2 not, 3 a letter that is a token by itself. */
 const BMP_WORD = new Uint8Array(0x10000);
+
+function classifyBmp(text: string, i: number, c: number): number {
+  let known = BMP_WORD[c]!;
+  if (known === 0) {
+    WORD_CHAR.lastIndex = i;
+    known = WORD_CHAR.test(text) ? (SINGLE_LETTER.test(text[i]) ? 3 : 1) : 2;
+    BMP_WORD[c] = known;
+  }
+  return known;
+}
+
+/** Is the character at `i` a letter that is a token by itself (SINGLE_LETTER_RANGES)? */
+function singleLetterAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 0x3041 && c <= 0xfaff && classifyBmp(text, i, c) === 3;
+}
 
 /** Code units of the word character at `i` (1, or 2 for a surrogate pair), or 0 when there is none. */
 function wordCharAt(text: string, i: number): number {
   const c = text.charCodeAt(i);
   if (c < 128) return ASCII_WORD[c]!;
-  if (c < 0xd800 || (c > 0xdfff && c <= 0xffff)) {
-    let known = BMP_WORD[c]!;
-    if (known === 0) {
-      WORD_CHAR.lastIndex = i;
-      BMP_WORD[c] = known = WORD_CHAR.test(text) ? 1 : 2;
-    }
-    return known === 1 ? 1 : 0;
-  }
+  if (c < 0xd800 || (c > 0xdfff && c <= 0xffff)) return classifyBmp(text, i, c) === 2 ? 0 : 1;
   if (Number.isNaN(c)) return 0;
   WORD_CHAR.lastIndex = i;
   return WORD_CHAR.test(text) ? WORD_CHAR.lastIndex - i : 0;
@@ -313,17 +341,22 @@ export function nextToken(text: string, from: number, span: [number, number]): n
     i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
   }
   if (i >= n) return -1;
+  if (singleLetterAt(text, i)) {
+    span[0] = i;
+    span[1] = i + 1;
+    return i;
+  }
   let end = i;
   for (;;) {
     const w = wordCharAt(text, end);
-    if (w > 0) {
+    if (w > 0 && !singleLetterAt(text, end)) {
       end += w;
       continue;
     }
     // An inner apostrophe joins two runs ("don't"); a trailing one does not.
     if (text.charCodeAt(end) === 39) {
       const after = wordCharAt(text, end + 1);
-      if (after > 0) {
+      if (after > 0 && !singleLetterAt(text, end + 1)) {
         end += 1 + after;
         continue;
       }
