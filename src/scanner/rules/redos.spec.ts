@@ -24,6 +24,7 @@ import { SUPPLY_CHAIN_REGEXES } from './supply-chain-lexicon';
 import { ALL_RULES } from './presets';
 import { WRITTEN_SETTINGS_REGEXES } from './written-settings';
 import { PRIVILEGE_KIND_REGEXES } from './catalogue/priv-003-container-host.rule';
+import { OWN_TABLE_REGEXES } from './catalogue/des-002-destructive-data.rule';
 
 /**
  * Every regex the engine runs goes through two checks. scslre (the analyser behind ESLint's
@@ -60,6 +61,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...PATTERN_LITERAL_REGEXES,
     ...OFFICIAL_INSTALLER_REGEXES,
     ...PRIVILEGE_KIND_REGEXES,
+    ...OWN_TABLE_REGEXES,
   ].map((re) => ({ owner: 'engine', re })),
 ];
 
