@@ -38,13 +38,23 @@ const OFFICIAL_INSTALLERS: readonly InstallerSource[] = [
   { host: 'aspire.dev', pathPrefix: '/install' },
   { host: 'app.factory.ai', pathPrefix: '/cli' },
   { host: 'apt.llvm.org' },
+  { host: 'sdk.cloud.google.com' },
+  { host: 'deb.nodesource.com' },
+  { host: 'community.chocolatey.org', pathPrefix: '/install.ps1' },
 ];
 
 const URL_RE = /\bhttps:\/\/[^\s"'`<>()|;\\]{1,300}/gi;
+/**
+ * A PowerShell fetch of an address written without its scheme (`irm bun.sh/install.ps1 | iex`, the
+ * form vendors document for Windows): the host is read as written and must be an official one too.
+ */
+const BARE_FETCH_RE =
+  /\b(?:irm|iwr|Invoke-RestMethod|Invoke-WebRequest)\s{1,3}(?:-Uri\s{1,3})?([a-z0-9][a-z0-9-]{0,62}(?:\.[a-z0-9-]{1,63}){1,6}\/[^\s"'`<>()|;\\]{0,300})/gi;
 
-/** Every https URL on the line is an official installer, and there is at least one. */
+/** Every https URL on the line (and every scheme-less PowerShell fetch) is an official installer, and there is at least one. */
 export function onlyOfficialInstallers(line: string): boolean {
   const urls = [...line.matchAll(URL_RE)].map((m) => m[0]);
+  for (const m of line.matchAll(BARE_FETCH_RE)) urls.push(`https://${m[1]}`);
   if (urls.length === 0) return false;
   return urls.every((u) => {
     const host = realHost(u);
@@ -54,4 +64,4 @@ export function onlyOfficialInstallers(line: string): boolean {
   });
 }
 
-export const OFFICIAL_INSTALLER_REGEXES: readonly RegExp[] = [URL_RE];
+export const OFFICIAL_INSTALLER_REGEXES: readonly RegExp[] = [URL_RE, BARE_FETCH_RE];

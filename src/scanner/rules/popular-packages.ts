@@ -27,6 +27,7 @@ export const POPULAR_PACKAGES: ReadonlySet<string> = new Set([
   'selenium',
   'tensorflow',
   'torch',
+  'flash-attn',
   'scikit-learn',
   'openai',
   'anthropic',

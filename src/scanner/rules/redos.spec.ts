@@ -26,6 +26,7 @@ import { ALL_RULES } from './presets';
 import { WRITTEN_SETTINGS_REGEXES } from './written-settings';
 import { PRIVILEGE_KIND_REGEXES } from './catalogue/priv-003-container-host.rule';
 import { HARDCODED_CREDENTIAL_REGEXES } from './catalogue/sec-003-hardcoded-credential.rule';
+import { OWN_TABLE_REGEXES } from './catalogue/des-002-destructive-data.rule';
 
 /**
  * Every regex the engine runs goes through two checks. scslre (the analyser behind ESLint's
@@ -64,6 +65,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...OFFICIAL_INSTALLER_REGEXES,
     ...PRIVILEGE_KIND_REGEXES,
     ...HARDCODED_CREDENTIAL_REGEXES,
+    ...OWN_TABLE_REGEXES,
   ].map((re) => ({ owner: 'engine', re })),
 ];
 

@@ -7,7 +7,7 @@ import {
   ON_USER_REQUEST_RE,
   SHARED_SCOPE_RE,
 } from '../benign-forms';
-import { defineRegexRule, sentenceAround, windowText } from '../regex-rule';
+import { defineRegexRule, perFile, sentenceAround, windowText } from '../regex-rule';
 import type { RuleHit } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
 
@@ -28,6 +28,35 @@ function rateDatabaseReset(hit: RuleHit, ctx: ScanContext): RuleHit {
   const payloadExample = !ctx.executable && INJECTION_PAYLOAD_RE.test(lineText);
   const onRequest = !ctx.executable && ON_USER_REQUEST_RE.test(windowText(ctx, hit.line, 3)) && !SHARED_SCOPE_RE.test(windowText(ctx, hit.line, 3));
   return guarded || localInProse || payloadExample || onRequest ? { ...hit, severity: 'low', message: 'Database reset scoped to a development copy' } : hit;
+}
+
+/** A table name as written after CREATE/DROP TABLE: quoted, bracketed, schema-qualified or a template placeholder. */
+const TABLE_NAME = String.raw`(?:IF\s{1,3}(?:NOT\s{1,3})?EXISTS\s{1,3})?([\w."\`\[\]]{1,80}|\{[^}\n]{1,60}\}|\$\{[^}\n]{1,60}\}|%s|<[\w -]{1,40}>)`;
+const CREATE_TABLE_RE = new RegExp(String.raw`\bCREATE\s{1,3}(?:TEMP(?:ORARY)?\s{1,3})?TABLE\s{1,3}` + TABLE_NAME, 'gi');
+const DROPPED_TABLE_RE = new RegExp(String.raw`\b(?:DROP\s{1,3}TABLE|TRUNCATE(?:\s{1,3}TABLE)?)\s{1,3}` + TABLE_NAME, 'i');
+const PLACEHOLDER_NAME_RE = /^(?:\{|\$\{|%s$|<)/;
+
+/** One spelling per table: quotes and brackets dropped, lower case; every placeholder is one name. */
+function tableKey(name: string): string {
+  return PLACEHOLDER_NAME_RE.test(name) ? '<placeholder>' : name.replace(/["`[\]]/g, '').toLowerCase();
+}
+
+/** Tables the file itself creates (a schema, a migration, a generator of both directions). */
+const createdTables = perFile((ctx: ScanContext): Set<string> => {
+  const out = new Set<string>();
+  if (!/create/i.test(ctx.text)) return out;
+  for (const line of ctx.lines) if (line.length > 0 && /create/i.test(line)) for (const m of line.matchAll(CREATE_TABLE_RE)) out.add(tableKey(m[1]));
+  return out;
+});
+
+/**
+ * Dropping or emptying a table the same file creates is the reverse of its own schema: a down
+ * migration, a reset script before re-creating, a generator that writes both directions
+ * (`CREATE TABLE {name}` … `DROP TABLE {name}`). It cannot reach a table the file did not define.
+ */
+function dropsOwnTable(hit: RuleHit, ctx: ScanContext): boolean {
+  const dropped = DROPPED_TABLE_RE.exec(ctx.lines[hit.line - 1] ?? '');
+  return dropped !== null && createdTables(ctx).has(tableKey(dropped[1]));
 }
 
 /**
@@ -84,6 +113,11 @@ export const daDestructiveDataRule = defineRegexRule({
     // The one-line reset-and-clean pattern is listed before this one and keeps its grade.
     if (LOCAL_DISCARD.test(m[0]) && !m[0].includes('&&'))
       return { ...hit, severity: 'low', message: 'Uncommitted or untracked work in the checkout discarded (hard reset or forced clean)' };
+    if (/^(?:DROP\s{1,3}TABLE|TRUNCATE)/i.test(m[0]) && dropsOwnTable(hit, ctx))
+      return { ...hit, severity: 'low', message: 'Drops or empties a table the file itself creates (a rollback or reset of its own schema)' };
     return rateDatabaseReset(hit, ctx);
   },
 });
+
+/** The table-name patterns this rule's refinement runs, for the ReDoS check. */
+export const OWN_TABLE_REGEXES: readonly RegExp[] = [CREATE_TABLE_RE, DROPPED_TABLE_RE, PLACEHOLDER_NAME_RE];

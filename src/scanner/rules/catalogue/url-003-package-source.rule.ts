@@ -71,12 +71,13 @@ function swappedForLookalike(substitute: string, genuine: string): boolean {
  * the prose after it begins (`pip install Pillow` - thumbnails), and quotes and extras
  * ("markitdown[pptx]") are not part of a name.
  */
-/** Quotes, brackets and commas around a token of code (`"playwright",`, `puppeteer)`). */
+/** Quotes, brackets, commas and a sentence's full stop around a token of code (`"playwright",`, `puppeteer)`, `pytest.`). */
 function trimPunctuation(token: string): string {
   let from = 0;
   let to = token.length;
   while (from < to && `"'(`.includes(token[from])) from++;
-  while (to > from && `"'),;`.includes(token[to - 1])) to--;
+  // A sentence ends after the last name ("… via pip install pytest."); no package name ends with a dot.
+  while (to > from && `"'),;.`.includes(token[to - 1])) to--;
   return token.slice(from, to);
 }
 
@@ -124,6 +125,11 @@ function nearbyPopular(name: string): { p: string; dist: number }[] {
 export function imitatedPackage(name: string): string | null {
   const n = cutAt(cutAt(name.toLowerCase(), /@[\d^~*]/), /[=<>~^!]/);
   if (n.length < 4 || POPULAR_PACKAGES.has(n)) return null;
+  // A project's own scoped name for its package (`@babel/core` for `babel-core`): only the owner of
+  // a scope publishes under it, so the scope and name joined are the genuine name, not a copy of it.
+  const scoped = /^@([^/]{1,60})\/(.{1,80})$/.exec(n);
+  if (scoped && [`${scoped[1]}-${scoped[2]}`, `${scoped[1]}${scoped[2]}`, `${scoped[1]}.${scoped[2]}`].some((joined) => POPULAR_PACKAGES.has(joined)))
+    return null;
   // Prefix squats: "expresss-utils" borrows a misspelt popular name as its first segment.
   const head = n.replace(/^@[^/]{1,60}\//, '').split(/[-_.]/)[0];
   if (head !== n && head.length >= 5 && !POPULAR_PACKAGES.has(head)) {
