@@ -178,8 +178,13 @@ const PLACE_VALUE = /^(?:~|\/|\$HOME\b|\$\{HOME\}|[a-z][a-z\d+.-]{0,20}:\/\/)/i;
 const APPEND_CALLEE = /^([A-Za-z_]\w{0,60})\.(?:append|push)$/;
 const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
 
+/** A quote or a `$`: what expandShell changes. */
+const SHELL_SPECIAL = /["'$]/;
+
 /** Shell-style text with quotes removed and `$VAR`/`${VAR:-d}` replaced from the constants. */
 function expandShell(text: string, consts: Map<string, string>): string {
+  // Most words have no quote and no expansion: nothing to remove or replace, so no copy is made.
+  if (!SHELL_SPECIAL.test(text)) return text;
   const unquoted = text.replace(/["']/g, '');
   // Expansions stop adding once the result is at MAX_RESOLVED: `a=$b$b$b…` must not multiply text.
   let room = MAX_RESOLVED;
@@ -594,7 +599,9 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
     const t = node.type;
     const at = node.startIndex;
     while (guards.length > 0 && at >= guards[guards.length - 1].to) guards.pop();
-    const childConds = guards.filter((g) => at >= g.from).map((g) => g.text);
+    // Most nodes sit under no guard: no arrays or closures are made for them.
+    const childConds: string[] = [];
+    for (const g of guards) if (at >= g.from) childConds.push(g.text);
     if (t === 'if_statement' || t === 'elif_clause' || t === 'while_statement' || t === 'conditional_expression' || t === 'ternary_expression') {
       const c = conditionOf(node);
       if (c) guards.push({ from: c.endIndex, to: node.endIndex, text: condText(c, state) });
@@ -910,5 +917,6 @@ export const CODE_FACT_REGEXES: readonly RegExp[] = [
   HOME_WORDS,
   TEMP_WORDS,
   SHELL_CALLEE,
+  SHELL_SPECIAL,
   chunkTriggers(),
 ];
