@@ -77,6 +77,8 @@ const grammarDir = (): string =>
 interface Loaded {
   parser: TsParser;
   languages: Map<CodeLanguage, TsLanguage>;
+  /** The language the parser is set to. */
+  current?: CodeLanguage;
 }
 
 let loaded: Loaded | null = null;
@@ -145,7 +147,11 @@ export function parseCode(lang: CodeLanguage, text: string, budget = parseBudget
   const language = loaded.languages.get(lang);
   if (!language) return { error: 'not_ready', ticks: 0, errorTicks: 0 };
   const { parser } = loaded;
-  parser.setLanguage(language);
+  // Setting a language resets the parser and re-creates the grammar's external scanner: only on a change.
+  if (loaded.current !== lang) {
+    parser.setLanguage(language);
+    loaded.current = lang;
+  }
   let ticks = 0;
   // Reading is counted during the parse; afterwards the tree reads node text from the same
   // callback, in one piece, as it does for a string input.
