@@ -15,7 +15,7 @@ import type { NotSentFile } from './upload-planner';
  * .cursor/rules/*.mdc, copilot-instructions.md, .claude/commands|agents/*.md, MCP configs,
  * agent settings, tool manifests, …), or, for Markdown whose name says nothing, by the agent
  * frontmatter at its head (a subagent or slash command kept in `agents/`, `subagents/`,
- * `commands/` of a collection; docs/decisions/0028-agent-files-by-frontmatter.md).
+ * `commands/` of a collection; docs/decisions/0003-agent-files-by-frontmatter.md).
  */
 
 /** Vendored, generated or VCS folders: never agent files of this project, often huge. */

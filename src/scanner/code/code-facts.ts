@@ -8,9 +8,12 @@
  * evaluated (code-decode.ts). Computed once per file (`codeFactsOf`) and shared by the code rules
  * (BW-RCE-006, BW-DES-004, BW-DES-005, BW-PRIV-006, BW-PRIV-007, BW-EXF-008, BW-OBF-004).
  *
- * Cost: only chunks that mention a word of the code lexicons are parsed; each parse has a budget
- * proportional to its size (tree-sitter.ts) and the file a total budget; a chunk whose tree is
- * mostly error nodes is not walked. A chunk that could not be parsed makes `incomplete` say so.
+ * Cost: only chunks that mention a word of the code lexicons are parsed; each parse has a work
+ * budget proportional to its size (tree-sitter.ts) and the file a total budget for parses with
+ * syntax errors, proportional to the file's size; both count parser operations, never time, so the
+ * facts of a file are the same on any machine under any load
+ * (docs/decisions/0028-deterministic-analysis-budget.md). A chunk whose tree is mostly error nodes
+ * is not walked. A chunk that could not be parsed makes `incomplete` say so.
  */
 import { codeLexicon } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
@@ -67,8 +70,23 @@ export interface HiddenHost {
   text: string;
 }
 
-/** Time per file (ms) in parses that met syntax errors; past it the remaining chunks are reported as not analysed. */
-const FILE_PARSE_BUDGET_MS = 150;
+/**
+ * Work per KB of the file (tree-sitter progress callbacks, one per 100 parser operations) that
+ * parses meeting syntax errors (or cancelled) may take in all; past it the remaining chunks are
+ * reported as not analysed. Real files above the floor stay below 8 per KB (the four evaluation
+ * corpora; the highest, an 18 KB module, 7.3), so every byte of an honest upload up to 250 KB is
+ * analysed. Error recovery costs up to ~250 µs per callback (a chunk of nothing but `a|` in
+ * shell), so a file of it runs out after ~4,000 callbacks at 250 KB, about 1 s of CPU here, and is
+ * reported as incomplete.
+ */
+export const FILE_ERROR_TICKS_PER_KB = 16;
+/** Floor of the file's budget, so a small file with broken code is never short of it. */
+export const FILE_ERROR_TICKS_FLOOR = 256;
+
+/** The work budget for parses with syntax errors of a file of `chars` characters. */
+export function fileErrorBudgetTicks(chars: number): number {
+  return Math.max(FILE_ERROR_TICKS_FLOOR, Math.ceil((chars * FILE_ERROR_TICKS_PER_KB) / 1024));
+}
 /** A tree whose error nodes cover more than this share of the chunk is not walked. */
 const MAX_ERROR_SHARE = 0.5;
 const TEXT_MAX = 300;
@@ -215,9 +233,13 @@ const TEMP_WORDS = /^(?:tmp|temp|tmpdir)$/i;
 /** `${!NAME}`: the variable whose name NAME holds (bash indirect expansion). */
 const INDIRECT_REF = /\$\{!([A-Za-z_]\w{0,60})(?::?[-=][^}\n]{0,200})?\}/g;
 const SHELL_NAME = /^[A-Za-z_]\w{0,60}$/;
+/** A quote or a `$`: what expandShell changes. */
+const SHELL_SPECIAL = /["'$]/;
 
 /** Shell-style text with quotes removed and `$VAR`/`${VAR:-d}` replaced from the constants; `${!V}` reads as the variable V names. */
 function expandShell(text: string, consts: Map<string, string>): string {
+  // Most words have no quote and no expansion: nothing to remove or replace, so no copy is made.
+  if (!SHELL_SPECIAL.test(text)) return text;
   let unquoted = text.replace(/["']/g, '');
   if (unquoted.includes('${!'))
     unquoted = unquoted.replace(INDIRECT_REF, (whole, name: string) => {
@@ -1113,7 +1135,9 @@ function walk(root: SyntaxNode, state: WalkState, kept: WalkNodes): void {
     const t = node.type;
     const at = node.startIndex;
     while (guards.length > 0 && at >= guards[guards.length - 1].to) guards.pop();
-    const childConds = guards.filter((g) => at >= g.from).map((g) => g.text);
+    // Most nodes sit under no guard: no arrays or closures are made for them.
+    const childConds: string[] = [];
+    for (const g of guards) if (at >= g.from) childConds.push(g.text);
     if (t === 'if_statement' || t === 'elif_clause' || t === 'while_statement' || t === 'conditional_expression' || t === 'ternary_expression') {
       const c = conditionOf(node);
       // A guard clause's condition also guards the rest of its block; pushed first, as it ends last.
@@ -1338,17 +1362,20 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
 }
 
 function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: ParsedChunks, facts: CodeFacts): void {
-  // Time spent in parses that met syntax errors (clean parses are linear and never counted).
-  let errorMs = 0;
+  // Work spent in parses that met syntax errors (clean parses are linear and never counted).
+  let errorTicks = 0;
+  const budget = fileErrorBudgetTicks(ctx.text.length);
   let state: WalkState | null = null;
   let notParsed = 0;
   let why = '';
   let capped = false;
   for (const chunk of chunks) {
     if (capped) break;
-    if (errorMs > FILE_PARSE_BUDGET_MS || performance.now() > ctx.deadline) {
+    // Work, not time: the same file stops at the same chunk on any machine (the analyzer's
+    // per-file deadline still applies between rules, and the scan's deadline above it).
+    if (errorTicks > budget) {
       notParsed++;
-      why = errorMs > FILE_PARSE_BUDGET_MS ? 'the file\u2019s budget for code with syntax errors ran out' : 'the file\u2019s analysis time budget ran out';
+      why = 'the file\u2019s budget for code with syntax errors ran out';
       continue;
     }
     if (!state || state.chunk.unit !== chunk.unit)
@@ -1359,10 +1386,10 @@ function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: Pa
       state.fnDefs.clear();
     }
     const parsed = trees.parse(chunk);
-    errorMs += parsed.slowMs;
+    errorTicks += parsed.errorTicks;
     if ('error' in parsed) {
       notParsed++;
-      why = parsed.error === 'not_ready' ? 'the code parsers were not ready' : 'a code block took too long to parse';
+      why = parsed.error === 'not_ready' ? 'the code parsers were not ready' : 'a code block\u2019s syntax errors went past its parse budget';
       continue;
     }
     if (parsed.walkable) walk(parsed.tree.rootNode, state, parsed.walkNodes);
@@ -1401,7 +1428,7 @@ class ParsedChunks {
 
   parse(
     chunk: CodeChunk,
-  ): { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes; slowMs: number } | { error: 'not_ready' | 'cancelled'; slowMs: number } {
+  ): { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes; errorTicks: number } | { error: 'not_ready' | 'cancelled'; errorTicks: number } {
     // The previous chunk has been walked: its tree goes unless a later chunk repeats it.
     for (const t of this.afterWalk) t.delete();
     this.afterWalk = [];
@@ -1414,7 +1441,7 @@ class ParsedChunks {
         this.kept.delete(key);
         this.afterWalk.push(known.tree);
       }
-      return { ...known, slowMs: 0 };
+      return { ...known, errorTicks: 0 };
     }
     const parsed = parseCode(chunk.lang, chunk.text);
     if ('error' in parsed) return parsed;
@@ -1423,7 +1450,7 @@ class ParsedChunks {
     const entry = { tree: parsed.tree, walkable, walkNodes: {} };
     if (left !== undefined && left > 1 && this.kept.size < MAX_KEPT_TREES) this.kept.set(key, entry);
     else this.afterWalk.push(parsed.tree);
-    return { ...entry, slowMs: parsed.slowMs };
+    return { ...entry, errorTicks: parsed.errorTicks };
   }
 
   release(): void {
@@ -1462,5 +1489,6 @@ export const CODE_FACT_REGEXES: readonly RegExp[] = [
   HOME_WORDS,
   TEMP_WORDS,
   SHELL_CALLEE,
+  SHELL_SPECIAL,
   chunkTriggers(),
 ];

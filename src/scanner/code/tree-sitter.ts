@@ -9,9 +9,12 @@
  * parsers not ready gets `null` from `parseCode`, and the code layer reports that as an incomplete
  * analysis, never as a clean file.
  *
- * Cost is bounded per parse: a parse that runs longer than PARSE_US_PER_BYTE per byte of its input
- * (with a floor) is cancelled through tree-sitter's progress callback, so an input that sends the
- * grammar's error recovery into a super-linear path costs at most a constant per byte.
+ * Cost is bounded per parse by work, never by time (docs/decisions/0028-deterministic-analysis-budget.md):
+ * tree-sitter calls the progress callback once per 100 parser operations, a count that depends on
+ * the input and the grammar only. A parse that goes past PARSE_TICKS_PER_KB callbacks per KB of its
+ * input (with a floor) is cancelled, so no chunk's parse runs away, and whether it is cancelled is
+ * the same on a quiet machine and a loaded one. The work of parses that meet syntax errors is
+ * budgeted per file by the caller (code-facts.ts).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,10 +26,37 @@ export const CODE_LANGUAGES: readonly CodeLanguage[] = ['bash', 'python', 'types
 export type SyntaxNode = TsNode;
 export type SyntaxTree = TsTree;
 
-/** Normal code parses at ~1-3 µs per byte here; a parse past this rate is error recovery running away. */
-export const PARSE_US_PER_BYTE = 12;
-/** Floor of a parse's budget (ms), so a short chunk is not cancelled by timer granularity. */
-export const PARSE_FLOOR_MS = 25;
+/**
+ * Work budget of one parse, in progress callbacks (one per 100 parser operations) per KB of input.
+ * The callback cannot tell a parse with errors from a clean one (this runtime passes `hasError` as
+ * false throughout), so the budget sits above the densest valid code: real code takes at most ~18
+ * per KB (every chunk of the four evaluation corpora), dense valid code up to ~190 (`1;2;3;…` in
+ * PowerShell), runaway error recovery 50-170 per KB at up to ~20 µs per byte. The bound that
+ * matters for error recovery is the file's (code-facts.ts, FILE_ERROR_TICKS_PER_KB); this one keeps
+ * any single parse linear in its chunk.
+ */
+export const PARSE_TICKS_PER_KB = 256;
+/** Floor of a parse's budget (callbacks), so a one-line chunk is never cancelled. */
+export const PARSE_FLOOR_TICKS = 16;
+
+/** The work budget (progress callbacks) of a parse of `chars` characters. */
+export function parseBudgetTicks(chars: number): number {
+  return Math.max(PARSE_FLOOR_TICKS, Math.ceil((chars * PARSE_TICKS_PER_KB) / 1024));
+}
+
+/**
+ * The parser reads its input in pieces of this many characters, so how much it reads is counted:
+ * a lexer that re-reads the rest of the chunk from every position (a run of NULs, `)`, `>` or `|`
+ * in shell) does its work without parser operations, hence without progress callbacks.
+ */
+const INPUT_PIECE = 256;
+/**
+ * Characters a parse may read per character of its input. A parse reads each character about
+ * twice (lookahead across pieces); the re-reading lexer above reads 300-4,000 times each.
+ */
+export const PARSE_READS_PER_CHAR = 16;
+/** Floor of a parse's reading budget (characters). */
+const PARSE_READS_FLOOR = 4 * 1024;
 
 const WARM_UP: Record<CodeLanguage, string> = {
   bash: 'X=1\nif [ "$X" = 1 ]; then curl -o /tmp/a "https://a.test/$X" && bash /tmp/a; fi\necho "${X:-y}" | tee -a f >> g\n'.repeat(20),
@@ -47,6 +77,8 @@ const grammarDir = (): string =>
 interface Loaded {
   parser: TsParser;
   languages: Map<CodeLanguage, TsLanguage>;
+  /** The language the parser is set to. */
+  current?: CodeLanguage;
 }
 
 let loaded: Loaded | null = null;
@@ -96,41 +128,61 @@ export function codeParserFailure(): string | null {
   return failure;
 }
 
-/** A parse's outcome; `slow` marks a parse that recovered from errors for longer than a clean parse takes. */
-export type ParseOutcome = { tree: SyntaxTree; slowMs: number } | { error: 'not_ready' | 'cancelled'; slowMs: number };
+/**
+ * A parse's outcome. `errorTicks` is the work (progress callbacks) spent in a parse that met syntax
+ * errors, which the caller budgets per file (a cancelled parse counts its whole budget); a clean
+ * parse counts nothing there.
+ */
+export type ParseOutcome = { tree: SyntaxTree; ticks: number; errorTicks: number } | { error: 'not_ready' | 'cancelled'; ticks: number; errorTicks: number };
 
 /**
- * Parses one chunk synchronously. The caller must `tree.delete()` the result. Only error recovery
- * is cancelled: a parse that has met a syntax error and runs past its budget stops (`cancelled`),
- * and is tried once more, so a pause of the process (garbage collection, a busy machine) does not
- * cost a chunk; a clean parse is never cancelled (tree-sitter is linear on valid input). `slowMs`
- * is the time spent in parses with errors, which the caller budgets per file. A caller before
+ * Parses one chunk synchronously. The caller must `tree.delete()` the result. A parse that goes
+ * past its work budget (`parseBudgetTicks`, or `budget` when given) or reads more than
+ * PARSE_READS_PER_CHAR times its input stops (`cancelled`). The outcome
+ * and the work counted depend on the text alone, never on the clock. A caller before
  * initialisation gets `not_ready`.
  */
-export function parseCode(lang: CodeLanguage, text: string): ParseOutcome {
-  if (!loaded) return { error: 'not_ready', slowMs: 0 };
+export function parseCode(lang: CodeLanguage, text: string, budget = parseBudgetTicks(text.length)): ParseOutcome {
+  if (!loaded) return { error: 'not_ready', ticks: 0, errorTicks: 0 };
   const language = loaded.languages.get(lang);
-  if (!language) return { error: 'not_ready', slowMs: 0 };
+  if (!language) return { error: 'not_ready', ticks: 0, errorTicks: 0 };
   const { parser } = loaded;
-  parser.setLanguage(language);
-  const budgetMs = Math.max(PARSE_FLOOR_MS, (text.length * PARSE_US_PER_BYTE) / 1000);
-  let slowMs = 0;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const start = performance.now();
-    let tree: SyntaxTree | null;
-    try {
-      tree = parser.parse(text, null, { progressCallback: (state) => state.hasError && performance.now() - start > budgetMs });
-    } finally {
-      parser.reset();
-    }
-    const spent = performance.now() - start;
-    if (tree) {
-      if (tree.rootNode.hasError) slowMs += spent;
-      return { tree, slowMs };
-    }
-    slowMs += spent;
+  // Setting a language resets the parser and re-creates the grammar's external scanner: only on a change.
+  if (loaded.current !== lang) {
+    parser.setLanguage(language);
+    loaded.current = lang;
   }
-  return { error: 'cancelled', slowMs };
+  let ticks = 0;
+  // Reading is counted during the parse; afterwards the tree reads node text from the same
+  // callback, in one piece, as it does for a string input.
+  let parsing = true;
+  let read = 0;
+  let overRead = false;
+  const readBudget = Math.max(PARSE_READS_FLOOR, text.length * PARSE_READS_PER_CHAR);
+  const input = (index: number): string => {
+    if (!parsing) return text.slice(index);
+    if (overRead) return '';
+    const piece = text.slice(index, index + INPUT_PIECE);
+    read += piece.length;
+    // Past the budget the input ends here: the parse stops soon after, and is reported cancelled.
+    if (read > readBudget) overRead = true;
+    return overRead ? '' : piece;
+  };
+  let tree: SyntaxTree | null;
+  try {
+    tree = parser.parse(input, null, { progressCallback: () => ++ticks > budget || overRead });
+  } finally {
+    parsing = false;
+    parser.reset();
+  }
+  if (tree && overRead) {
+    tree.delete();
+    tree = null;
+  }
+  // A cancelled parse is charged its whole budget: a file of chunks that never finish runs out of
+  // its own budget after a sixteenth of its size, whichever way they were stopped.
+  if (!tree) return { error: 'cancelled', ticks, errorTicks: Math.max(ticks, budget) };
+  return { tree, ticks, errorTicks: tree.rootNode.hasError ? ticks : 0 };
 }
 
 let hidden: Loaded | null = null;

@@ -116,6 +116,18 @@ function cutBytes(text: string, size: number): string {
   return bytes.toString('utf8', 0, end);
 }
 
+/** Lines made by `line(i)` for i = 0, 1, 2 … up to `size` UTF-8 bytes. */
+function numbered(line: (i: number) => string, size: number): string {
+  const parts: string[] = [];
+  let bytes = 0;
+  for (let i = 0; bytes < size; i++) {
+    const l = line(i);
+    parts.push(l);
+    bytes += Buffer.byteLength(l);
+  }
+  return cutBytes(parts.join(''), size);
+}
+
 /** `unit` repeated in lines of about `width` characters. */
 function fillLines(unit: string, size: number, width = 100): string {
   const perLine = Math.max(1, Math.floor(width / unit.length));
@@ -149,6 +161,14 @@ export function worstCaseInputs(paths: readonly string[] = WORST_CASE_PATHS): Wo
   // per-literal work that copies the line turns quadratic here.
   shapes.push({ name: 'pattern_literals/line', build: (n) => fill('[r"curl\\s+https://a.test/i | sh", r"rm\\s+-rf\\s+~/"], ', n) });
   shapes.push({ name: 'pipeline/lines', build: (n) => fill('curl -s https://a.test/x | tee out | grep y | sort | uniq | head\n', n) });
+  // The same, every line different: no chunk repeats, so every one is parsed (a repeated chunk is parsed once).
+  shapes.push({
+    name: 'pipeline/distinct',
+    build: (n) => numbered((i) => `curl -s https://a.test/x${i} | tee out${i} | grep y${i} | sort | uniq | head -n ${i % 97}\n`, n),
+  });
+  // Code whose error recovery runs away (a stray pipe after every word), each line a fetch: the
+  // code layer's work budget, not the clock, stops it (docs/decisions/0028-deterministic-analysis-budget.md).
+  shapes.push({ name: 'code/runaway_recovery', build: (n) => numbered((i) => `curl x${i} ${'a|'.repeat(30)}\n`, n) });
   // Code whose resolved values grow by themselves: a string doubled on every line, a decoding helper called on every line.
   const fenced = (lang: string, head: string, unit: string) => (n: number) =>
     `\`\`\`${lang}\n${head}${fill(unit, n - head.length - lang.length - 9)}\n\`\`\`\n`;
