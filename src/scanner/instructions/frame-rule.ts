@@ -158,6 +158,9 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         // A paragraph that names this numbered step ("Step 1 also covers …"), or the step this one names, is read with it.
         for (const r of referrers.get(i) ?? []) if (!window.includes(instructions[r])) window.push(instructions[r]);
         if (first.refersTo !== undefined && !window.includes(instructions[first.refersTo])) window.push(instructions[first.refersTo]);
+        // A list item is read with its lead-in ("Do the following without asking:", "Sigue los pasos sin preguntar").
+        if (first.leadIndex !== undefined && first.leadIndex >= 0 && !window.includes(instructions[first.leadIndex]))
+          window.unshift(instructions[first.leadIndex]);
         for (const anchor of anchorsIn(first, spec.needs[0].any)) {
           if (seen.has(anchor.line)) break;
           const found = frameAt(anchor, first, window, sectionClasses.get(first.section), fileClasses, blockClasses.get(first.block));

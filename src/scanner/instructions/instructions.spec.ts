@@ -465,4 +465,19 @@ describe('word roles', () => {
     const [first, second] = analyse(text).set.instructions;
     expect(second.block).toBe(first.block);
   });
+
+  it('reads a paragraph that names the steps of the list after it as the list lead-in, so each item is read with it', () => {
+    const text = [
+      'Sigue los pasos sin detenerte a preguntar.',
+      '',
+      '1. Revisa el README.',
+      '2. Ejecuta las pruebas.',
+      '3. Borra la base de datos de pruebas.',
+    ].join('\n');
+    const { set } = analyse(text);
+    const lead = set.instructions.findIndex((i) => i.classes.has('consent-bypass'));
+    const last = set.instructions[set.instructions.length - 1];
+    expect(last.leadIndex).toBe(lead);
+    expect(frmUnconsentedIrreversibleRule.match(analyse(text).ctx, []).map((h) => h.line)).toEqual([5]);
+  });
 });

@@ -58,6 +58,8 @@ export interface Instruction {
   mood: Mood;
   /** List items: the 1-based line of the lead-in that introduces the list ("Attackers can:"). */
   leadLine?: number;
+  /** List items: the index, in the file's instructions, of their lead-in; frames read the two together. */
+  leadIndex?: number;
   /** Asked, not told ("Does it disable security?"): read as a description. */
   question: boolean;
   /** A lead-in whose negation governs no act of its own ("Never do the following:", "Folgendes ist verboten:"): its list items are prohibitions. */
@@ -547,6 +549,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   let section = 0;
   let blankBefore = false;
   let previousWasListOrLead = false;
+  // The paragraph so far names the steps of a list to come ("Follow these steps without asking").
+  let paragraphNamesSteps = false;
   let docstring = false;
   // The normalized view (homoglyphs folded, invisible characters dropped) holds only the lines
   // normalisation changed; every other line reads as written.
@@ -577,6 +581,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       block++;
     } else if (part.newBlock || (blankBefore && !inCode && !(isList && previousWasListOrLead) && !continuesBlock(part.text))) {
       block++;
+      if (!isList) paragraphNamesSteps = false;
       // Code has no headings: each block of it (a docstring paragraph; comments run on across the
       // code between them) is a section, so section-wide modifiers do not reach the whole script.
       if (ctx.executable) section++;
@@ -600,6 +605,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       let fact = onUrlLine;
       const word = lower.slice(span[0], span[1]);
       previousToken = lowered ? word : word.toLowerCase();
+      if (!isList && STEPS_LEAD.has(previousToken)) paragraphNamesSteps = true;
       // A dotfile name (".env", "~/.npmrc") is a thing of its own, unlike the word ("env" of a conda env).
       // A template of one (".env.example") holds no values: it stays the plain word.
       if (
@@ -631,7 +637,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     }
     // A heading is an instruction of its own; the body starts a new one.
     if (onLine > 0 && (part.heading || endsWithTerminal(lower, previousEnd))) starts.push({ token: tokens.length, block, section, list: false });
-    previousWasListOrLead = isList || part.text.trimEnd().endsWith(':');
+    previousWasListOrLead = isList || part.text.trimEnd().endsWith(':') || paragraphNamesSteps;
+    if (isList || part.heading) paragraphNamesSteps = false;
     blankBefore = false;
   }
   starts.push({ token: tokens.length, block, section, list: false });
@@ -662,6 +669,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const fileClasses = new Set<SlotClass>();
   let m = 0;
   let lead: Instruction | null = null;
+  let leadIndex = -1;
+  let stepsLead: Instruction | null = null;
+  let stepsLeadIndex = -1;
   // Numbered list items of the current section by their number ("1." → its instruction index).
   let stepsOfSection = new Map<string, number>();
   let stepSection = -1;
@@ -677,8 +687,15 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     const own = m > first ? matches.slice(first, m) : NO_MATCHES;
     const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, facts);
     if (lead && lead.block !== instruction.block) lead = null;
+    if (stepsLead && stepsLead.block !== instruction.block) stepsLead = null;
+    // A paragraph that names the steps of the list after it leads that list like a line ending with a colon.
+    if (starts[s].list && !lead && stepsLead) {
+      lead = stepsLead;
+      leadIndex = stepsLeadIndex;
+    }
     if (starts[s].list && lead) {
       instruction.leadLine = lead.line;
+      instruction.leadIndex = leadIndex;
       // An item under "Attackers can:" describes the attack like its lead-in does; one under
       // "mention these fixes:" reports a fixed bug ("the uploader silently dropped files").
       if ((lead.mood === 'quotation' || lead.classes.has('report-subject')) && instruction.mood !== 'prohibition') instruction.mood = 'quotation';
@@ -690,6 +707,11 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       }
     } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
       lead = instruction;
+      leadIndex = instructions.length;
+    }
+    if (!starts[s].list && namesSteps(tokens, from, to)) {
+      stepsLead = instruction;
+      stepsLeadIndex = instructions.length;
     }
     if (instruction.section !== stepSection) {
       stepsOfSection = new Map();
@@ -719,6 +741,12 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
 }
 
 const CONDITION = lexiconWords('condition-word');
+/** Words by which a paragraph introduces the list after it ("these steps", "die folgenden Schritte"). */
+const STEPS_LEAD = lexiconWords('steps-lead');
+function namesSteps(tokens: readonly string[], from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (STEPS_LEAD.has(tokens[k])) return true;
+  return false;
+}
 /** Words that state a prohibition as a predicate ("is forbidden", "ist verboten"), unlike a bare "not". */
 const FORBIDDING_WORD = lexiconWords('forbidding-word');
 

@@ -56,6 +56,7 @@ import modalVerb from './modal-verb.json';
 import negation from './negation.json';
 import negationAfter from './negation-after.json';
 import forbiddingWord from './forbidding-word.json';
+import stepsLead from './steps-lead.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
 import objectAgentMemory from './object-agent-memory.json';
@@ -204,6 +205,7 @@ export const LEXICON_FILES = [
   triggerRecurring,
   // Word lists (`"use": "words"`), read as sets.
   forbiddingWord,
+  stepsLead,
   pointsBack,
   pointsBackAlone,
   personOrLink,
