@@ -323,7 +323,15 @@ function resolveUncapped(node: SyntaxNode | null, state: WalkState, depth: numbe
       const args = psArgs(node, state, depth + 1);
       if (name === 'join-path') return args.filter((a) => !a.startsWith('-')).join('/');
     }
-    if (node.namedChildCount === 1 && !/string/.test(t)) return resolve(node.namedChild(0), state, depth + 1);
+    if (node.namedChildCount === 1 && !/string/.test(t)) {
+      // The grammar wraps a value in a dozen single-child expression levels (pipeline, logical,
+      // bitwise … unary): they are passed in one loop, not counted as nesting, or every assigned
+      // value ran past the depth bound and read as empty.
+      let inner: SyntaxNode | null = node.namedChild(0);
+      for (let k = 0; k < PS_WRAPPERS_MAX && inner && inner.namedChildCount === 1 && !/string|variable|command/.test(inner.type); k++)
+        inner = inner.namedChild(0);
+      return resolve(inner, state, depth + 1);
+    }
     return expandShell(node.text, state.consts);
   }
   switch (t) {
@@ -457,6 +465,9 @@ function noteBuiltHost(node: SyntaxNode, value: string, fullyResolved: boolean, 
   if (list.length >= MAX_BUILT_HOSTS || list.some((h) => h.host === host)) return;
   list.push({ line: lineOf(state, node), host, url: m[0], text: bounded(node.text) });
 }
+
+/** Single-child expression levels passed at once when resolving a PowerShell value. */
+const PS_WRAPPERS_MAX = 32;
 
 function unresolvedPart(state: WalkState): void {
   state.unresolved = (state.unresolved ?? 0) + 1;

@@ -66,6 +66,7 @@ const SOURCE_TRIGGERS = [
   'xclip',
   'xsel',
   'get-clipboard',
+  'getenvironmentvariables',
 ];
 /** Any source trigger (literals only: linear): a script line without one is not tried against SOURCE_RE. */
 const SOURCE_LITERAL_RE = literalPattern(SOURCE_TRIGGERS, 'i');
