@@ -25,6 +25,7 @@ import { ALL_RULES } from './presets';
 import { WRITTEN_SETTINGS_REGEXES } from './written-settings';
 import { PRIVILEGE_KIND_REGEXES } from './catalogue/priv-003-container-host.rule';
 import { OWN_TABLE_REGEXES } from './catalogue/des-002-destructive-data.rule';
+import { PROFILE_EXPORT_REGEXES } from './catalogue/priv-004-persistence.rule';
 
 /**
  * Every regex the engine runs goes through two checks. scslre (the analyser behind ESLint's
@@ -62,6 +63,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...OFFICIAL_INSTALLER_REGEXES,
     ...PRIVILEGE_KIND_REGEXES,
     ...OWN_TABLE_REGEXES,
+    ...PROFILE_EXPORT_REGEXES,
   ].map((re) => ({ owner: 'engine', re })),
 ];
 
