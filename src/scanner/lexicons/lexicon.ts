@@ -126,6 +126,7 @@ import toolEffectExecute from './tool-effect-execute.json';
 import toolEffectNounLike from './tool-effect-noun-like.json';
 import homeAgentConfig from './home-agent-config.json';
 import homeShellProfile from './home-shell-profile.json';
+import envHijackVariable from './env-hijack-variable.json';
 import vendorBrand from './vendor-brand.json';
 import vendorApiHost from './vendor-api-host.json';
 
@@ -268,6 +269,7 @@ export const LEXICON_FILES = [
   toolPopularName,
   homeAgentConfig,
   homeShellProfile,
+  envHijackVariable,
   vendorBrand,
   vendorApiHost,
 ] as const satisfies readonly LexiconFile[];

@@ -27,6 +27,7 @@ import { WRITTEN_SETTINGS_REGEXES } from './written-settings';
 import { PRIVILEGE_KIND_REGEXES } from './catalogue/priv-003-container-host.rule';
 import { HARDCODED_CREDENTIAL_REGEXES } from './catalogue/sec-003-hardcoded-credential.rule';
 import { OWN_TABLE_REGEXES } from './catalogue/des-002-destructive-data.rule';
+import { PROFILE_EXPORT_REGEXES } from './catalogue/priv-004-persistence.rule';
 
 /**
  * Every regex the engine runs goes through two checks. scslre (the analyser behind ESLint's
@@ -66,6 +67,7 @@ const ALL: { owner: string; re: RegExp }[] = [
     ...PRIVILEGE_KIND_REGEXES,
     ...HARDCODED_CREDENTIAL_REGEXES,
     ...OWN_TABLE_REGEXES,
+    ...PROFILE_EXPORT_REGEXES,
   ].map((re) => ({ owner: 'engine', re })),
 ];
 

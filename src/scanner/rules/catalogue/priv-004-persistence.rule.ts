@@ -1,5 +1,49 @@
 import { IMPERATIVE_INSTALL_RE, REMOTE_PAYLOAD_RE, scriptConsentGateLine, SUDO_SYSTEM_ENABLE_RE } from '../benign-forms';
-import { defineRegexRule, sentenceAround } from '../regex-rule';
+import { lexiconNames } from '../../lexicons/lexicon';
+import { defineRegexRule, perFile, sentenceAround } from '../regex-rule';
+import type { ScanContext } from '../../views/scan-context';
+
+/**
+ * `echo 'export NAME=value' >> ~/.bashrc`: one variable or PATH entry added to the user's profile,
+ * the documented last step of installing a tool. Its value is a constant (no substitution, no
+ * second command), PATH entries live under the home folder, /usr/local or /opt and hold no program
+ * the same file writes there (a shim that shadows a real command), and the variable
+ * is none that changes what programs load, run or trust (lexicon env-hijack-variable).
+ */
+const RC_EXPORT_APPEND_RE =
+  /^\s{0,40}(?:[-*+]\s{1,3}|\d{1,3}[.)]\s{1,3}|\$\s{1,3})?`?\s{0,3}echo\s{1,3}(?:-e\s{1,3})?(?:'export\s{1,3}([A-Za-z_]\w{0,60})=([^'`;&|<>\n]{0,200})'|"export\s{1,3}([A-Za-z_]\w{0,60})=([^"`;&|<>\n]{0,200})")\s{0,3}>>\s{0,3}["']?(?:~|\$HOME|\$\{HOME\})\/\.(?:bashrc|zshrc|profile|bash_profile|zprofile)["']?\s{0,3}`?\s{0,3}$/;
+const SUBSTITUTION_RE = /\$\(|\$\{?[A-Za-z_]\w{0,40}\}?\s{0,3}\(|`/;
+const PATH_ENTRY_RE = /^(?:~|\$HOME|\$\{HOME\}|\/usr\/local|\/opt|\$PATH|\$\{PATH\}|\$[A-Z_]{1,40}_HOME|\$\{[A-Z_]{1,40}_HOME\})(?:\/|$)/;
+const HIJACK_VARIABLES: ReadonlySet<string> = new Set(lexiconNames('env-hijack-variable'));
+/** A file written, copied, linked or made executable inside a home folder (`cat > ~/.local/shims/git`). */
+const WRITE_INTO_HOME_RE =
+  /(?:>|\b(?:cp|mv|ln|install|tee|chmod)\s)[^\n>]{0,200}?["']?((?:~|\$HOME|\$\{HOME\})(?:\/[\w.-]{1,60}){1,8})\/[\w.-]{1,60}["']?\s{0,3}(?:$|[;&|<])/;
+const homeKey = (dir: string): string => dir.replace(/^(?:\$HOME|\$\{HOME\})/, '~').replace(/\/$/, '');
+
+/** Home folders the file puts programs into: on PATH, a program there shadows the real command (a shim). */
+const homeFoldersWritten = perFile((ctx: ScanContext): Set<string> => {
+  const out = new Set<string>();
+  for (const line of ctx.lines) {
+    if (!line.includes('/')) continue;
+    const m = WRITE_INTO_HOME_RE.exec(line);
+    if (m) out.add(homeKey(m[1]));
+  }
+  return out;
+});
+
+function routineProfileExport(line: string, ctx: ScanContext): boolean {
+  const m = RC_EXPORT_APPEND_RE.exec(line);
+  if (!m) return false;
+  const name = m[1] ?? m[3];
+  const value = m[2] ?? m[4];
+  if (HIJACK_VARIABLES.has(name) || SUBSTITUTION_RE.test(value)) return false;
+  if (name !== 'PATH') return !/\$(?!HOME\b|\{HOME\})/.test(value);
+  const written = homeFoldersWritten(ctx);
+  return value
+    .replace(/^["']|["']$/g, '')
+    .split(':')
+    .every((entry) => PATH_ENTRY_RE.test(entry) && !written.has(homeKey(entry)));
+}
 
 export const privPersistenceRule = defineRegexRule({
   meta: {
@@ -47,6 +91,9 @@ export const privPersistenceRule = defineRegexRule({
       return { ...hit, severity: 'critical' };
     }
     if (REMOTE_PAYLOAD_RE.test(line)) return hit;
+    // Routine setup: a constant variable or a home-folder PATH entry added to the user's profile.
+    if (routineProfileExport(line, ctx))
+      return { ...hit, severity: 'low', message: "Routine shell setup: a variable or PATH entry added to the user's shell profile" };
     // Persistence the user puts in place knowingly: a script's job installed after the user said
     // yes at a prompt, a system service enabled through sudo in setup docs, a login item a document
     // describes rather than orders written.
@@ -57,3 +104,6 @@ export const privPersistenceRule = defineRegexRule({
     return hit;
   },
 });
+
+/** The routine-export patterns of the refinement, for the ReDoS check. */
+export const PROFILE_EXPORT_REGEXES: readonly RegExp[] = [RC_EXPORT_APPEND_RE, SUBSTITUTION_RE, PATH_ENTRY_RE, WRITE_INTO_HOME_RE];
