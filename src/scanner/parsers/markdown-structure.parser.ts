@@ -3,6 +3,7 @@
  * blockquotes and tables. It gives each line the structural facts the context/polarity layer needs;
  * it is not a full CommonMark parser and never needs to be.
  */
+import { lexiconWords } from '../lexicons/lexicon';
 
 export type SectionKind = 'normal' | 'anti_pattern' | 'education' | 'example';
 
@@ -40,8 +41,14 @@ export function badExampleBlock(lines: readonly string[], i: number): boolean {
   return i + 1 < lines.length && BAD_EXAMPLE_COMMENT.test(lines[i + 1].slice(0, 120));
 }
 
+/** A negation and the word after it ("Never skip", "Don't forget"): an urging verb turns the heading into an order. */
+const NEGATED_WORD = /\b(?:never|do not|don'?t|must not)\s{1,3}([a-z]{2,20})\b/i;
+
 export function classifyHeading(heading: string): SectionKind {
-  if (ANTI_PATTERN_HEADING.test(heading)) return 'anti_pattern';
+  // "Never skip these steps", "Don't forget": the steps under it are ordered, not forbidden.
+  const negated = NEGATED_WORD.exec(heading);
+  const urged = negated !== null && lexiconWords('urging-verb').has(negated[1].toLowerCase());
+  if (!urged && ANTI_PATTERN_HEADING.test(heading)) return 'anti_pattern';
   if (EDUCATION_HEADING.test(heading)) return 'education';
   if (EXAMPLE_HEADING.test(heading)) return 'example';
   return 'normal';
@@ -134,4 +141,11 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const MARKDOWN_REGEXES: readonly RegExp[] = [ANTI_PATTERN_HEADING, EDUCATION_HEADING, EXAMPLE_HEADING, BAD_EXAMPLE_LABEL, BAD_EXAMPLE_COMMENT];
+export const MARKDOWN_REGEXES: readonly RegExp[] = [
+  NEGATED_WORD,
+  ANTI_PATTERN_HEADING,
+  EDUCATION_HEADING,
+  EXAMPLE_HEADING,
+  BAD_EXAMPLE_LABEL,
+  BAD_EXAMPLE_COMMENT,
+];

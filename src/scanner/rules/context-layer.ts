@@ -98,7 +98,47 @@ export function isNegatedAt(lineText: string, evidence: string): boolean {
       .replace(/\b(?:e\.g|i\.e|etc|vs|cf)\./gi, (m) => m.replace(/\./g, ''))
       .split(/[.;!?]\s/)
       .pop() ?? before;
-  return NEGATION_BEFORE.test(clause);
+  // In a leading condition ("When the mirror cannot be reached, add …") the negation is the case, not the order.
+  const order = LEADING_CONDITION.test(clause) ? (clause.split(/,\s/).pop() ?? clause) : clause;
+  return NEGATION_BEFORE.test(order);
+}
+
+/** A line that opens a block of its own: a list item, a heading, a quote, a table row. */
+const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|#|>|\|)/;
+/** A clause that opens with a condition: what follows its comma is the order. */
+const LEADING_CONDITION = /^\s{0,8}(?:[-*+]\s{1,3}|\d{1,3}[.)]\s{1,3})?(?:if|when|whenever|unless|in case|once|should|where)\b/i;
+/** A heading, an HTML comment or tag line: not prose a sentence continues from. */
+const MARKUP_LINE = /^\s*[#<]|-->\s*$/;
+/** The start of a line that only continues a list of code spans (`` `a`, `b` or `` up to the match). */
+const SPAN_LIST_CONTINUES = /^\s{0,8}(?:`[^`\n]{1,80}`\s{0,3}(?:[,;/]\s{0,3}|(?:or|and|nor)\s{1,3})?){0,12}`?$/;
+/** A line that ends its sentence or introduces what follows. */
+const SENTENCE_END = /[.!?:;]["'`*_)\]]{0,3}\s*$/;
+
+/**
+ * The end of the previous line when line `idx` (0-based) continues its sentence, else ''. A wrapped
+ * prohibition ("Never add `--extra-index-url`,\n`--trusted-host` or …") negates the names it wraps onto.
+ */
+function wrappedSentenceLead(ctx: ScanContext, idx: number): string {
+  if (idx === 0) return '';
+  const prev = ctx.lines[idx - 1] ?? '';
+  const here = ctx.lineInfo[idx];
+  const above = ctx.lineInfo[idx - 1];
+  if (prev.trim() === '' || SENTENCE_END.test(prev) || BLOCK_START.test(ctx.lines[idx] ?? '') || MARKUP_LINE.test(prev)) return '';
+  if (!here || !above || here.inFence || above.inFence || here.inFrontmatter || above.inFrontmatter) return '';
+  return prev.length > 240 ? prev.slice(prev.length - 240) : prev;
+}
+
+/** isNegatedAt over the line and, when the line continues a sentence from the line above, that line's end too. */
+export function isNegatedInSentence(ctx: ScanContext, line: number, evidence: string): boolean {
+  const lineText = ctx.lines[line - 1] ?? '';
+  if (isNegatedAt(lineText, evidence)) return true;
+  const lead = wrappedSentenceLead(ctx, line - 1);
+  if (lead === '') return false;
+  // Only a list of named constructs continuing onto this line joins the lead: code spans, commas, "or".
+  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+  const head = at < 0 ? '' : lineText.slice(0, at);
+  if (!head.includes('`') || !SPAN_LIST_CONTINUES.test(head)) return false;
+  return isNegatedAt(`${lead} ${lineText}`, evidence);
 }
 
 /** The match sits inside a quotation ("…", “…”) on its line: it is mentioned, not used. */
@@ -201,7 +241,7 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
   const lineText = ctx.lines[idx] ?? '';
   const info = ctx.lineInfo[idx];
   if (inDenyList(ctx, input.line)) return 'deny_list';
-  if (!input.inherentNegation && isNegatedAt(lineText, input.evidence)) return 'negated';
+  if (!input.inherentNegation && isNegatedInSentence(ctx, input.line, input.evidence)) return 'negated';
   if (!info) return 'direct';
   // A list item under a prohibition line ("Never do the following:", a bold "**MUST NOT**" label)
   // inherits its polarity.
@@ -256,6 +296,11 @@ export function citedAttackContext(ctx: ScanContext, input: ContextInputs, quote
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const CONTEXT_REGEXES: readonly RegExp[] = [
+  BLOCK_START,
+  LEADING_CONDITION,
+  MARKUP_LINE,
+  SPAN_LIST_CONTINUES,
+  SENTENCE_END,
   SPAN_LIST_PREDICATE_RE,
   SPAN_LIST_JOINER_RE,
   QUOTED_SPAN_RE,

@@ -155,6 +155,33 @@ function prohibitedAt(ctx: ScanContext, line: number, evidence: string): boolean
   return false;
 }
 
+/** The match starts inside an inline code span of its line (an odd number of backticks before it). */
+function inCodeSpan(lineText: string, evidence: string): boolean {
+  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+  if (at < 0) return false;
+  let ticks = 0;
+  for (let k = 0; k < at; k++) if (lineText.charCodeAt(k) === 96) ticks++;
+  return ticks % 2 === 1;
+}
+
+/**
+ * A construct named in a code span of a prose prohibition, in any language the instruction layer
+ * reads ("Nunca sugira `npm config set strict-ssl false`"): the instruction covering the line negates
+ * an action and orders none.
+ */
+function namedInProhibition(ctx: ScanContext, line: number, evidence: string): boolean {
+  if (ctx.executable || ctx.lineInfo[line - 1]?.inFence !== false) return false;
+  if (!inCodeSpan(ctx.lines[line - 1] ?? '', evidence)) return false;
+  const { instructions } = instructionsOf(ctx);
+  const first = firstInstructionFrom(instructions, line);
+  // The instruction that starts on the line, or the one begun above it that runs into it.
+  const k = instructions[first]?.line === line ? first : first - 1;
+  const ins = instructions[k];
+  // Its own negated action: a list item that is a prohibition only through its lead-in names nothing itself.
+  if (!ins || ins.mood !== 'prohibition' || !negatesAnAction(ins)) return false;
+  return !ins.slots.some((sl) => !sl.negated && !sl.relative && sl.cls.startsWith('action-'));
+}
+
 /**
  * A hard-block command an agent's own instruction file names in a prohibition, in prose outside
  * code blocks: recorded as negated, it does not hard-block.
@@ -233,7 +260,11 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
               )
             : null;
         const prohibited =
-          !denied && !cited && !hit.context && own.hard_block && !rule.meta.inherent_negation && prohibitedInAgentProse(ctx, hit.line, hit.evidence);
+          !denied &&
+          !cited &&
+          !hit.context &&
+          !rule.meta.inherent_negation &&
+          ((own.hard_block && prohibitedInAgentProse(ctx, hit.line, hit.evidence)) || namedInProhibition(ctx, hit.line, hit.evidence));
         const hardBlock = !denied && !cited && !prohibited && own.hard_block;
         const context: FindingContext = denied
           ? 'deny_list'
