@@ -42,10 +42,31 @@ const BLIND_SET_NAMED_SERVICES = [
   '$h.$d',
   'gw.prompt',
   'api.openai.com',
+  'System.Net',
+  'api.anthropic.com',
+  'api.stripe.com',
+  'api.weather.gov',
+  'compose.dev',
+  'deno.land',
+  'docs.astral.sh',
+  'false',
+  'files.pythonhosted.org',
+  'ghcr.io',
+  'learn.microsoft.com',
+  'log.info',
+  'modernc.org',
+  'nodejs.org',
+  'npmjs.com',
+  'objects.githubusercontent.com',
+  'p.dev',
+  'pypi.org',
+  'registry-1.docker.io',
+  'token.actions.githubusercontent.com',
+  'uploads.github.com',
 ];
 const SETS = [
   { name: 'red-team', idPrefixes: ['rt'], minSamples: 200, namedServices: [] as string[] },
-  { name: 'red-team-blind', idPrefixes: ['bl', 'b2', 'b3', 'b4'], minSamples: 380, namedServices: BLIND_SET_NAMED_SERVICES },
+  { name: 'red-team-blind', idPrefixes: ['bl', 'b2', 'b3', 'b4', 'b5', 'b6'], minSamples: 575, namedServices: BLIND_SET_NAMED_SERVICES },
 ];
 
 const RESERVED_SUFFIXES = ['.example', '.invalid'];
