@@ -1,8 +1,8 @@
-import { lstat, open, readdir, readFile, realpath } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { hasOsMetadataName, osMetadataVerdict } from '../../scanner/archive/os-metadata';
 import { DEFAULT_SCAN_LIMITS } from '../../scanner/archive/scan-limits';
-import { detectTextKind, hasAgentFrontmatter } from '../../scanner/engine/kind-detector';
+import { detectTextKind } from '../../scanner/engine/kind-detector';
 import type { FileKind } from '../../scanner/engine/scan-report.types';
 import { UsageError } from '../cli-io';
 import type { NotSentFile } from './upload-planner';
@@ -13,9 +13,7 @@ import type { NotSentFile } from './upload-planner';
  * travel together), and elsewhere only agent files are picked, recognised by name with the same
  * kind detector the server uses (SKILL.md, AGENTS.md, CLAUDE.md, GEMINI.md, .cursorrules,
  * .cursor/rules/*.mdc, copilot-instructions.md, .claude/commands|agents/*.md, MCP configs,
- * agent settings, tool manifests, …), or, for Markdown whose name says nothing, by the agent
- * frontmatter at its head (a subagent or slash command kept in `agents/`, `subagents/`,
- * `commands/` of a collection; docs/decisions/0003-agent-files-by-frontmatter.md).
+ * agent settings, tool manifests, …).
  */
 
 /** Vendored, generated or VCS folders: never agent files of this project, often huge. */
@@ -81,30 +79,6 @@ export function isAgentFilePath(path: string): boolean {
 }
 
 export const isSkillFile = (name: string): boolean => name.toLowerCase() === 'skill.md';
-
-const MARKDOWN_NAME = /\.(?:md|markdown)$/i;
-/** Bytes read from the head of a Markdown file to find its frontmatter (the detector reads at most 4,000 characters of it). */
-const FRONTMATTER_HEAD_BYTES = 8 * 1024;
-
-/**
- * Content-based: a Markdown file whose name does not say agent file, but whose head carries the
- * frontmatter of a skill, subagent, slash command or rules file (the same test the server's kind
- * detector applies). Reads only the head; an unreadable file is left to the name-based decision.
- */
-export async function hasAgentFrontmatterOnDisk(abs: string): Promise<boolean> {
-  if (!MARKDOWN_NAME.test(abs)) return false;
-  let handle;
-  try {
-    handle = await open(abs, 'r');
-    const buf = Buffer.alloc(FRONTMATTER_HEAD_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, FRONTMATTER_HEAD_BYTES, 0);
-    return hasAgentFrontmatter(buf.subarray(0, bytesRead).toString('utf8'));
-  } catch {
-    return false;
-  } finally {
-    await handle?.close();
-  }
-}
 
 interface WalkedFile {
   abs: string;
@@ -186,9 +160,7 @@ export async function discoverTargets(paths: string[], cwd: string): Promise<Dis
     const before = result.targets.length;
     const files = await walk(abs, budget);
     if (budget.left < 0) result.truncated = true;
-    const byContent = new Set<string>();
-    for (const f of files) if (!f.symlink && !isAgentFilePath(f.abs) && (await hasAgentFrontmatterOnDisk(f.abs))) byContent.add(f.abs);
-    collectFromTree(abs, files, cwd, result, seen, links, byContent);
+    collectFromTree(abs, files, cwd, result, seen, links);
     if (result.targets.length === before) result.emptyRoots.push(arg);
   }
   await markLinksToScannedFiles(result, links);
@@ -224,15 +196,7 @@ async function markLinksToScannedFiles(result: Discovery, links: Map<number, str
   }
 }
 
-function collectFromTree(
-  root: string,
-  files: WalkedFile[],
-  cwd: string,
-  result: Discovery,
-  seen: Set<string>,
-  links: Map<number, string>,
-  agentByContent: ReadonlySet<string>,
-): void {
+function collectFromTree(root: string, files: WalkedFile[], cwd: string, result: Discovery, seen: Set<string>, links: Map<number, string>): void {
   const skillDirs = new Set(files.filter((f) => !f.symlink && isSkillFile(basename(f.abs))).map((f) => dirname(f.abs)));
   /** The deepest skill folder containing `abs`, if any (nested skills own their files). */
   const skillOf = (abs: string): string | null => {
@@ -258,7 +222,7 @@ function collectFromTree(
     seen.add(f.abs);
     const local = { absPath: f.abs, displayPath: display };
     if (skill) skills.get(skill)!.push(local);
-    else if (isAgentFilePath(display) || agentByContent.has(f.abs)) result.targets.push({ type: 'file', file: local });
+    else if (isAgentFilePath(display)) result.targets.push({ type: 'file', file: local });
   }
   for (const [dir, members] of [...skills].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const skillMd = members.find((m) => isSkillFile(basename(m.absPath)) && dirname(m.absPath) === dir)!;

@@ -56,19 +56,6 @@ describe('agent file discovery', () => {
     expect(skills).toEqual([['tools/skills/fmt/SKILL.md', 'tools/skills/fmt/run.py'], ['tools/skills/fmt/nested/SKILL.md']]);
   });
 
-  it('picks agent definitions and slash commands outside agent folders by their frontmatter, not by folder name', async () => {
-    put('components/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews diffs for style\ntools: Read, Grep\n---\nYou review code.\n');
-    put('subagents/planner.md', '---\nname: planner\ndescription: Plans a change\n---\nPlan first.\n');
-    put('commands/release.md', '---\ndescription: Cut a release\nargument-hint: <version>\nallowed-tools: Bash(git tag:*)\n---\nTag $1.\n');
-    put('commands/notes.md', '# Release notes\n\nPlain prose, no frontmatter.\n');
-    put('agents/README.md', '# Agents in this folder\n');
-    put('docs/post.md', '---\ntitle: A blog post\ndate: 2026-01-01\n---\nText.\n');
-    put('docs/guide.txt', '---\nname: x\ndescription: not Markdown\n---\n');
-    const d = await discoverTargets(['.'], root);
-    const files = d.targets.filter((t) => t.type === 'file').map((t) => (t.type === 'file' ? t.file.displayPath : ''));
-    expect(files.sort()).toEqual(['commands/release.md', 'components/agents/reviewer.md', 'subagents/planner.md']);
-  });
-
   it('reports symlinks instead of following them, and folders with nothing to scan', async () => {
     put('s/SKILL.md');
     symlinkSync('/etc/passwd', join(root, 's', 'leak.sh'));

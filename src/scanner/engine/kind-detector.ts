@@ -175,12 +175,8 @@ function kindFromJson(obj: Record<string, unknown>): FileKind | null {
   return null;
 }
 
-/**
- * YAML frontmatter keys typical of skills, subagents, slash commands and Cursor rules. The CLI's
- * folder walk reads it too, on the head of Markdown files whose name says nothing
- * (docs/decisions/0003-agent-files-by-frontmatter.md).
- */
-export function hasAgentFrontmatter(text: string): boolean {
+/** YAML frontmatter keys typical of skills, subagents, slash commands and Cursor rules. */
+function hasAgentFrontmatter(text: string): boolean {
   const m = /^(?:\uFEFF)?---\r?\n([\s\S]{0,4000}?)\r?\n---/.exec(text);
   if (!m) return false;
   const keys = new Set([...m[1].matchAll(/^([A-Za-z][\w-]*)\s*:/gm)].map((k) => k[1].toLowerCase()));
