@@ -99,14 +99,16 @@ export function isNegatedAt(lineText: string, evidence: string): boolean {
       .split(/[.;!?]\s/)
       .pop() ?? before;
   // In a leading condition ("When the mirror cannot be reached, add …") the negation is the case, not the order.
-  const order = LEADING_CONDITION.test(clause) ? (clause.split(/,\s/).pop() ?? clause) : clause;
+  const opener = CLAUSE_OPENER.exec(clause)?.[1]?.toLowerCase();
+  const order = opener !== undefined && CONDITION_WORDS.has(opener) ? (clause.split(/,\s/).pop() ?? clause) : clause;
   return NEGATION_BEFORE.test(order);
 }
 
 /** A line that opens a block of its own: a list item, a heading, a quote, a table row. */
 const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|#|>|\|)/;
-/** A clause that opens with a condition: what follows its comma is the order. */
-const LEADING_CONDITION = /^\s{0,8}(?:[-*+]\s{1,3}|\d{1,3}[.)]\s{1,3})?(?:if|when|whenever|unless|in case|once|should|where)\b/i;
+/** The first word of a clause, after a list marker: a condition word there makes what follows its comma the order. */
+const CLAUSE_OPENER = /^\s{0,8}(?:[-*+]\s{1,3}|\d{1,3}[.)]\s{1,3})?([\p{L}]{1,20})/u;
+const CONDITION_WORDS = lexiconWords('condition-word');
 /** A heading, an HTML comment or tag line: not prose a sentence continues from. */
 const MARKUP_LINE = /^\s*[#<]|-->\s*$/;
 /** The start of a line that only continues a list of code spans (`` `a`, `b` or `` up to the match). */
@@ -297,7 +299,7 @@ export function citedAttackContext(ctx: ScanContext, input: ContextInputs, quote
 /** Every regex of this module, for the ReDoS check in the test suite. */
 export const CONTEXT_REGEXES: readonly RegExp[] = [
   BLOCK_START,
-  LEADING_CONDITION,
+  CLAUSE_OPENER,
   MARKUP_LINE,
   SPAN_LIST_CONTINUES,
   SENTENCE_END,
