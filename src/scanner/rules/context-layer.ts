@@ -197,6 +197,13 @@ export function isCitedForDefense(ctx: ScanContext, line: number, evidence: stri
 const SPAN_LIST_PREDICATE_RE = /^(?:must|should|shall|will|are|is|gets?)\s{1,3}(?:be\s{1,3})?([a-z]{2,14})\b/i;
 const SPAN_LIST_JOINER_RE = /^(?:,|;|\/|or\b|and\b|\s)/i;
 
+/** Position `to` of `text` is inside an inline code span opened in text[from, to): an odd number of backticks there. */
+export function insideCodeSpan(text: string, from: number, to: number): boolean {
+  let ticks = 0;
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 96) ticks++;
+  return ticks % 2 === 1;
+}
+
 /**
  * The match sits in an inline code span of a list of payloads that the line says are to be
  * rejected, blocked or flagged ("`; rm -rf /`, `$(curl …)` must be rejected"): a test payload
@@ -204,10 +211,7 @@ const SPAN_LIST_JOINER_RE = /^(?:,|;|\/|or\b|and\b|\s)/i;
  */
 export function isPayloadNamedToBeCaught(lineText: string, evidence: string): boolean {
   const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
-  if (at < 0) return false;
-  let ticks = 0;
-  for (let k = 0; k < at; k++) if (lineText.charCodeAt(k) === 96) ticks++;
-  if (ticks % 2 === 0) return false;
+  if (at < 0 || !insideCodeSpan(lineText, 0, at)) return false;
   let k = lineText.indexOf('`', at);
   if (k < 0) return false;
   k++;

@@ -10,7 +10,7 @@ import { confidenceRank, severityRank, type AssetType, type FindingContext, type
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
 import { firstInstructionFrom, HEADING, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
-import { citedAttackContext, determineContext, inDenyList, isEducationalFile, isNegatedAt } from './context-layer';
+import { citedAttackContext, determineContext, inDenyList, insideCodeSpan, isEducationalFile, isNegatedAt } from './context-layer';
 import { badExampleBlock } from '../parsers/markdown-structure.parser';
 import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
@@ -155,15 +155,6 @@ function prohibitedAt(ctx: ScanContext, line: number, evidence: string): boolean
   return false;
 }
 
-/** The match starts inside an inline code span of its line (an odd number of backticks before it). */
-function inCodeSpan(lineText: string, evidence: string): boolean {
-  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
-  if (at < 0) return false;
-  let ticks = 0;
-  for (let k = 0; k < at; k++) if (lineText.charCodeAt(k) === 96) ticks++;
-  return ticks % 2 === 1;
-}
-
 /**
  * A construct named in a code span of a prose prohibition, in any language the instruction layer
  * reads ("Nunca sugira `npm config set strict-ssl false`"): the instruction covering the line negates
@@ -171,7 +162,9 @@ function inCodeSpan(lineText: string, evidence: string): boolean {
  */
 function namedInProhibition(ctx: ScanContext, line: number, evidence: string): boolean {
   if (ctx.executable || ctx.lineInfo[line - 1]?.inFence !== false) return false;
-  if (!inCodeSpan(ctx.lines[line - 1] ?? '', evidence)) return false;
+  const lineText = ctx.lines[line - 1] ?? '';
+  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+  if (at < 0 || !insideCodeSpan(lineText, 0, at)) return false;
   const { instructions } = instructionsOf(ctx);
   const first = firstInstructionFrom(instructions, line);
   // The instruction that starts on the line, or the one begun above it that runs into it.

@@ -1,4 +1,5 @@
 import { isReadOnlyProbe } from '../benign-forms';
+import { insideCodeSpan } from '../context-layer';
 import { defineRegexRule } from '../regex-rule';
 import type { Rule } from '../rule.types';
 
@@ -11,13 +12,6 @@ const READS_FILE = /^(?:cat|head|tail|less|more|grep|egrep|rg|base64|xxd|od|stri
 /** Credential files and folders. */
 const SENSITIVE_PATH =
   /\.(?:ssh|aws|netrc|npmrc|pypirc|gnupg|docker\/config|kube\/config|config\/gh)\b|\.env\b|credentials|hosts\.yml|id_(?:rsa|dsa|ecdsa|ed25519)\b/;
-
-/** Backticks in text[from, to): an odd count means `to` is inside an open code span. */
-function countBackticks(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let k = from; k < to; k++) if (text.charCodeAt(k) === 96) n++;
-  return n;
-}
 
 const dynamicContextRule = defineRegexRule({
   meta: {
@@ -37,7 +31,7 @@ const dynamicContextRule = defineRegexRule({
   refine(hit, m, _ctx, view) {
     // A "!" that ends a code span ("`%%~dp$PATH:!`, then `…`") sits inside the span: the backtick after it closes that span.
     const bang = m.index + m[0].indexOf('!`');
-    if (countBackticks(view.text, view.lineStarts[hit.line - 1] ?? 0, bang) % 2 === 1) return null;
+    if (insideCodeSpan(view.text, view.lineStarts[hit.line - 1] ?? 0, bang)) return null;
     const cmd = m[1] ?? '';
     const steps = cmd.split(STEP_SPLIT).map((step) => step.trim());
     // Reaching the network, dumping the environment, reading secrets or running a shell at load time.
