@@ -113,37 +113,18 @@ function clientCount(text: string, bare = false): number {
  * unpinned server escalate it (and make it certain).
  */
 function programHit(file: FileFacts, i: number, line: string, base: Severity = 'low'): RuleHit {
-  let severity: Severity = base;
-  const why: string[] = [];
-  if (file.clients() >= 2) {
-    severity = raiseSeverity(severity, 1);
-    why.push("several agents' configs");
-  }
-  if (file.unpinned()) {
-    severity = raiseSeverity(severity, 1);
-    why.push('unpinned server');
-  }
-  if (file.autoApproved()) {
-    severity = raiseSeverity(severity, 1);
-    why.push('its tools approved in advance');
-  }
-  // What an unpinned server gets: the user's credentials, code from a bare IP or plain http.
-  if (file.unpinned() && file.credentialHandedOver()) {
-    severity = raiseSeverity(severity, 1);
-    why.push("the user's credential handed to it");
-  }
-  if (file.insecureSource()) {
-    severity = raiseSeverity(severity, 1);
-    why.push('served from a bare IP or plain http');
-  }
-  if (file.unpinned() && file.broadGrant()) {
-    severity = raiseSeverity(severity, 1);
-    why.push('given every permission');
-  }
-  if (file.coversTracks()) {
-    severity = raiseSeverity(severity, 1);
-    why.push('file times reset to hide the change');
-  }
+  const escalations: [boolean, string][] = [
+    [file.clients() >= 2, "several agents' configs"],
+    [file.unpinned(), 'unpinned server'],
+    [file.autoApproved(), 'its tools approved in advance'],
+    // What an unpinned server is given: the user's credential, every permission.
+    [file.unpinned() && file.credentialHandedOver(), "the user's credential handed to it"],
+    [file.insecureSource(), 'served from a bare IP or plain http'],
+    [file.unpinned() && file.broadGrant(), 'given every permission'],
+    [file.coversTracks(), 'file times reset to hide the change'],
+  ];
+  const why = escalations.filter(([present]) => present).map(([, reason]) => reason);
+  const severity = why.length > 0 ? raiseSeverity(base, why.length) : base;
   return {
     line: i + 1,
     evidence: line.trim(),
@@ -192,22 +173,21 @@ const TIMES_RESET = /\btouch\s{1,3}-[a-z]{0,3}[drt]\b|\bos\.utime\s{0,2}\(|\buti
 const AUTO_APPROVED_ENTRY =
   /["']?\b(?:alwaysAllow|autoApprove|auto_approve|always_allow)\b["']?\s{0,3}[:=]\s{0,3}(?:\[\s{0,3}["']|true\b|True\b)|["']?\btrust["']?\s{0,3}[:=]\s{0,3}(?:true|True)\b/;
 
+/** `compute` run on the first call only: a whole-file fact, read by every hit of the file. */
+function once<T>(compute: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: compute() }).v;
+}
+
 function fileFacts(text: string, program: boolean): FileFacts {
-  let clients: number | undefined;
-  let unpinned: boolean | undefined;
-  let autoApproved: boolean | undefined;
-  let credential: boolean | undefined;
-  let insecure: boolean | undefined;
-  let tracks: boolean | undefined;
-  let grant: boolean | undefined;
   return {
-    clients: () => (clients ??= clientCount(text, program && HOME_FOLDER_READ.test(text))),
-    unpinned: () => (unpinned ??= unpinnedServer(text)),
-    autoApproved: () => (autoApproved ??= AUTO_APPROVED_ENTRY.test(text)),
-    credentialHandedOver: () => (credential ??= CREDENTIAL_IN_ENTRY.test(text)),
-    insecureSource: () => (insecure ??= [...text.matchAll(URL_IN_TEXT)].some((m) => insecureDestination(m[0]))),
-    coversTracks: () => (tracks ??= program && TIMES_RESET.test(text)),
-    broadGrant: () => (grant ??= BROAD_GRANT.test(text)),
+    clients: once(() => clientCount(text, program && HOME_FOLDER_READ.test(text))),
+    unpinned: once(() => unpinnedServer(text)),
+    autoApproved: once(() => AUTO_APPROVED_ENTRY.test(text)),
+    credentialHandedOver: once(() => CREDENTIAL_IN_ENTRY.test(text)),
+    insecureSource: once(() => [...text.matchAll(URL_IN_TEXT)].some((m) => insecureDestination(m[0]))),
+    coversTracks: once(() => program && TIMES_RESET.test(text)),
+    broadGrant: once(() => BROAD_GRANT.test(text)),
   };
 }
 

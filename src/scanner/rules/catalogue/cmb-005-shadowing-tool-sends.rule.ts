@@ -4,6 +4,7 @@ import { codeFactsOf } from '../../code/code-facts';
 import { sendsOut } from '../../code/code-effects';
 import { mcpSurfaceOf, serverSendLine, toolEffects } from '../mcp-surface';
 import type { Rule } from '../rule.types';
+import type { ScanContext } from '../../views/scan-context';
 
 /** A tool taking another tool's place: shadowing directives, a name collision it claims, a preference at medium or more. */
 function displacementOf(prior: readonly StaticFinding[]): StaticFinding | undefined {
@@ -14,6 +15,22 @@ function displacementOf(prior: readonly StaticFinding[]): StaticFinding | undefi
         (f.rule_id === 'BW-MCP-103' && f.confidence === 'high') ||
         (f.rule_id === 'BW-MCP-104' && severityRank(f.severity) >= severityRank('medium'))),
   );
+}
+
+/** Where data leaves: a direct exfiltration or secrets finding, a tool that sends, or a send anywhere in the server's source. */
+function outboundOf(ctx: ScanContext, prior: readonly StaticFinding[]): string | null {
+  const leak = prior.find(
+    (f) => isDirect(f) && (f.category === 'data_exfiltration' || f.category === 'secrets_exposure') && severityRank(f.severity) >= severityRank('medium'),
+  );
+  if (leak) return `data leaves the machine (${leak.rule_id} at line ${findingLine(leak)})`;
+  for (const tool of mcpSurfaceOf(ctx).tools) {
+    // The effect has to come from what the tool says or does, not from a name like send_report.
+    const sends = toolEffects(tool, ctx).find((e) => e.effect === 'sends' && !e.fromName);
+    if (sends) return `tool ${tool.name ?? 'of this server'} sends data out (line ${sends.line})`;
+  }
+  // A server's tools hand data to helpers: a send anywhere in its source counts.
+  const sendLine = serverSendLine(ctx) || (codeFactsOf(ctx).calls.find(sendsOut)?.line ?? 0);
+  return sendLine > 0 ? `the server sends data out (line ${sendLine})` : null;
 }
 
 /**
@@ -40,40 +57,9 @@ export const cmbShadowingToolSendsRule: Rule = {
   match(ctx, prior) {
     const displaced = displacementOf(prior);
     if (!displaced) return [];
-    const leak = prior.find(
-      (f) => isDirect(f) && (f.category === 'data_exfiltration' || f.category === 'secrets_exposure') && severityRank(f.severity) >= severityRank('medium'),
-    );
-    if (leak) {
-      return [
-        {
-          line: findingLine(displaced),
-          evidence: `${displaced.rule_id}: ${displaced.evidence}`,
-          message: `${displaced.message}, and data leaves the machine (${leak.rule_id} at line ${findingLine(leak)})`,
-        },
-      ];
-    }
-    for (const tool of mcpSurfaceOf(ctx).tools) {
-      // The effect has to come from what the tool says or does, not from a name like send_report.
-      const sends = toolEffects(tool, ctx).find((e) => e.effect === 'sends' && !e.fromName);
-      if (sends)
-        return [
-          {
-            line: findingLine(displaced),
-            evidence: `${displaced.rule_id}: ${displaced.evidence}`,
-            message: `${displaced.message}, and tool ${tool.name ?? 'of this server'} sends data out (line ${sends.line})`,
-          },
-        ];
-    }
-    // A server's tools hand data to helpers: a send anywhere in its source counts.
-    const sendLine = serverSendLine(ctx) || (codeFactsOf(ctx).calls.find(sendsOut)?.line ?? 0);
-    if (sendLine > 0)
-      return [
-        {
-          line: findingLine(displaced),
-          evidence: `${displaced.rule_id}: ${displaced.evidence}`,
-          message: `${displaced.message}, and the server sends data out (line ${sendLine})`,
-        },
-      ];
-    return [];
+    const outbound = outboundOf(ctx, prior);
+    return outbound
+      ? [{ line: findingLine(displaced), evidence: `${displaced.rule_id}: ${displaced.evidence}`, message: `${displaced.message}, and ${outbound}` }]
+      : [];
   },
 };
