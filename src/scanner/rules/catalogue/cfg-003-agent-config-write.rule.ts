@@ -138,7 +138,10 @@ function programHit(file: FileFacts, i: number, line: string, base: Severity = '
  * Quoted path pieces separated by a comma or a slash operator, joined into one quoted path. A piece
  * starting with a dash (a flag) or followed by a colon (a JSON key) is no path piece.
  */
-const PATH_PIECE_GAP = /(?<=["'][.\w~][\w. -]{0,59})["']\s{0,3}[,/]\s{0,3}["'](?=[.\w][\w. -]{0,59}["'](?!\s{0,3}:))/g;
+const PATH_PIECE_GAP = /["'](?<=["'][.\w~][\w. -]{0,59}["'])\s{0,3}[,/]\s{0,3}["'](?=[.\w][\w. -]{0,59}["'](?!\s{0,3}:))/g;
+
+/** The names of the agents whose configs the rule knows: every hit is on a line naming one. */
+const AGENT_NAMED = /claude|cursor|windsurf|codeium|gemini|codex|continue|vscode/i;
 
 function joinedPathPieces(line: string): string {
   return line.includes('"') || line.includes("'") ? line.replace(PATH_PIECE_GAP, '/') : line;
@@ -179,15 +182,16 @@ function once<T>(compute: () => T): () => T {
   return () => (value ??= { v: compute() }).v;
 }
 
-function fileFacts(text: string, program: boolean): FileFacts {
+function fileFacts(joined: () => string, program: boolean): FileFacts {
+  const text = once(joined);
   return {
-    clients: once(() => clientCount(text, program && HOME_FOLDER_READ.test(text))),
-    unpinned: once(() => unpinnedServer(text)),
-    autoApproved: once(() => AUTO_APPROVED_ENTRY.test(text)),
-    credentialHandedOver: once(() => CREDENTIAL_IN_ENTRY.test(text)),
-    insecureSource: once(() => [...text.matchAll(URL_IN_TEXT)].some((m) => insecureDestination(m[0]))),
-    coversTracks: once(() => program && TIMES_RESET.test(text)),
-    broadGrant: once(() => BROAD_GRANT.test(text)),
+    clients: once(() => clientCount(text(), program && HOME_FOLDER_READ.test(text()))),
+    unpinned: once(() => unpinnedServer(text())),
+    autoApproved: once(() => AUTO_APPROVED_ENTRY.test(text())),
+    credentialHandedOver: once(() => CREDENTIAL_IN_ENTRY.test(text())),
+    insecureSource: once(() => [...text().matchAll(URL_IN_TEXT)].some((m) => insecureDestination(m[0]))),
+    coversTracks: once(() => program && TIMES_RESET.test(text())),
+    broadGrant: once(() => BROAD_GRANT.test(text())),
   };
 }
 
@@ -227,6 +231,7 @@ export const cfgAgentConfigWriteRule: Rule = {
     TIMES_RESET,
     BROAD_GRANT,
     PATH_PIECE_GAP,
+    AGENT_NAMED,
   ],
   match(ctx) {
     const hits: RuleHit[] = [];
@@ -235,8 +240,11 @@ export const cfgAgentConfigWriteRule: Rule = {
       ...hit,
       context: runnableBlockContext(ctx, { line: hit.line, evidence: hit.evidence, hardBlock: false, educationalFile: isEducationalFile(ctx) }),
     });
+    // Every hit is on a line naming an agent: a file naming none (most files) is done here.
+    if (!AGENT_NAMED.test(ctx.text) && !(ctx.views.normalized && AGENT_NAMED.test(ctx.views.normalized.text))) return hits;
     const normalized = ctx.views.normalized?.text.split('\n');
-    const file = fileFacts(joinedPathPieces(ctx.text), ctx.executable);
+    // The joined text is built only when a hit reads a whole-file fact.
+    const file = fileFacts(() => joinedPathPieces(ctx.text), ctx.executable);
     const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
     // A program that names a home config, writes files and builds server entries registers servers there.
     // Whole-file reads, made only for a line naming a home config (most files have none).
@@ -244,8 +252,11 @@ export const cfgAgentConfigWriteRule: Rule = {
     const programWritesServers = (): boolean => (writesServers ??= ctx.executable && CODE_WRITE.test(ctx.text) && SERVER_ENTRY.test(ctx.text));
     for (let i = 0; i < ctx.lines.length; i++) {
       // A path passed in pieces (`path.join(home, ".cursor", "mcp.json")`, `home / ".cursor" / "mcp.json"`) is read joined.
-      const line = joinedPathPieces(normalized?.[i] || ctx.lines[i]);
-      if (line.length < 8 || !/claude|cursor|windsurf|codeium|gemini|codex|continue|vscode/i.test(line)) continue;
+      // Joining removes only quotes, separators and blanks, never a letter: the name test reads the raw line.
+      const raw = normalized?.[i] || ctx.lines[i];
+      if (!AGENT_NAMED.test(raw)) continue;
+      const line = joinedPathPieces(raw);
+      if (line.length < 8) continue;
       const written = (target: RegExpMatchArray): boolean => {
         const before = line.slice(Math.max(0, target.index! - 240), target.index);
         return WRITE_OP.test(before) && !(OPENED_BEFORE.test(before) && !OPEN_FOR_WRITE.test(line.slice(target.index)));

@@ -224,13 +224,15 @@ export const urlPackageSourceRule: Rule = {
   triggered: { triggers: GATE_LITERALS, patterns: [CHEAP_GATE_RE] },
   match(ctx) {
     const hits: RuleHit[] = [];
-    const normalized = ctx.views.normalized?.text.split('\n');
+    // Split only for a file with a candidate line (most files have none).
+    let normalized: string[] | undefined | null = null;
     const imitated = new Map<string, string | null>();
     // A line is read as normalised where normalisation changed it, else as written: both views' lines.
     const candidates = linesHoldingAny(ctx, GATE_LITERALS, ['raw', 'normalized']);
     const count = candidates ? candidates.length : ctx.lines.length;
     for (let k = 0; k < count; k++) {
       const i = candidates ? candidates[k]! - 1 : k;
+      if (normalized === null) normalized = ctx.views.normalized?.text.split('\n');
       const line = normalized?.[i] || ctx.lines[i];
       if (line.length === 0 || !CHEAP_GATE_RE.test(line)) continue;
       // The setting itself is the evidence, so "Never suggest `npm config set strict-ssl false`" reads as prohibited.
