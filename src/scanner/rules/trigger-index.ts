@@ -24,7 +24,7 @@ export class TriggerIndex {
    * every state back to the root, so all of them share class 0: the table is a few times smaller
    * than one column per character, and its lookups stay in cache (they were most of the pass).
    */
-  private readonly delta: Int32Array;
+  private readonly delta: Uint16Array | Int32Array;
   /** ASCII character → its column in `delta` (0: in no trigger). */
   private readonly classOf = new Uint16Array(ASCII);
   /** The same for the non-ASCII code units the triggers hold, and their range (outside it, no lookup: CJK text stays one comparison per character). */
@@ -121,8 +121,19 @@ export class TriggerIndex {
         queue.push(child);
       }
     }
-    this.delta = delta;
-    this.endsAt = ends.map((e) => (e.length > 0 ? e : undefined));
+    // States renumbered breadth first, so the shallow states most characters of a text visit share
+    // the first rows; 16-bit entries where they fit: the table a pass reads is a few times smaller
+    // and stays in cache between passes (a cold table cost more than the pass's own work).
+    const order = [0, ...queue];
+    const renumbered = new Int32Array(states);
+    order.forEach((s, k) => (renumbered[s] = k));
+    const table = states <= 0xffff ? new Uint16Array(states * classes) : new Int32Array(states * classes);
+    for (let k = 0; k < order.length; k++) {
+      const s = order[k]!;
+      for (let c = 0; c < classes; c++) table[k * classes + c] = renumbered[delta[s * classes + c]!]!;
+    }
+    this.delta = table;
+    this.endsAt = order.map((s) => (ends[s]!.length > 0 ? ends[s] : undefined));
     this.groupCount = groups.length;
     this.lastOfGroup = new Int32Array(groups.length);
     groups.forEach((group, g) => {
