@@ -106,6 +106,7 @@ import codeBroadTarget from './code-broad-target.json';
 import codeDestroy from './code-destroy.json';
 import codeFetchTool from './code-fetch-tool.json';
 import codeInstallerName from './code-installer-name.json';
+import codeHostingHost from './code-hosting-host.json';
 import codeInterpreter from './code-interpreter.json';
 import codePersistLocation from './code-persist-location.json';
 import codeProbe from './code-probe.json';
@@ -248,6 +249,7 @@ export const LEXICON_FILES = [
   codeDestroy,
   codeFetchTool,
   codeInstallerName,
+  codeHostingHost,
   codeInterpreter,
   codePersistLocation,
   codeProbe,
