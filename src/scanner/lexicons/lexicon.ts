@@ -36,6 +36,7 @@ import consentingParty from './consenting-party.json';
 import continuationWord from './continuation-word.json';
 import destinationExternal from './destination-external.json';
 import determiner from './determiner.json';
+import detectionNoun from './detection-noun.json';
 import destinationAccess from './destination-access.json';
 import destinationOwn from './destination-own.json';
 import destinationPublic from './destination-public.json';
@@ -167,6 +168,7 @@ export const LEXICON_FILES = [
   consentGiven,
   destinationExternal,
   determiner,
+  detectionNoun,
   destinationAccess,
   destinationOwn,
   destinationPublic,
