@@ -1,11 +1,10 @@
 import { findingLine as line, isDirect } from '../compound-findings';
-import { concealedNear, hostOfUrl, insecureDestination } from '../intent-evidence';
+import { concealedNear, insecureDestination, sourceOfUrl } from '../intent-evidence';
 import { onlyOfficialInstallers } from '../official-installers';
 import { perFile, windowText } from '../regex-rule';
 import type { Rule } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
 import { PASTE_URL, RUN_GESTURE, SECURITY_OVERRIDE } from '../supply-chain-lexicon';
-import { lexiconNames } from '../../lexicons/lexicon';
 
 /** Findings that hand the reader code from outside the file; the first two kinds run it by themselves. */
 const RUNS_REMOTE = new Set(['BW-RCE-001', 'BW-RCE-002', 'BW-SUP-003']);
@@ -28,18 +27,6 @@ function unrelatedSource(name: string, near: string): boolean {
     const source = sourceOfUrl(u);
     return source !== null && !words.some((w) => source.includes(w));
   });
-}
-
-const CODE_HOSTS: ReadonlySet<string> = new Set(lexiconNames('code-hosting-host'));
-/** Owner and repository: the first two path segments of a URL on a code-hosting host. */
-const OWNER_AND_REPO = /^\/([^/]{1,100})(?:\/([^/]{1,100}))?/;
-
-/** Whose code a URL names: its host, and on a host that serves many owners' repositories, the owner and repository too. */
-function sourceOfUrl(url: string): string | null {
-  const host = hostOfUrl(url);
-  if (host === null || !CODE_HOSTS.has(host)) return host;
-  const m = OWNER_AND_REPO.exec(new URL(url).pathname);
-  return m ? `${host} ${m[1]} ${m[2] ?? ''}`.toLowerCase() : host;
 }
 
 /** Lines of a Markdown file that say something: not blank, not a heading, not frontmatter, not a fence edge. */
