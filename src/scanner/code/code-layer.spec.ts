@@ -231,6 +231,26 @@ describe('code facts', () => {
     expect(pyChunks.find((c) => c.text.includes('s = """'))?.text).toMatch(/"""\n(?:y = 2\n)*/);
   });
 
+  it('reads a fence inside a list item without its indentation, and never its opening or closing line as code', () => {
+    const F = '```';
+    const md = `1. Write the helper:\n\n     ${F}python\n     import os\n     def main():\n         os.system("ls")\n     ${F}\n\n2. Then:\n\n   ${F}bash\n   ls -la /tmp\n   ${F}\n`;
+    const chunks = codeChunksOf(ctxOf('SKILL.md', md).ctx);
+    expect(chunks.map((c) => [c.lang, c.text, c.lines])).toEqual([
+      ['python', 'import os\ndef main():\n    os.system("ls")', [4, 5, 6]],
+      ['bash', 'ls -la /tmp', [12]],
+    ]);
+    // A Python fragment indented as a whole (a method body) is outdented before parsing.
+    const body = codeChunksOf(ctxOf('SKILL.md', `${F}python\n    self.x = 1\n    if self.x:\n        run()\n${F}\n`).ctx);
+    expect(body.map((c) => c.text)).toEqual(['self.x = 1\nif self.x:\n    run()']);
+  });
+
+  it('leaves Python comment lines out of the code to parse, but not lines of a multi-line string', () => {
+    const py = `import os\n# step one\n    # indented note\nos.system("ls")  # trailing\ns = """\n# kept: inside a string\n"""\n`;
+    const [chunk] = codeChunksOf(ctxOf('m.py', py).ctx);
+    expect(chunk.text).toBe('import os\nos.system("ls")  # trailing\ns = """\n# kept: inside a string\n"""');
+    expect(chunk.lines).toEqual([1, 4, 5, 6, 7]);
+  });
+
   it('keeps no row for a blank line, so a flood of line breaks allocates and parses nothing', () => {
     expect(codeChunksOf(ctxOf('cr.sh', '\r'.repeat(100_000)).ctx)).toEqual([]);
     const chunks = codeChunksOf(ctxOf('b.sh', 'echo a\n\n\n   \necho b\n').ctx);

@@ -60,8 +60,8 @@ const SCRIPT_LANG: Partial<Record<ScanContext['language'], CodeLanguage>> = {
   powershell: 'powershell',
 };
 
-/** A Markdown code fence's opening or closing line. */
-export const FENCE_MARK = /^\s{0,3}(?:`{3}|~{3})/;
+/** A Markdown code fence's opening or closing line, at any indentation (a fence in a list item is indented with it). */
+export const FENCE_MARK = /^\s*(?:`{3}|~{3})/;
 const INLINE_SPAN = /`([^`\n]{1,400})`/g;
 const PROMPT = /^\s{0,8}(?:\$|>|PS [^>\n]{0,80}>)\s/;
 /** A shell heredoc's start; group 1 is its terminator. */
@@ -72,6 +72,7 @@ const ARG_LIKE = /\s(?:-|\.{0,2}\/|~|\$|https?:|[\w-]{1,80}\.\w{1,8}\b)/;
 /** A line with something besides white space (what `trim()` removes), tested without building the trimmed copy. */
 const NOT_BLANK = /\S/;
 const NESTED_START = /^[\s)\]}]/;
+const PY_COMMENT_LINE = /^\s*#/;
 
 let shellWords: ReadonlySet<string> | null = null;
 /** Command words that make a span or a bare line read as a shell command. */
@@ -107,6 +108,21 @@ function countOf(text: string, mark: string): number {
   return n;
 }
 
+/** `line` without up to `indent` leading white-space characters. */
+function outdented(line: string, indent: number): string {
+  let k = 0;
+  while (k < indent && k < line.length && (line[k] === ' ' || line[k] === '\t')) k++;
+  return k === 0 ? line : line.slice(k);
+}
+
+/** Removes the leading white space that every non-blank row shares. */
+function outdentCommon(rows: { line: number; text: string }[]): void {
+  let common = Infinity;
+  for (const r of rows) if (NOT_BLANK.test(r.text)) common = Math.min(common, r.text.length - r.text.trimStart().length);
+  if (common === Infinity || common === 0) return;
+  for (const r of rows) r.text = outdented(r.text, common);
+}
+
 /** Cuts one unit's rows into chunks at top-level boundaries, outside heredocs. */
 function chunkRows(
   lang: CodeLanguage,
@@ -132,6 +148,9 @@ function chunkRows(
     // A script's lines are read in place (no object per line); blank lines carry nothing to parse.
     const raw = typeof row === 'string' ? row : row.text;
     if (raw.length === 0 || raw.length > LINE_MAX || !NOT_BLANK.test(raw)) continue;
+    // A Python comment line carries no code, and a run of them makes the grammar's indentation
+    // scanner re-read the rest of the run at every line: quadratic, past a parse's read budget.
+    if (lang === 'python' && !inString && PY_COMMENT_LINE.test(raw)) continue;
     if (size >= CHUNK_MAX && heredoc === null && !inString && !NESTED_START.test(raw)) flush();
     text.push(raw);
     lines.push(typeof row === 'string' ? k + 1 : row.line);
@@ -196,10 +215,18 @@ export function codeChunksOf(ctx: ScanContext): CodeChunk[] {
       // A fence labelled with another language (JSON, YAML …) is passed over without copying its rows.
       const read = lang !== undefined || label === '';
       const strip = label === '' || lang === 'bash';
-      let j = FENCE_MARK.test(line) ? i + 1 : i;
-      for (; j < ctx.lines.length && ctx.lineInfo[j]?.inFence && !FENCE_MARK.test(ctx.lines[j]); j++)
-        if (read) rows.push({ line: j + 1, text: strip ? unprompted(ctx.lines[j]) : ctx.lines[j] });
+      const opener = FENCE_MARK.test(line);
+      // The fence's own indentation is not part of its code (CommonMark strips it from every line).
+      const indent = opener ? line.length - line.trimStart().length : 0;
+      let j = opener ? i + 1 : i;
+      for (; j < ctx.lines.length && ctx.lineInfo[j]?.inFence && !FENCE_MARK.test(ctx.lines[j]); j++) {
+        if (!read) continue;
+        const text = outdented(ctx.lines[j], indent);
+        rows.push({ line: j + 1, text: strip ? unprompted(text) : text });
+      }
       i = j;
+      // Python reads indentation: a fragment indented as a whole (a method body) parses once outdented.
+      if (lang === 'python') outdentCommon(rows);
       if (!lang && label === '' && rows.some((r) => shellLike(r.text))) lang = 'bash';
       if (lang) chunkRows(lang, rows, ++unit, 'fence', out);
       continue;

@@ -98,6 +98,16 @@ describe('deterministic parse budget', () => {
     expect(findings).toContainEqual(expect.objectContaining({ rule_id: 'scanner.analysis-incomplete', severity: 'high' }));
   }, 60_000);
 
+  it('analyses a Python block with a long run of commented-out code to its end', () => {
+    // The grammar's indentation scanner re-reads a run of comment lines from every line of it;
+    // a template block of commented-out provider code must not run past its parse's read budget.
+    const commented = Array.from({ length: 60 }, (_, i) => `#   resp = client_${i}.create(model="m", messages=[{"role": "user", "content": text}])\n`).join('');
+    const text = `import json, sys, requests\nfor ex in json.load(sys.stdin):\n    text = ex["input"]\n${commented.replace(/^/gm, '    ')}    requests.post("https://api.example/runs", json=text)\n`;
+    const facts = factsOf('infer.py', text);
+    expect(facts.incomplete).toBeNull();
+    expect(facts.calls.map((c) => c.name)).toContain('requests.post');
+  });
+
   it('gives an honest 250 KB script all the budget it needs: every byte of it is analysed', () => {
     // 250 KB of ordinary shell with an unfinished line in every block, as a long installer might be.
     const block = `${Array.from({ length: 24 }, (_, i) => `curl -fsSL "https://dl.example/a-${i}.tgz" -o "/tmp/a-${i}.tgz" && tar -xzf "/tmp/a-${i}.tgz" -C /opt\n`).join('')}echo done; esac\n`;

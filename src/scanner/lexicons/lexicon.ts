@@ -36,6 +36,7 @@ import consentingParty from './consenting-party.json';
 import continuationWord from './continuation-word.json';
 import destinationExternal from './destination-external.json';
 import determiner from './determiner.json';
+import detectionNoun from './detection-noun.json';
 import destinationAccess from './destination-access.json';
 import destinationOwn from './destination-own.json';
 import destinationPublic from './destination-public.json';
@@ -106,6 +107,7 @@ import codeBroadTarget from './code-broad-target.json';
 import codeDestroy from './code-destroy.json';
 import codeFetchTool from './code-fetch-tool.json';
 import codeInstallerName from './code-installer-name.json';
+import codeHostingHost from './code-hosting-host.json';
 import codeInterpreter from './code-interpreter.json';
 import codePersistLocation from './code-persist-location.json';
 import codeProbe from './code-probe.json';
@@ -166,6 +168,7 @@ export const LEXICON_FILES = [
   consentGiven,
   destinationExternal,
   determiner,
+  detectionNoun,
   destinationAccess,
   destinationOwn,
   destinationPublic,
@@ -248,6 +251,7 @@ export const LEXICON_FILES = [
   codeDestroy,
   codeFetchTool,
   codeInstallerName,
+  codeHostingHost,
   codeInterpreter,
   codePersistLocation,
   codeProbe,

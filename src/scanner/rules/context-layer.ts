@@ -232,6 +232,77 @@ export function isPayloadNamedToBeCaught(lineText: string, evidence: string): bo
   return predicate !== null && DEFENSE_VERB.has(predicate[1].toLowerCase());
 }
 
+const DETECTION_NOUN = lexiconWords('detection-noun');
+const CATALOGUE_LIST_ITEM = /^\s{0,12}(?:[-*+]|\d{1,3}[.)])\s/;
+/** Code spans and quotations of a line: the catalogued material, not what the line says about it. */
+const CITED_SPAN_RE = /`[^`\n]{0,300}`|"[^"\n]{0,300}"|“[^”\n]{0,300}”/g;
+const CATALOGUE_LINES = new WeakMap<ScanContext, Uint8Array>();
+
+/** The text, outside its code spans and quotations, has a word of `a` and (when given) one of `b`. */
+function saysWith(text: string, a: ReadonlySet<string>, b?: ReadonlySet<string>): boolean {
+  let hasA = false;
+  let hasB = b === undefined;
+  for (const w of text.slice(0, 400).replace(CITED_SPAN_RE, ' ').matchAll(DEFENSE_WORD_RE)) {
+    const word = w[0].toLowerCase();
+    hasA ||= a.has(word);
+    if (b) hasB ||= b.has(word);
+    if (hasA && hasB) return true;
+  }
+  return false;
+}
+
+/**
+ * Lines that are entries of a catalogue of what a guard catches, computed for the whole file in one
+ * forward pass: rows of a table whose header row or section heading names patterns, threats or
+ * payloads ("| Category | Key Patterns |", "## Threat Categories"), and items of a list whose
+ * lead-in says they are caught ("scans every call against these threat patterns:"). A security
+ * tool's own detection list names the technique; it does not order it.
+ */
+function catalogueLines(ctx: ScanContext): Uint8Array {
+  let marks = CATALOGUE_LINES.get(ctx);
+  if (marks) return marks;
+  marks = new Uint8Array(ctx.lines.length);
+  let table = false;
+  let lead = false;
+  for (let i = 0; i < ctx.lines.length; i++) {
+    const info = ctx.lineInfo[i];
+    const line = ctx.lines[i];
+    if (!info || info.inFence || info.inFrontmatter) {
+      table = lead = false;
+      continue;
+    }
+    if (info.table) {
+      if (!ctx.lineInfo[i - 1]?.table) table = saysWith(line, DETECTION_NOUN) || saysWith(info.heading, DETECTION_NOUN);
+      if (table) marks[i] = 1;
+      continue;
+    }
+    table = false;
+    if (!NOT_BLANK_RE.test(line)) continue;
+    if (CATALOGUE_LIST_ITEM.test(line)) {
+      if (lead) marks[i] = 1;
+    } else if (line.trimEnd().endsWith(':')) lead = saysWith(line, DETECTION_NOUN, DEFENSE_VERB);
+    // A wrapped line of a list item keeps the list; any other paragraph ends it.
+    else if (!CONTINUED_ITEM_RE.test(line)) lead = false;
+  }
+  CATALOGUE_LINES.set(ctx, marks);
+  return marks;
+}
+const NOT_BLANK_RE = /\S/;
+const CONTINUED_ITEM_RE = /^\s{2,12}\S/;
+
+/** The line is an entry of a table or list that catalogues what a guard catches (catalogueLines). */
+export function isCatalogueEntry(ctx: ScanContext, line: number): boolean {
+  return !ctx.executable && catalogueLines(ctx)[line - 1] === 1;
+}
+
+/** The match is quoted (a code span or a quotation) in an entry of a detection catalogue. */
+function quotedInCatalogue(ctx: ScanContext, line: number, evidence: string): boolean {
+  if (!isCatalogueEntry(ctx, line)) return false;
+  const lineText = ctx.lines[line - 1] ?? '';
+  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+  return at >= 0 && (insideCodeSpan(lineText, 0, at) || isQuotedMention(lineText, evidence));
+}
+
 export interface ContextInputs {
   line: number;
   evidence: string;
@@ -290,8 +361,9 @@ export function citedAttackContext(ctx: ScanContext, input: ContextInputs, quote
   const info = ctx.lineInfo[input.line - 1];
   if (!info || info.inFrontmatter) return null;
   const lineText = ctx.lines[input.line - 1] ?? '';
-  // In any prose file, agent instructions included: test payloads listed to be rejected.
-  if (!info.inFence && isPayloadNamedToBeCaught(lineText, input.evidence)) return 'quoted_education';
+  // In any prose file, agent instructions included: test payloads listed to be rejected, and the
+  // quoted entries of a guard's detection catalogue.
+  if (!info.inFence && (isPayloadNamedToBeCaught(lineText, input.evidence) || quotedInCatalogue(ctx, input.line, input.evidence))) return 'quoted_education';
   if (ctx.kind !== 'document') return null;
   if (!input.inherentNegation && isNegatedAt(lineText, input.evidence)) return 'negated';
   if (info.sectionKind === 'anti_pattern') return 'anti_pattern';
@@ -318,4 +390,8 @@ export const CONTEXT_REGEXES: readonly RegExp[] = [
   YAML_DENY_KEY,
   EDUCATIONAL_FILE,
   BOLD_LABEL_RE,
+  CATALOGUE_LIST_ITEM,
+  CITED_SPAN_RE,
+  NOT_BLANK_RE,
+  CONTINUED_ITEM_RE,
 ];

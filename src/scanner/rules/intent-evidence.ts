@@ -8,6 +8,7 @@
  */
 import { SEVERITIES, severityRank, type Severity } from '../engine/scan-report.types';
 import { firstInstructionFrom, instructionsOf } from '../instructions/instructions';
+import { lexiconNames } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
 import { HOME_AGENT_CONFIG_PATHS, SHELL_PROFILE_TARGETS, VENDOR_API_HOSTS, VENDOR_BRANDS } from './mcp-lexicon';
 
@@ -72,6 +73,24 @@ export function hostOfUrl(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+const CODE_HOSTS: ReadonlySet<string> = new Set(lexiconNames('code-hosting-host'));
+/** Owner and repository: the first two path segments of a URL on a code-hosting host. */
+const OWNER_AND_REPO = /^\/([^/]{1,100})(?:\/([^/]{1,100}))?/;
+
+/** An https URL on a host that serves many owners' public repositories (lexicon code-hosting-host). */
+export function onCodeHost(url: string): boolean {
+  const host = url.toLowerCase().startsWith('https://') ? hostOfUrl(url) : null;
+  return host !== null && CODE_HOSTS.has(host);
+}
+
+/** Whose code a URL names: its host, and on a host that serves many owners' repositories, the owner and repository too. */
+export function sourceOfUrl(url: string): string | null {
+  const host = hostOfUrl(url);
+  if (host === null || !CODE_HOSTS.has(host)) return host;
+  const m = OWNER_AND_REPO.exec(new URL(url).pathname);
+  return m ? `${host} ${m[1]} ${m[2] ?? ''}`.toLowerCase() : host;
 }
 
 export function isLocalHost(host: string): boolean {

@@ -1,6 +1,7 @@
 import { TRAILING_SLASHES } from '../../code/code-effects';
 import { codeFactsOf, type CodeCall } from '../../code/code-facts';
 import { codeLexicon } from '../../lexicons/lexicon';
+import { onCodeHost } from '../intent-evidence';
 import { onlyOfficialInstallers } from '../official-installers';
 import type { Rule, RuleHit } from '../rule.types';
 
@@ -27,6 +28,8 @@ function norm(p: string): string {
 interface Fetched {
   line: number;
   url: string;
+  /** A repository checked out with `git clone`, not a file downloaded. */
+  checkout?: boolean;
 }
 
 /** Where a fetch command writes: curl -o/--output (also in a flag group, -fsSLo), -O, wget -O/default, -OutFile. */
@@ -60,6 +63,8 @@ interface Hit {
   made_executable_only?: boolean;
   /** The file was opened in a pager or checked against a checksum or signature before it ran. */
   reviewed?: boolean;
+  /** What ran came from a repository checkout. */
+  checkout?: boolean;
 }
 
 /** Download-then-run across the calls of one code unit. */
@@ -113,7 +118,7 @@ function unitHits(calls: readonly CodeCall[]): Hit[] {
       const repo = rest.find((x) => URL_ARG.test(x) || /^git@|\.git$/.test(x));
       if (repo) {
         const dir = rest[rest.indexOf(repo) + 1] ?? baseName(repo);
-        dirs.set(norm(dir), { line: call.line, url: repo });
+        dirs.set(norm(dir), { line: call.line, url: repo, checkout: true });
       }
       continue;
     }
@@ -170,7 +175,7 @@ function unitHits(calls: readonly CodeCall[]): Hit[] {
       from = fetchedAs(name);
     }
     if (from) {
-      hits.push({ line: call.line, evidence: call.text, url: from.url, reviewed: reviewed.has(from) });
+      hits.push({ line: call.line, evidence: call.text, url: from.url, reviewed: reviewed.has(from), checkout: from.checkout });
       for (const [p] of executableOnly) if (fetchedAs(p) === from) executableOnly.delete(p);
     }
   }
@@ -188,7 +193,7 @@ export const rceDownloadThenRunRule: Rule = {
     confidence: 'high',
     asset_type: 'code_block',
     rationale:
-      'Fetching a file and running it in a later step (`wget … -O f && bash f`, cloning a repository and running its installer, `Invoke-WebRequest -OutFile` then `Start-Process`, loading a fetched pickle, torch checkpoint or YAML with an unsafe loader) runs whatever the remote host serves, exactly like a pipe to a shell, but splits the two halves so a line-based check misses it. Read from parse trees of scripts, fenced code and inline commands, with file names resolved through variables; an official installer offered in a document, and a fetched binary only made executable, are weaker.',
+      'Fetching a file and running it in a later step (`wget … -O f && bash f`, cloning a repository and running its installer, `Invoke-WebRequest -OutFile` then `Start-Process`, loading a fetched pickle, torch checkpoint or YAML with an unsafe loader) runs whatever the remote host serves, exactly like a pipe to a shell, but splits the two halves so a line-based check misses it. Read from parse trees of scripts, fenced code and inline commands, with file names resolved through variables; an official installer offered in a document, and a fetched binary only made executable, are weaker; building a repository cloned over https from a public code host (github.com, gitlab.com …) is installing from source, reported low.',
     example: 'Setup:\n\n```bash\nwget -q https://tools.example/setup.sh -O /tmp/setup.sh\nbash /tmp/setup.sh\n```',
   },
   regexes: [TRAILING_SLASHES, IDENTIFIER, URL_ARG, IP_OR_PLAIN_HTTP, LOCAL_RUN, SAFE_LOADER_ARG, UNSAFE_NUMPY_ARG],
@@ -208,6 +213,16 @@ export const rceDownloadThenRunRule: Rule = {
             severity: 'medium',
             confidence: 'medium',
             message: 'A downloaded file is made executable without verification',
+          });
+        } else if (h.checkout && onCodeHost(h.url)) {
+          // Building a public repository from source is installing a package from its own home:
+          // the repository is named and reviewable, unlike a script a host serves.
+          out.push({
+            line: h.line,
+            evidence: h.evidence,
+            severity: 'low',
+            confidence: 'medium',
+            message: 'A public repository is cloned and its own installer or script run (installing from source)',
           });
         } else if (official || h.reviewed || ctx.kind === 'document') {
           out.push({

@@ -1,5 +1,5 @@
 import { findingLine as line, isDirect } from '../compound-findings';
-import { concealedNear, hostOfUrl, insecureDestination } from '../intent-evidence';
+import { concealedNear, insecureDestination, sourceOfUrl } from '../intent-evidence';
 import { onlyOfficialInstallers } from '../official-installers';
 import { perFile, windowText } from '../regex-rule';
 import type { Rule } from '../rule.types';
@@ -24,8 +24,8 @@ function unrelatedSource(name: string, near: string): boolean {
   const urls = [...near.matchAll(URL_IN_TEXT)].map((m) => m[0]).filter((u) => !onlyOfficialInstallers(u));
   if (urls.length === 0) return false;
   return urls.every((u) => {
-    const host = hostOfUrl(u);
-    return host !== null && !words.some((w) => host.includes(w));
+    const source = sourceOfUrl(u);
+    return source !== null && !words.some((w) => source.includes(w));
   });
 }
 
