@@ -3,7 +3,7 @@ import { concealedNear, landsInHome, raiseSeverity } from '../intent-evidence';
 import { EFFECT_WORDS } from '../mcp-lexicon';
 import { declaredServers, foreignOrigin, MCP_SERVER_ORIGIN_REGEXES } from '../mcp-server-origin';
 import { nameWords } from '../mcp-surface';
-import { defineRegexRule, windowText } from '../regex-rule';
+import { defineRegexRule, perFile, windowText } from '../regex-rule';
 import type { Rule, RuleHit } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
 import { extractMcpServers, isRecord, type McpServerEntry } from '../../parsers/json-config.parser';
@@ -89,6 +89,9 @@ function promptsOff(ctx: ScanContext): boolean {
   return root.permissions.defaultMode === 'bypassPermissions';
 }
 
+/** The servers this JSON file itself declares, computed once per file. */
+const ownServers = perFile((ctx: ScanContext): McpServerEntry[] => (ctx.language === 'json' ? extractMcpServers(ctx.json, ctx.lines) : []));
+
 /** The servers a hit approves: all of them, the named ones, or the one whose entry holds the list. */
 function serversOf(ctx: ScanContext, evidence: string, line: number): McpServerEntry[] {
   const all = declaredServers(ctx);
@@ -100,7 +103,7 @@ function serversOf(ctx: ScanContext, evidence: string, line: number): McpServerE
   const entry = SERVER_OF_ENTRY.exec(evidence) ?? ONE_TOOL_HIT.exec(evidence);
   if (entry) return all.filter((s) => s.name === entry[1]);
   // An approval list inside a server's own entry: the last server declared above it in this file.
-  const own = ctx.language === 'json' ? extractMcpServers(ctx.json, ctx.lines) : [];
+  const own = ownServers(ctx);
   const above = own.filter((s) => s.line <= line);
   return above.length > 0 ? [above[above.length - 1]] : [];
 }
