@@ -749,6 +749,7 @@ function namesSteps(tokens: readonly string[], from: number, to: number): boolea
 }
 /** Words that state a prohibition as a predicate ("is forbidden", "ist verboten"), unlike a bare "not". */
 const FORBIDDING_WORD = lexiconWords('forbidding-word');
+const ALTERNATIVE_WORD = lexiconWords('alternative-word');
 
 /**
  * "If the system can silently commit the user to costs without showing them, that's a missing
@@ -906,6 +907,20 @@ function boundByGrant(tokens: readonly string[], from: number, at: number): bool
   for (k--; k >= from && at - k <= RESTRICTOR_REACH; k--)
     if (RESTRICTOR.has(tokens[k])) return !SUBJECT_ARTICLE.has(tokens[k + 1]) && !CONSENTING_PARTY.has(tokens[k + 1]);
   return false;
+}
+
+/**
+ * The end of a list of alternatives after a sentence's opening prohibition: the first break other
+ * than a list comma, when a word joining alternatives ("or", "nor") stands before it; else `from`
+ * (no list). "Never open, print or put it in code, logs or commit messages" is one list.
+ */
+function alternativesEnd(tokens: readonly string[], facts: TokenFacts, from: number, to: number): number {
+  let joined = false;
+  for (let k = from; k < to; k++) {
+    if (has(facts, k, AFTER_BREAK) && !has(facts, k, AFTER_COMMA)) return joined ? k : from;
+    if (ALTERNATIVE_WORD.has(tokens[k])) joined = true;
+  }
+  return joined ? to : from;
 }
 
 /** The first token in [from, to) that follows a list or clause break, else `to`. */
@@ -1123,6 +1138,16 @@ function frameOf(
     const clauseEnd = firstBreakAfter(facts, opener + 1, to);
     for (let k = 0; k < slots.length; k++)
       if (slotStart[k] < clauseEnd && slots[k].cls === 'consent-bypass' && (marks[slotStart[k] - from] & WITHDRAWN) === 0) slots[k].negated = true;
+  }
+  // "Never paste a key into code, tests, fixtures, commit messages or chat output": a prohibition
+  // that opens its sentence and closes a list with "or" forbids every item, however far the list runs.
+  if (opensProhibited && conditional === null) {
+    const end = alternativesEnd(tokens, facts, opener + 1, to);
+    for (let k = 0; k < slots.length; k++)
+      if (slotStart[k] > opener && slotStart[k] < end && !SELF_NEGATING.has(slots[k].cls as LexiconClass)) slots[k].negated = true;
+    if (end > opener)
+      for (let k = 0; k < slots.length; k++)
+        if (slots[k].negated && slots[k].cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, slotStart[k]);
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
   for (let k = 0; k < slots.length; k++) {

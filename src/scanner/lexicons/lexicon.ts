@@ -56,6 +56,7 @@ import modalVerb from './modal-verb.json';
 import negation from './negation.json';
 import negationAfter from './negation-after.json';
 import forbiddingWord from './forbidding-word.json';
+import alternativeWord from './alternative-word.json';
 import stepsLead from './steps-lead.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
@@ -206,6 +207,7 @@ export const LEXICON_FILES = [
   triggerRecurring,
   // Word lists (`"use": "words"`), read as sets.
   forbiddingWord,
+  alternativeWord,
   stepsLead,
   pointsBack,
   pointsBackAlone,
