@@ -1096,6 +1096,16 @@ function frameOf(
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && (marks[h.end - from] & ACTION_START) === 0) continue;
     // "Only use sources the user has already authorized": the user's grant bounds the act; it claims no authority.
     if (h.cls === 'authority-claim' && boundByGrant(tokens, from, h.start)) continue;
+    // "An undisclosed change is a reason to reject the PR": a concealment word in the noun phrase
+    // that opens a clause describes what the sentence talks about; it orders nothing hidden.
+    if (
+      h.cls === 'concealment' &&
+      h.end - h.start === 1 &&
+      h.start - 1 >= from &&
+      (marks[h.start - from] & AFTER_DETERMINER) !== 0 &&
+      (h.start - 1 === from || has(facts, h.start - 1, AFTER_BREAK))
+    )
+      continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.
     if (h.cls === 'concealment' && h.end < to && tokens[h.end] === 'as') continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
