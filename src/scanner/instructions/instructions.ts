@@ -923,6 +923,18 @@ function alternativesEnd(tokens: readonly string[], facts: TokenFacts, from: num
   return joined ? to : from;
 }
 
+const COPULA = lexiconWords('copula');
+
+/** Does the phrase at `at` follow the agent and a copula ("you are the partner", "the agent is a reviewer")? */
+function namesAgentRole(tokens: readonly string[], from: number, at: number): boolean {
+  let k = at - 1;
+  if (k >= from && SUBJECT_ARTICLE.has(tokens[k])) k--;
+  if (k < from || !COPULA.has(tokens[k])) return false;
+  // A contraction carries its subject ("you're the partner").
+  if (tokens[k].includes("'")) return true;
+  return k - 1 >= from && AGENT_SUBJECT.has(tokens[k - 1]);
+}
+
 /** The first token in [from, to) that follows a list or clause break, else `to`. */
 function firstBreakAfter(facts: TokenFacts, from: number, to: number): number {
   for (let k = from; k < to; k++) if (has(facts, k, AFTER_BREAK)) return k;
@@ -1106,6 +1118,9 @@ function frameOf(
       (h.start - 1 === from || has(facts, h.start - 1, AFTER_BREAK))
     )
       continue;
+    // "You are the partner", "the agent is a coach": a noun after the agent and "is"/"are" names the
+    // agent's role, not a place anything goes.
+    if (h.cls.startsWith('destination-') && namesAgentRole(tokens, from, h.start)) continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.
     if (h.cls === 'concealment' && h.end < to && tokens[h.end] === 'as') continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw

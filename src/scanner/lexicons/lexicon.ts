@@ -57,6 +57,7 @@ import negation from './negation.json';
 import negationAfter from './negation-after.json';
 import forbiddingWord from './forbidding-word.json';
 import alternativeWord from './alternative-word.json';
+import copula from './copula.json';
 import stepsLead from './steps-lead.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
@@ -208,6 +209,7 @@ export const LEXICON_FILES = [
   // Word lists (`"use": "words"`), read as sets.
   forbiddingWord,
   alternativeWord,
+  copula,
   stepsLead,
   pointsBack,
   pointsBackAlone,
