@@ -58,6 +58,7 @@ import negationAfter from './negation-after.json';
 import forbiddingWord from './forbidding-word.json';
 import alternativeWord from './alternative-word.json';
 import copula from './copula.json';
+import rankedGuidance from './ranked-guidance.json';
 import stepsLead from './steps-lead.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
@@ -210,6 +211,7 @@ export const LEXICON_FILES = [
   forbiddingWord,
   alternativeWord,
   copula,
+  rankedGuidance,
   stepsLead,
   pointsBack,
   pointsBackAlone,
