@@ -749,6 +749,7 @@ function namesSteps(tokens: readonly string[], from: number, to: number): boolea
 }
 /** Words that state a prohibition as a predicate ("is forbidden", "ist verboten"), unlike a bare "not". */
 const FORBIDDING_WORD = lexiconWords('forbidding-word');
+const ALTERNATIVE_WORD = lexiconWords('alternative-word');
 
 /**
  * "If the system can silently commit the user to costs without showing them, that's a missing
@@ -906,6 +907,32 @@ function boundByGrant(tokens: readonly string[], from: number, at: number): bool
   for (k--; k >= from && at - k <= RESTRICTOR_REACH; k--)
     if (RESTRICTOR.has(tokens[k])) return !SUBJECT_ARTICLE.has(tokens[k + 1]) && !CONSENTING_PARTY.has(tokens[k + 1]);
   return false;
+}
+
+/**
+ * The end of a list of alternatives after a sentence's opening prohibition: the first break other
+ * than a list comma, when a word joining alternatives ("or", "nor") stands before it; else `from`
+ * (no list). "Never open, print or put it in code, logs or commit messages" is one list.
+ */
+function alternativesEnd(tokens: readonly string[], facts: TokenFacts, from: number, to: number): number {
+  let joined = false;
+  for (let k = from; k < to; k++) {
+    if (has(facts, k, AFTER_BREAK) && !has(facts, k, AFTER_COMMA)) return joined ? k : from;
+    if (ALTERNATIVE_WORD.has(tokens[k])) joined = true;
+  }
+  return joined ? to : from;
+}
+
+const COPULA = lexiconWords('copula');
+
+/** Does the phrase at `at` follow the agent and a copula ("you are the partner", "the agent is a reviewer")? */
+function namesAgentRole(tokens: readonly string[], from: number, at: number): boolean {
+  let k = at - 1;
+  if (k >= from && SUBJECT_ARTICLE.has(tokens[k])) k--;
+  if (k < from || !COPULA.has(tokens[k])) return false;
+  // A contraction carries its subject ("you're the partner").
+  if (tokens[k].includes("'")) return true;
+  return k - 1 >= from && AGENT_SUBJECT.has(tokens[k - 1]);
 }
 
 /** The first token in [from, to) that follows a list or clause break, else `to`. */
@@ -1081,6 +1108,19 @@ function frameOf(
     if (h.cls === 'stealth' && h.start > from && MODAL_OR_AUX.has(tokens[h.start - 1]) && (marks[h.end - from] & ACTION_START) === 0) continue;
     // "Only use sources the user has already authorized": the user's grant bounds the act; it claims no authority.
     if (h.cls === 'authority-claim' && boundByGrant(tokens, from, h.start)) continue;
+    // "An undisclosed change is a reason to reject the PR": a concealment word in the noun phrase
+    // that opens a clause describes what the sentence talks about; it orders nothing hidden.
+    if (
+      h.cls === 'concealment' &&
+      h.end - h.start === 1 &&
+      h.start - 1 >= from &&
+      (marks[h.start - from] & AFTER_DETERMINER) !== 0 &&
+      (h.start - 1 === from || has(facts, h.start - 1, AFTER_BREAK))
+    )
+      continue;
+    // "You are the partner", "the agent is a coach": a noun after the agent and "is"/"are" names the
+    // agent's role, not a place anything goes.
+    if (h.cls.startsWith('destination-') && namesAgentRole(tokens, from, h.start)) continue;
     // "Must not be reported as current", "is not shown as an error": how a thing is classed, not whether the user learns of it.
     if (h.cls === 'concealment' && h.end < to && tokens[h.end] === 'as') continue;
     // "Don't ask for confirmation" and "without a preview or asking for confirmation" withdraw
@@ -1123,6 +1163,16 @@ function frameOf(
     const clauseEnd = firstBreakAfter(facts, opener + 1, to);
     for (let k = 0; k < slots.length; k++)
       if (slotStart[k] < clauseEnd && slots[k].cls === 'consent-bypass' && (marks[slotStart[k] - from] & WITHDRAWN) === 0) slots[k].negated = true;
+  }
+  // "Never paste a key into code, tests, fixtures, commit messages or chat output": a prohibition
+  // that opens its sentence and closes a list with "or" forbids every item, however far the list runs.
+  if (opensProhibited && conditional === null) {
+    const end = alternativesEnd(tokens, facts, opener + 1, to);
+    for (let k = 0; k < slots.length; k++)
+      if (slotStart[k] > opener && slotStart[k] < end && !SELF_NEGATING.has(slots[k].cls as LexiconClass)) slots[k].negated = true;
+    if (end > opener)
+      for (let k = 0; k < slots.length; k++)
+        if (slots[k].negated && slots[k].cls.startsWith('action-')) firstProhibitedAction = Math.min(firstProhibitedAction, slotStart[k]);
   }
   // "Never push without approval", "never copy keys silently": a modifier after a prohibited action belongs to the prohibition.
   for (let k = 0; k < slots.length; k++) {

@@ -57,6 +57,9 @@ import modalVerb from './modal-verb.json';
 import negation from './negation.json';
 import negationAfter from './negation-after.json';
 import forbiddingWord from './forbidding-word.json';
+import alternativeWord from './alternative-word.json';
+import copula from './copula.json';
+import rankedGuidance from './ranked-guidance.json';
 import stepsLead from './steps-lead.json';
 import objectAdvert from './object-advert.json';
 import objectAgentConfig from './object-agent-config.json';
@@ -209,6 +212,9 @@ export const LEXICON_FILES = [
   triggerRecurring,
   // Word lists (`"use": "words"`), read as sets.
   forbiddingWord,
+  alternativeWord,
+  copula,
+  rankedGuidance,
   stepsLead,
   pointsBack,
   pointsBackAlone,

@@ -120,7 +120,8 @@ function quotedInstructionAt(ctx: ScanContext, line: number): boolean {
 /** How far back a list item looks for the heading or lead-in line that opens its list. */
 const LIST_OPENER_REACH = 64;
 
-const negatesAnAction = (i: Instruction): boolean => i.slots.some((sl) => sl.negated && sl.cls.startsWith('action-'));
+// Showing and pasting are acts too ("Never ask the user to paste `… | sh`"), as in the frame rules.
+const negatesAnAction = (i: Instruction): boolean => i.slots.some((sl) => sl.negated && (sl.cls.startsWith('action-') || sl.cls === 'echo-verb'));
 
 /**
  * Is the hard-block command on this line named in a prohibition? Either an instruction on the

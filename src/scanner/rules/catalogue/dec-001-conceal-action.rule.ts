@@ -103,6 +103,13 @@ export const dcConcealActionRule = defineRegexRule({
     // "Hide the cursor", "runtimes hide the runtime name": the form names its own object, so that
     // object (not a neighbouring sentence) must be the risky thing; "hide it" points back and reads the window.
     if (/^hide\s{1,3}(?:the|any|all)$/i.test(m[0]) && !POINTS_AT_ACT.test(after) && !RISKY_ACTION.test(after.split(/[,.;:!?(|]/)[0])) return null;
+    // "don't mention the codename or unreleased features": the prohibition names what is left unsaid, so that thing must be risky.
+    if (
+      /^(?:do not|don'?t|never|without|no need to)\b.*\b(?:the|any|its|their)$/i.test(m[0]) &&
+      !POINTS_AT_ACT.test(after) &&
+      !RISKY_ACTION.test(after.split(/[,.;:!?(|]/)[0])
+    )
+      return null;
     // "without bothering them with installation details": the concealment names its object, and only a risky object counts.
     const named = NAMED_OBJECT.exec(after);
     if (named !== null && /^(?:do not|don'?t|never|without)\b/i.test(m[0]) && !BACK_REFERENCE_START.test(named[1].trim()) && !RISKY_ACTION.test(named[1]))

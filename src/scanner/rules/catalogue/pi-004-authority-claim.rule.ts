@@ -1,5 +1,11 @@
 import { OWN_PARTS_SCOPE_RE } from '../benign-forms';
 import { defineRegexRule, sentenceAround } from '../regex-rule';
+import { lexiconWords } from '../../lexicons/lexicon';
+
+/** What a precedence claim must outrank to take control: instructions and the parties who give them. */
+const RANKED_GUIDANCE = lexiconWords('ranked-guidance');
+/** The first words after "… over any other": what is outranked. */
+const NEXT_WORDS = /^[\s*_`]{1,6}((?:[\p{L}'-]{1,30}\s{1,3}){0,2}[\p{L}'-]{1,30})/u;
 
 export const piAuthorityClaimRule = defineRegexRule({
   meta: {
@@ -26,6 +32,18 @@ export const piAuthorityClaimRule = defineRegexRule({
     const line = view.text.slice(view.lineStarts[hit.line - 1], view.lineStarts[hit.line] ?? view.text.length);
     // "User instructions take precedence over this file" / "treat as untrusted" are the safe polarity.
     if (/\buser(?:'s)?\s{1,3}(?:instructions?|requests?)\s{1,3}(?:take|takes|win)/i.test(line) && !/over\s{1,3}(?:the\s{1,3})?user/i.test(line)) return null;
+    // "It takes precedence over any other learned behaviour": what "any other" outranks must be guidance or its giver.
+    if (/\bother$/i.test(m[0])) {
+      const next = NEXT_WORDS.exec(view.text.slice(m.index + m[0].length, m.index + m[0].length + 80));
+      if (
+        !next ||
+        !next[1]
+          .toLowerCase()
+          .split(/\s+/)
+          .some((w) => RANKED_GUIDANCE.has(w))
+      )
+        return null;
+    }
     // "… override everything else in this skill" ranks the file's own rules, not the file over the user.
     if (
       /\b(?:anything|everything)$/i.test(m[0]) &&
