@@ -780,6 +780,8 @@ function conditionOnOther(tokens: readonly string[], from: number, at: number): 
 const CLAUSE_LINK = lexiconWords('clause-link');
 /** First words of a passive concealment phrase ("is not disclosed", "must be omitted"): its subject stands before it. */
 const PASSIVE_START = new Set([...MODAL, ...lexiconWords('passive-start')]);
+/** Words naming the steps of a procedure ("these steps", "dieser Schritt"): as a subject they point back at the act. */
+const STEP_WORD = new Set([...STEPS_LEAD, ...STEP_NOUN]);
 
 /**
  * Does a concealment phrase point back at an act named elsewhere? Not when a passive phrase has a
@@ -789,6 +791,9 @@ const PASSIVE_START = new Set([...MODAL, ...lexiconWords('passive-start')]);
  */
 function pointsBack(tokens: readonly string[], from: number, to: number, start: number, end: number): boolean {
   // A passive phrase is about its subject: an act referred back to, or the person left uninformed.
+  // "These steps are not shown to the user", "Questi passaggi non vanno mostrati": a subject naming
+  // the steps is the act itself, referred back to.
+  if (start > from && STEP_WORD.has(tokens[start - 1])) return true;
   const before = start > from && PASSIVE_START.has(tokens[start]) ? tokens[start - 1] : undefined;
   if (before !== undefined && !CLAUSE_LINK.has(before) && !POINTS_BACK.has(before) && !CONTINUATION.has(before) && !PERSON_OR_LINK.has(before)) return false;
   // "… without mentioning that" points back; "without mentioning that both accept it" states its own clause.
