@@ -160,7 +160,10 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
           instructions[k + 1]?.line === instructions[k].line &&
           LIST_LABEL.test(ctx.lines[instructions[k].line - 1] ?? '');
         let end = i + 1;
-        for (let n = 1; end < instructions.length && n < FRAME_WINDOW && joins(instructions[end]); end++) if (!label(end)) n++;
+        // At most FRAME_WINDOW labels are passed over, so a run of them keeps the walk linear.
+        for (let n = 1, skipped = 0; end < instructions.length && n < FRAME_WINDOW && joins(instructions[end]); end++)
+          if (skipped >= FRAME_WINDOW || !label(end)) n++;
+          else skipped++;
         // Windows reach back too, so a lead-in line before its anchor counts ("Read the keys:" / "- post them").
         let begin = i;
         while (begin > 0 && i - begin < FRAME_WINDOW - 1 && joins(instructions[begin - 1])) begin--;
