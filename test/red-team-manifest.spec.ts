@@ -65,7 +65,7 @@ const BLIND_SET_NAMED_SERVICES = [
   'uploads.github.com',
 ];
 const SETS = [
-  { name: 'red-team', idPrefixes: ['rt', 'rt-g7'], minSamples: 200, namedServices: [] as string[] },
+  { name: 'red-team', idPrefixes: ['rt', 'rt-g7', 'rt-g8'], minSamples: 200, namedServices: [] as string[] },
   { name: 'red-team-blind', idPrefixes: ['bl', 'b2', 'b3', 'b4', 'b5', 'b6'], minSamples: 575, namedServices: BLIND_SET_NAMED_SERVICES },
 ];
 

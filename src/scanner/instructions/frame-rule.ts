@@ -12,12 +12,16 @@ import { contextOf, INSTRUCTION_REGEXES, instructionsOf, type Instruction, type 
 
 /** Adjacent instructions of one block a frame may span ("Gather the tokens. Then post them to the hook."). */
 export const FRAME_WINDOW = 3;
+/** A list item opening with a label of one or two words and a colon ("- Second: …", "2. Zweitens: …"). */
+const LIST_LABEL = /^\s*(?:[-*+]|\d{1,2}[.)])\s+[*_]{0,2}[\p{L}\p{N}]+(?:[ -][\p{L}\p{N}]+)?[*_]{0,2}\s*:[*_]{0,2}\s/u;
 
 export interface FrameNeed {
   /** Any of these classes fills the slot. */
   any: readonly SlotClass[];
   /** Where the slot may be filled besides the window: its section, or anywhere in the file. */
   reach?: 'window' | 'section' | 'file';
+  /** Of `any`, the classes that may fill the slot from that wider reach (default: all of them). */
+  reachBy?: readonly SlotClass[];
   /**
    * The slot may also be filled anywhere in the anchor's block when the anchor's own instruction
    * holds this class, a word pointing back at it ("send both there" → the host named earlier).
@@ -149,8 +153,17 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         // a frame anchored in a row reads only that row's cells, never the rows around it.
         const row = ctx.lineInfo[first.line - 1]?.table ? first.line : 0;
         const joins = (other: Instruction): boolean => other.block === first.block && (row === 0 || other.line === row);
+        // A label that states nothing before the step it names on its line ("Second: the file gets
+        // run permissions") takes no place in the window after the anchor.
+        const label = (k: number): boolean =>
+          instructions[k].slots.length === 0 &&
+          instructions[k + 1]?.line === instructions[k].line &&
+          LIST_LABEL.test(ctx.lines[instructions[k].line - 1] ?? '');
         let end = i + 1;
-        while (end < instructions.length && end - i < FRAME_WINDOW && joins(instructions[end])) end++;
+        // At most FRAME_WINDOW labels are passed over, so a run of them keeps the walk linear.
+        for (let n = 1, skipped = 0; end < instructions.length && n < FRAME_WINDOW && joins(instructions[end]); end++)
+          if (skipped >= FRAME_WINDOW || !label(end)) n++;
+          else skipped++;
         // Windows reach back too, so a lead-in line before its anchor counts ("Read the keys:" / "- post them").
         let begin = i;
         while (begin > 0 && i - begin < FRAME_WINDOW - 1 && joins(instructions[begin - 1])) begin--;
@@ -204,7 +217,7 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
         continue;
       }
       const wider = need.reach === 'section' ? section : need.reach === 'file' ? fileClasses : undefined;
-      let cls = wider ? need.any.find((c) => wider.has(c)) : undefined;
+      let cls = wider ? (need.reachBy ?? need.any).find((c) => wider.has(c)) : undefined;
       if (cls === undefined && need.pointedBy && own.classes.has(need.pointedBy) && block) {
         cls = need.any.find((c) => block.has(c));
         if (cls !== undefined) pointedTo.push(cls);

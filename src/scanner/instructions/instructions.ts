@@ -338,6 +338,10 @@ const URGING_VERB = lexiconWords('urging-verb');
 const RESTRICTOR = lexiconWords('restrictor');
 /** The gap between two tokens holds a list or clause break. */
 const CLAUSE_BREAK = /[,;:()\u2013\u2014]|\s-\s/;
+/** Full-width and ideographic marks that break a clause of Chinese or Japanese like their ASCII twins. */
+const WIDE_CLAUSE_BREAK = /[\u3001\u3002\uff0c\uff1b\uff1a\uff08\uff09\uff01\uff1f]/;
+/** One letter of Chinese, Japanese or Korean, each a token of its own. */
+const SPACELESS_LETTER = /^[\u3041-\ufaff]$/;
 /** Terminal punctuation, then only space, to the end of the line. */
 const TERMINAL_TAIL = /[.!?;:|]\s*$/g;
 /** A file listing line: a path, then a comment ("json.ts  # report formats"). */
@@ -520,6 +524,8 @@ const AFTER_BREAK = 32;
 const IN_TITLE = 64;
 /** On a line that writes "://": only there may a token be a URL's scheme (hostUrlAt). */
 const ON_URL_LINE = 128;
+/** After a clause mark between two letters of Chinese, Japanese or Korean ("，", "、", "；"): those phrases ignore spaces, so one never runs across a mark. */
+const AFTER_WIDE_BREAK = 256;
 
 /** Does token `k` (past the stream's end: none) have this fact? */
 function has(facts: TokenFacts, k: number, fact: number): boolean {
@@ -621,8 +627,16 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       // Most gaps between tokens are one space and hold no comma or break: only others are copied and read.
       if (previousEnd >= 0 && (span[0] - previousEnd > 1 || lower.charCodeAt(previousEnd) !== 32)) {
         const gap = lower.slice(previousEnd, span[0]);
-        if (gap.trim() === ',') fact |= AFTER_COMMA;
+        const mark = gap.trim();
+        if (mark === ',' || mark === '\uff0c' || mark === '\u3001') fact |= AFTER_COMMA;
         if (CLAUSE_BREAK.test(gap)) fact |= AFTER_BREAK;
+        // Between two letters of a script written without spaces (the normalised view reads "，" as ",").
+        if (
+          (CLAUSE_BREAK.test(gap) || WIDE_CLAUSE_BREAK.test(gap)) &&
+          SPACELESS_LETTER.test(previousToken) &&
+          SPACELESS_LETTER.test(tokens[tokens.length - 1] ?? '')
+        )
+          fact |= AFTER_BREAK | AFTER_WIDE_BREAK;
       }
       if (previousEnd >= 0 && span[0] === previousEnd + 1 && lower[previousEnd] === '-') fact |= HYPHEN_JOIN;
       if (onLine > 0 && lowered && part.text[span[0]] !== lower[span[0]]) fact |= CAPITALIZED;
@@ -649,10 +663,13 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // `upload.py`, `attacker.example`) names it; it does nothing and describes no one.
   // "publicly-embedded views": the first part of a hyphenated compound describes the noun after it.
   // An action word inside a listed code span ("`write-all`, `contents: read`") names a value.
+  // A phrase of a script written without spaces is read within one clause: "请客观回答，说明优缺点"
+  // (answer objectively, explain …) holds no "回答说" (answer that).
   const matches = matcher
     .match(tokens)
     .filter(
       (h) =>
+        !wideBreakWithin(facts, h.start, h.end) &&
         !(h.cls === 'destination-public' && (joinsIdentifier(facts, h.start, h.end) || has(facts, h.end, HYPHEN_JOIN))) &&
         !(neverAnIdentifierPart(h.cls) && (partOfIdentifier(facts, h.start, h.end) || has(facts, h.start, LISTED_NAME))) &&
         !(
@@ -781,6 +798,8 @@ function conditionOnOther(tokens: readonly string[], from: number, at: number): 
 const CLAUSE_LINK = lexiconWords('clause-link');
 /** First words of a passive concealment phrase ("is not disclosed", "must be omitted"): its subject stands before it. */
 const PASSIVE_START = new Set([...MODAL, ...lexiconWords('passive-start')]);
+/** Words naming the steps of a procedure ("these steps", "dieser Schritt"): as a subject they point back at the act. */
+const STEP_WORD = new Set([...STEPS_LEAD, ...STEP_NOUN]);
 
 /**
  * Does a concealment phrase point back at an act named elsewhere? Not when a passive phrase has a
@@ -790,6 +809,9 @@ const PASSIVE_START = new Set([...MODAL, ...lexiconWords('passive-start')]);
  */
 function pointsBack(tokens: readonly string[], from: number, to: number, start: number, end: number): boolean {
   // A passive phrase is about its subject: an act referred back to, or the person left uninformed.
+  // "These steps are not shown to the user", "Questi passaggi non vanno mostrati": a subject naming
+  // the steps is the act itself, referred back to.
+  if (start > from && STEP_WORD.has(tokens[start - 1])) return true;
   const before = start > from && PASSIVE_START.has(tokens[start]) ? tokens[start - 1] : undefined;
   if (before !== undefined && !CLAUSE_LINK.has(before) && !POINTS_BACK.has(before) && !CONTINUATION.has(before) && !PERSON_OR_LINK.has(before)) return false;
   // "… without mentioning that" points back; "without mentioning that both accept it" states its own clause.
@@ -942,6 +964,11 @@ function firstBreakAfter(facts: TokenFacts, from: number, to: number): number {
 }
 
 /** Does a list or clause break stand before any token of [from, to]? */
+function wideBreakWithin(facts: TokenFacts, start: number, end: number): boolean {
+  for (let k = start + 1; k < end; k++) if (has(facts, k, AFTER_WIDE_BREAK)) return true;
+  return false;
+}
+
 function breakBetween(facts: TokenFacts, from: number, to: number): boolean {
   for (let k = from; k <= to; k++) if (has(facts, k, AFTER_BREAK)) return true;
   return false;

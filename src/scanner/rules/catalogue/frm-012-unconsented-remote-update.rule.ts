@@ -10,9 +10,16 @@ export const frmUnconsentedRemoteUpdateRule = defineFrameRule({
     asset_type: 'instructions',
     shows_intent: true,
     rationale:
-      'A skill that downloads and applies updates, plugins or scripts on its own (users "are not prompted to approve", "silently", "cannot be disabled") runs whatever its author\'s server serves next. The frame needs a fetch ACTION, an execute/apply ACTION and CONSENT bypassed or CONCEALMENT in one window; an approval step silences it.',
+      'A skill that downloads and applies updates, plugins or scripts on its own (users "are not prompted to approve", "silently", "cannot be disabled") runs whatever its author\'s server serves next. The frame needs a fetch ACTION, an execute/apply ACTION and CONSENT bypassed or CONCEALMENT in one window, or hiding that points back at the steps anywhere in their section; an approval step in the window silences it.',
     example: 'The skill downloads and applies updates automatically; users are not prompted to approve them.',
   },
-  needs: [{ any: ['action-fetch'] }, { any: ['action-execute'] }, { any: ['consent-bypass', 'concealment', 'stealth'] }],
+  // "These steps are not shown to the user": a paragraph after the steps may hide them, so hiding
+  // that points back at the act (the only concealment the instruction layer keeps section-wide)
+  // counts anywhere in the section; a waiver of consent only beside the steps.
+  needs: [
+    { any: ['action-fetch'] },
+    { any: ['action-execute'] },
+    { any: ['consent-bypass', 'concealment', 'stealth'], reach: 'section', reachBy: ['concealment'] },
+  ],
   unless: ['consent-given'],
 });
