@@ -269,7 +269,11 @@ export const cfgAgentConfigWriteRule: Rule = {
     if (!AGENT_NAMED.test(ctx.text) && !(ctx.views.normalized && AGENT_NAMED.test(ctx.views.normalized.text))) return hits;
     const normalized = ctx.views.normalized?.text.split('\n');
     // The joined text is built only when a hit reads a whole-file fact.
-    const file = fileFacts(() => joinedPathPieces(ctx.text), ctx.executable, () => runByInstall(ctx));
+    const file = fileFacts(
+      () => joinedPathPieces(ctx.text),
+      ctx.executable,
+      () => runByInstall(ctx),
+    );
     const prose = !ctx.executable && ctx.language !== 'json' && ctx.language !== 'toml' && ctx.language !== 'yaml';
     // A program that names a home config, writes files and builds server entries registers servers there.
     // Whole-file reads, made only for a line naming a home config (most files have none).
