@@ -167,7 +167,7 @@ interface FileFacts {
   runByInstall(): boolean;
 }
 
-/** A script named as a package's install hook (`scripts/postinstall.mjs`); a bare `install.py` is one the user runs. */
+/** A script named as a package's install hook (`postinstall.mjs`, `preinstall.sh`); a bare `install.py` is one the user runs. */
 const INSTALL_HOOK_NAME = /(?:^|\/)(?:pre|post)install\.(?:[cm]?js|ts|sh|py)$/i;
 
 /**
