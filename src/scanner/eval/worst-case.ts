@@ -284,6 +284,13 @@ export interface GrowthOptions {
    * sizes alike instead of on the last one measured.
    */
   runs: number;
+  /**
+   * Time each size over the same amount of work: a smaller size's stage runs largest/size times in
+   * a row per reading and the reading is divided by that count. Under changing load the fastest of
+   * a few 1 ms readings lands in a quiet moment far more often than the fastest of 4 ms readings,
+   * which read linear stages at 10–20× per 4× on a busy 2-core CI machine; equal spans see alike.
+   */
+  equalSpans?: boolean;
   rules?: readonly Rule[];
   /** Only these stages (default: all). */
   stages?: ReadonlySet<string>;
@@ -294,11 +301,17 @@ export function measureGrowth(input: WorstCaseInput, opts: GrowthOptions): Growt
   const rules = opts.rules ?? ALL_RULES;
   const perSize = opts.sizes.map((size) => stagesOf(input.path, input.build(size), rules).filter((s) => !opts.stages || opts.stages.has(s.name)));
   perSize.forEach((stages) => stages.forEach((s) => s.run())); // warm-up: compile regexes and JIT before timing
+  const largest = opts.sizes[opts.sizes.length - 1]!;
+  const repeats = opts.sizes.map((size) => (opts.equalSpans ? Math.max(1, Math.round(largest / size)) : 1));
   const fastest = perSize.map((stages) => stages.map(() => Infinity));
   for (let run = 0; run < opts.runs; run++) {
     perSize[0]!.forEach((_, i) => {
       perSize.forEach((stages, k) => {
-        fastest[k]![i] = Math.min(fastest[k]![i]!, cpuMs(stages[i]!.run));
+        const n = repeats[k]!;
+        const ms = cpuMs(() => {
+          for (let r = 0; r < n; r++) stages[i]!.run();
+        });
+        fastest[k]![i] = Math.min(fastest[k]![i]!, ms / n);
       });
     });
   }
@@ -321,7 +334,8 @@ export function superLinear(rows: readonly GrowthRow[], maxRatio: number, floorM
 /**
  * The growth check of the test suite: a cheap screen, one run at 8 and 32 KB, flags growth above
  * 6× per 4× of input (linear is 4×, quadratic 16×). The stages it flags are measured again at 62.5
- * and 250 KB (the upload limit), fastest of 5, and fail above 8×, halfway between linear and
+ * and 250 KB (the upload limit), fastest of 5 readings of equal work (`equalSpans`: the smaller size
+ * runs 4 times per reading), and fail above 8×, halfway between linear and
  * quadratic on a log scale. The large sizes matter: below a few hundred KB a linear stage's cost
  * per byte still rises (bounded windows filling up, caches), which read 6× per 4× from 32 to 128 KB
  * and crossed 8× under CI load. Stages under 5 ms at the larger size are noise, not growth. A stage
@@ -345,7 +359,7 @@ export function confirmedSuperLinear(inputs: readonly WorstCaseInput[], rules?: 
     if (flagged.length === 0) continue;
     const stages = new Set(flagged.map((r) => r.stage));
     const confirm = (names: ReadonlySet<string>): GrowthRow[] =>
-      superLinear(measureGrowth(input, { sizes: c.confirmSizes, runs: 5, rules, stages: names }), c.maxRatio, c.floorMs);
+      superLinear(measureGrowth(input, { sizes: c.confirmSizes, runs: 5, equalSpans: true, rules, stages: names }), c.maxRatio, c.floorMs);
     // Twice: a quadratic stage reads 16x every time, while a lucky fast reading of the smaller size
     // (a 1 ms stage varies by half between runs) does not repeat.
     const once = confirm(stages);
