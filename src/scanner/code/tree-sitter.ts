@@ -32,7 +32,7 @@ export type SyntaxTree = TsTree;
  * false throughout), so the budget sits above the densest valid code: real code takes at most ~18
  * per KB (every chunk of the four evaluation corpora), dense valid code up to ~190 (`1;2;3;…` in
  * PowerShell), runaway error recovery 50-170 per KB at up to ~20 µs per byte. The bound that
- * matters for error recovery is the file's (code-facts.ts, FILE_ERROR_TICKS_PER_KB); this one keeps
+ * matters for error recovery is the file's (code-facts.ts, FILE_ERROR_TICKS); this one keeps
  * any single parse linear in its chunk.
  */
 export const PARSE_TICKS_PER_KB = 256;
