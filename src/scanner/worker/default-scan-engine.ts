@@ -11,3 +11,5 @@ export const prepare: ScanEngineModule['prepare'] = async (task, options) => {
   await initCodeParsers();
   return prepareScan({ filename: task.filename, bytes: task.bytes }, { analyzer, limits: options.limits });
 };
+
+export const ready: NonNullable<ScanEngineModule['ready']> = () => initCodeParsers();

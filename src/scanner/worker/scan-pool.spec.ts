@@ -3,6 +3,7 @@ import { BadRequestError, ScannerFailedError, ServiceUnavailableError } from '..
 import { PiscinaScanExecutor } from './scan-pool';
 
 const ENGINE = join(__dirname, '../../../test/fixtures/scan/engines/scripted.engine.ts');
+const SLOW_START_ENGINE = join(__dirname, '../../../test/fixtures/scan/engines/slow-start.engine.ts');
 const task = (filename: string, text = 'hello DANGER\n') => ({ filename, bytes: Buffer.from(text) });
 
 /** "The pool recovers": a later scan succeeds. While the replacement worker boots (seconds under
@@ -109,4 +110,19 @@ describe('PiscinaScanExecutor (real worker threads)', () => {
     expect(broken.stats().available).toBe(false);
     await broken.close();
   });
+});
+
+describe('PiscinaScanExecutor start-up', () => {
+  it('loads the engine in every worker before the first scan, so no scan spends its deadline on a cold worker', async () => {
+    // Loading this engine takes 1.5 s per worker, longer than the 1 s deadline of a scan.
+    const pool = new PiscinaScanExecutor({ threads: 2, maxQueue: 2, timeoutMs: 1000, engineModule: SLOW_START_ENGINE, startTimeoutMs: 60_000 });
+    try {
+      await expect(pool.prepare(task('first.md'))).resolves.toHaveProperty('files');
+      // Two at once: one of them runs on the worker the first scan did not use.
+      const both = await Promise.all([pool.prepare(task('a.md')), pool.prepare(task('b.md'))]);
+      expect(both.map((p) => p.files.length)).toEqual([1, 1]);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
 });

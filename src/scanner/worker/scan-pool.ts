@@ -82,10 +82,19 @@ export class PiscinaScanExecutor implements ScanExecutor {
         // Without a listener an 'error' event would crash the process; the failing task already got its 502.
         pool.on('error', () => undefined);
         this.pool = pool;
-        const probe = (await pool.run({ filename: null, bytes: new Uint8Array(0), ping: true } satisfies ScanTask, {
-          signal: AbortSignal.timeout(this.options.startTimeoutMs ?? 60_000),
-        })) as ScanTaskResult;
-        if (!probe.ok) throw new Error('scan worker probe failed');
+        // One probe per worker, each held until all have loaded the engine: a worker left cold would
+        // spend its first scan's deadline on start-up (seconds on a busy machine, a 502).
+        const startTimeoutMs = this.options.startTimeoutMs ?? 60_000;
+        const probe: ScanTask = {
+          filename: null,
+          bytes: new Uint8Array(0),
+          ping: true,
+          startBarrier: { counter: new Int32Array(new SharedArrayBuffer(4)), workers: this.threads, timeoutMs: startTimeoutMs },
+        };
+        const probes = (await Promise.all(
+          Array.from({ length: this.threads }, () => pool.run(probe, { signal: AbortSignal.timeout(startTimeoutMs) })),
+        )) as ScanTaskResult[];
+        if (!probes.every((p) => p.ok)) throw new Error('scan worker probe failed');
       } catch (err) {
         logger.error(`Scan worker pool failed to start (${(err as Error).message}); scans answer 503 for ${RESTART_BACKOFF_MS} ms`);
         await this.pool?.destroy().catch(() => undefined);

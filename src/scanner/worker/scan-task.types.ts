@@ -6,8 +6,13 @@ import type { PreparedScan } from '../engine/scan-engine';
 export interface ScanTask {
   filename: string | null;
   bytes: Uint8Array;
-  /** Start-up probe: load the engine, scan nothing. */
+  /** Start-up probe: load the engine and wait until it is ready, scan nothing. */
   ping?: true;
+  /**
+   * Start-up probes only: a counter shared by one probe per worker. Each probe holds its worker
+   * until every worker has counted itself in, so no worker takes two probes and none stays cold.
+   */
+  startBarrier?: { counter: Int32Array; workers: number; timeoutMs: number };
   /** Wall-clock ms when the scan was admitted, and the longest it may wait for a worker. */
   queuedAt?: number;
   maxQueueWaitMs?: number;
@@ -23,6 +28,8 @@ export interface ScanWorkerData {
 /** A module the worker can run: the CPU-bound half of a scan. */
 export interface ScanEngineModule {
   prepare(task: ScanTask, options: { limits?: Partial<ScanLimits> }): PreparedScan | Promise<PreparedScan>;
+  /** Resolves once a scan needs no further start-up work (parsers loaded); awaited by the start-up probe. */
+  ready?(): Promise<void>;
 }
 
 export interface SerializedDomainError {

@@ -17,10 +17,21 @@ function loadEngine(): ScanEngineModule {
   return engine;
 }
 
+/** Counts this worker in, then blocks it until all have counted themselves in (or the time is up). */
+function awaitEveryWorker({ counter, workers, timeoutMs }: NonNullable<ScanTask['startBarrier']>): void {
+  const until = Date.now() + timeoutMs;
+  Atomics.add(counter, 0, 1);
+  Atomics.notify(counter, 0);
+  for (let seen = Atomics.load(counter, 0); seen < workers && Date.now() < until; seen = Atomics.load(counter, 0)) {
+    Atomics.wait(counter, 0, seen, until - Date.now());
+  }
+}
+
 export default async function runScanTask(task: ScanTask): Promise<ScanTaskResult> {
   try {
     if (task.ping) {
-      loadEngine();
+      await loadEngine().ready?.();
+      if (task.startBarrier) awaitEveryWorker(task.startBarrier);
       return { ok: true, pong: true };
     }
     // Waited past its share of the deadline: refuse before doing any work (503, not a late 502).
