@@ -1367,13 +1367,13 @@ export function codeFactsOf(ctx: ScanContext): CodeFacts {
 }
 
 function analyseChunks(ctx: ScanContext, chunks: readonly CodeChunk[], trees: ParsedChunks, facts: CodeFacts): void {
-  // Work spent in parses that met syntax errors (clean parses are linear and never counted).
+  // Work spent by every parse of the file, and the part of it in parses that met syntax errors.
+  let parseTicks = 0;
   let errorTicks = 0;
   let state: WalkState | null = null;
   let notParsed = 0;
   let why = '';
   let capped = false;
-  let parseTicks = 0;
   for (const chunk of chunks) {
     if (capped) break;
     // Work, not time: the same file stops at the same chunk on any machine (the analyzer's
