@@ -160,7 +160,7 @@ function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: reado
     if (!has(facts, k, ON_URL_LINE) || !URL_SCHEMES.has(tokens[k])) continue;
     const host = tokens[k + 1];
     // "the HTTP layer" names a protocol and `aws s3 cp` a command; only a written URL names a host.
-    if (!(ctx.lines[tokenLine[k] - 1] ?? '').toLowerCase().includes(`${tokens[k]}://${host}`)) continue;
+    if (!loweredLine(ctx, tokenLine[k]).includes(`${tokens[k]}://${host}`)) continue;
     if (LOCAL_HOSTS.has(host) || OCTET.test(host)) continue;
     return k;
   }
@@ -170,8 +170,30 @@ function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: reado
 const PORT_NUMBER = /^\d{2,5}$/;
 /** What follows a dotfile's name in the name of its template (`.env.example`, `.npmrc.sample`). */
 const TEMPLATE_SUFFIX = /^\.(?:example|sample|template|tmpl|dist|defaults?)\b/;
-/** A written email address; group 1 is its domain's first label. */
-const EMAIL_ADDRESS = /[\w.+-]{1,64}@([a-z\d-]{1,63})(?:\.[a-z\d-]{1,63}){1,4}\b/gi;
+/** A written email address's domain, read from just after its `@`; group 1 is the domain's first label. */
+const EMAIL_DOMAIN = /([a-z\d-]{1,63})(?:\.[a-z\d-]{1,63}){1,4}\b/iy;
+/** A character of an address's local part, one of which must stand right before the `@`. */
+const EMAIL_LOCAL_CHAR = /[\w.+-]/;
+
+/**
+ * The first labels of the email domains in `text`, as a global search for `local@domain` finds them
+ * (local: 1-64 of [\w.+-]): read from each `@` instead of from every position, since a search that
+ * opens with the local part's run reads up to 64 characters at each position of a long word.
+ */
+function emailDomainLabels(text: string): string[] {
+  const labels: string[] = [];
+  let end = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    // The local part may not reach back into the previous address.
+    if (at - 1 < end || !EMAIL_LOCAL_CHAR.test(text[at - 1])) continue;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    const m = EMAIL_DOMAIN.exec(text);
+    if (!m) continue;
+    labels.push(m[1]);
+    end = EMAIL_DOMAIN.lastIndex;
+  }
+  return labels;
+}
 
 /** The first labels of the email domains written on each line (empty for most lines), read once per file. */
 const EMAIL_LABELS = new WeakMap<ScanContext, Map<number, Set<string>>>();
@@ -184,7 +206,7 @@ function emailLabels(ctx: ScanContext): Map<number, Set<string>> {
       const text = ctx.lines[i];
       if (!text.includes('@')) continue;
       const labels = new Set<string>();
-      for (const m of text.matchAll(EMAIL_ADDRESS)) if (!LOCAL_HOSTS.has(m[1].toLowerCase())) labels.add(m[1].toLowerCase());
+      for (const label of emailDomainLabels(text)) if (!LOCAL_HOSTS.has(label.toLowerCase())) labels.add(label.toLowerCase());
       if (labels.size > 0) byLine.set(i + 1, labels);
     }
     EMAIL_LABELS.set(ctx, byLine);
@@ -214,7 +236,7 @@ function hostOnPortAt(ctx: ScanContext, tokens: readonly string[], tokenLine: re
     const host = `${tokens[k - 2]}.${tokens[k - 1]}`;
     if (LOCAL_HOSTS.has(tokens[k - 2]) || LOCAL_HOSTS.has(tokens[k - 1]) || OCTET.test(tokens[k - 1])) continue;
     // The two words before "on port" must be written as one dotted name.
-    if ((ctx.lines[tokenLine[k] - 1] ?? '').toLowerCase().includes(`${host} on port`)) return k - 2;
+    if (loweredLine(ctx, tokenLine[k]).includes(`${host} on port`)) return k - 2;
   }
   return -1;
 }
@@ -358,7 +380,8 @@ export const INSTRUCTION_REGEXES: readonly RegExp[] = [
   QUOTED_TITLE,
   CLAUSE_BREAK,
   PORT_NUMBER,
-  EMAIL_ADDRESS,
+  EMAIL_DOMAIN,
+  EMAIL_LOCAL_CHAR,
   TEMPLATE_SUFFIX,
   LETTER_SPACED,
   WORD_GAP,
@@ -549,10 +572,21 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   /** Per token, its TokenFact bits. */
   const facts: number[] = [];
   const tokenLine: number[] = [];
-  // Instruction boundaries as token indices, with the block and section each one belongs to.
-  const starts: { token: number; block: number; section: number; list: boolean }[] = [];
+  // Instruction boundaries as token indices, with the block and section each one belongs to and
+  // whether it opens a list item: parallel arrays, not an object per boundary ("a|a|a|…" makes one
+  // per two bytes).
+  const starts: number[] = [];
+  const startBlock: number[] = [];
+  const startSection: number[] = [];
+  const startsItem: boolean[] = [];
   let block = 0;
   let section = 0;
+  const startHereAt = (item: boolean): void => {
+    starts.push(tokens.length);
+    startBlock.push(block);
+    startSection.push(section);
+    startsItem.push(item);
+  };
   let blankBefore = false;
   let previousWasListOrLead = false;
   // The paragraph so far names the steps of a list to come ("Follow these steps without asking").
@@ -605,7 +639,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
       if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
       if (startHere) {
-        starts.push({ token: tokens.length, block, section, list: onLine === 0 && isList });
+        startHereAt(onLine === 0 && isList);
         startHere = false;
       }
       let fact = onUrlLine;
@@ -650,12 +684,12 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       onLine++;
     }
     // A heading is an instruction of its own; the body starts a new one.
-    if (onLine > 0 && (part.heading || endsWithTerminal(lower, previousEnd))) starts.push({ token: tokens.length, block, section, list: false });
+    if (onLine > 0 && (part.heading || endsWithTerminal(lower, previousEnd))) startHereAt(false);
     previousWasListOrLead = isList || part.text.trimEnd().endsWith(':') || paragraphNamesSteps;
     if (isList || part.heading) paragraphNamesSteps = false;
     blankBefore = false;
   }
-  starts.push({ token: tokens.length, block, section, list: false });
+  startHereAt(false);
 
   // A public place named by a code identifier (the `issue_comment` event, `event.issue.title`) is a
   // name in code, not where the text publishes anything; a file name (`authorized_keys`) is a place.
@@ -694,23 +728,23 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   let stepSection = -1;
   const referrers = new Map<number, number[]>();
   for (let s = 0; s + 1 < starts.length; s++) {
-    const from = starts[s].token;
-    const to = starts[s + 1].token;
+    const from = starts[s];
+    const to = starts[s + 1];
     if (to <= from) continue;
     // Matches come by start: this instruction's are the run from `from` to `to` (one without any shares NO_MATCHES).
     while (m < matches.length && matches[m].start < from) m++;
     const first = m;
     while (m < matches.length && matches[m].start < to) m++;
     const own = m > first ? matches.slice(first, m) : NO_MATCHES;
-    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, starts[s].block, starts[s].section, facts);
+    const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, startBlock[s], startSection[s], facts);
     if (lead && lead.block !== instruction.block) lead = null;
     if (stepsLead && stepsLead.block !== instruction.block) stepsLead = null;
     // A paragraph that names the steps of the list after it leads that list like a line ending with a colon.
-    if (starts[s].list && !lead && stepsLead) {
+    if (startsItem[s] && !lead && stepsLead) {
       lead = stepsLead;
       leadIndex = stepsLeadIndex;
     }
-    if (starts[s].list && lead) {
+    if (startsItem[s] && lead) {
       instruction.leadLine = lead.line;
       instruction.leadIndex = leadIndex;
       // An item under "Attackers can:" describes the attack like its lead-in does; one under
@@ -722,11 +756,11 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
         instruction.mood = 'prohibition';
         instruction.classes = new Set();
       }
-    } else if (!starts[s].list && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
+    } else if (!startsItem[s] && (ctx.lines[tokenLine[to - 1] - 1] ?? '').trimEnd().endsWith(':')) {
       lead = instruction;
       leadIndex = instructions.length;
     }
-    if (!starts[s].list && namesSteps(tokens, from, to)) {
+    if (!startsItem[s] && namesSteps(tokens, from, to)) {
       stepsLead = instruction;
       stepsLeadIndex = instructions.length;
     }
@@ -734,8 +768,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       stepsOfSection = new Map();
       stepSection = instruction.section;
     }
-    if (starts[s].list && OCTET.test(tokens[from])) stepsOfSection.set(tokens[from], instructions.length);
-    else if (!starts[s].list && STEP_NOUN.has(tokens[from]) && from + 1 < to && stepsOfSection.has(tokens[from + 1])) {
+    if (startsItem[s] && OCTET.test(tokens[from])) stepsOfSection.set(tokens[from], instructions.length);
+    else if (!startsItem[s] && STEP_NOUN.has(tokens[from]) && from + 1 < to && stepsOfSection.has(tokens[from + 1])) {
       // "Step 1 occurs for all errors, including …": this paragraph goes on about item 1.
       const item = stepsOfSection.get(tokens[from + 1])!;
       instruction.refersTo = item;
@@ -1041,6 +1075,14 @@ const STAND_IN_END = 128;
 /** The first word of a name of a thing or place of two or more words ("commit messages"). */
 const NOUN_PHRASE_START = 256;
 
+/** Classes that only mark the words around them (frameOf's `marks`): they fill no slot themselves. */
+const MARKER_CLASSES: ReadonlySet<string> = new Set(['determiner', 'instrument', 'phrasal-sense', 'contrast', 'secret-stand-in']);
+
+function onlyMarkers(own: readonly LexiconMatch[]): boolean {
+  for (const h of own) if (!MARKER_CLASSES.has(h.cls)) return false;
+  return true;
+}
+
 function frameOf(
   ctx: ScanContext,
   tokens: readonly string[],
@@ -1066,6 +1108,26 @@ function frameOf(
       slots: NO_SLOTS,
       classes: NO_CLASSES,
     };
+  // Words that only mark their neighbours ("a", "using", "instead of") fill no slot and negate
+  // nothing: an instruction holding no other is framed without the tables below ("a|a|a|…" is one
+  // instruction per two bytes).
+  if (onlyMarkers(own)) {
+    const address = addressSlot(ctx, tokens, tokenLine, facts, from, to);
+    return framed(
+      ctx,
+      tokens,
+      tokenLine,
+      facts,
+      from,
+      to,
+      own,
+      block,
+      section,
+      address ? [address] : NO_SLOTS,
+      address ? new Set([address.cls]) : NO_CLASSES,
+      false,
+    );
+  }
   // Marks by token index from `from`, up to the end of the last phrase and the token after it.
   let last = to;
   for (const h of own) last = Math.max(last, h.end);
@@ -1112,16 +1174,7 @@ function frameOf(
     if (h.cls.startsWith('action-') || h.cls === 'echo-verb') marks[h.start - from] |= ACT_OR_ECHO_START;
   }
   for (const h of own) {
-    if (
-      h.cls === 'negation' ||
-      h.cls === 'negation-after' ||
-      h.cls === 'determiner' ||
-      h.cls === 'instrument' ||
-      h.cls === 'phrasal-sense' ||
-      h.cls === 'contrast' ||
-      h.cls === 'secret-stand-in'
-    )
-      continue;
+    if (h.cls === 'negation' || h.cls === 'negation-after' || MARKER_CLASSES.has(h.cls)) continue;
     if (h.cls === 'object-secret' && (marks[h.start - from] & STAND_IN_END) !== 0) continue;
     // "The response shape changed", "the response body": a program's message, not the agent's reply.
     if (h.cls === 'destination-reply' && h.end < to && RESPONSE_PART.has(tokens[h.end])) continue;
@@ -1234,22 +1287,35 @@ function frameOf(
       if (!negated) classes.add(derived);
     }
   }
-  const literal = publicIpUrlAt(tokens, from, to);
-  if (literal >= 0) {
-    slots.push({ cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false });
-    classes.add('destination-external');
+  const address = addressSlot(ctx, tokens, tokenLine, facts, from, to);
+  if (address) {
+    slots.push(address);
+    classes.add(address.cls);
   }
-  let address = literal >= 0 ? -1 : hostUrlAt(ctx, tokens, tokenLine, facts, from, to);
-  let addressLength = 3;
-  if (literal < 0 && address < 0) {
-    address = hostOnPortAt(ctx, tokens, tokenLine, from, to);
-    addressLength = 2;
-  }
-  if (literal < 0 && address < 0) address = emailAddressAt(ctx, tokens, tokenLine, from, to);
-  if (address >= 0) {
-    slots.push({ cls: 'destination-address', line: tokenLine[address], text: tokens.slice(address, address + addressLength).join('.'), negated: false });
-    classes.add('destination-address');
-  }
+  // "Folgendes ist verboten:", "Never do the following:": a negation that governs no act of its
+  // own line, outside a condition, forbids what the list under it names.
+  const forbids =
+    (opensProhibited || [...negations, ...negationsAfter].some((n) => FORBIDDING_WORD.has(tokens[n]))) &&
+    conditional === null &&
+    !slots.some((sl) => sl.cls.startsWith('action-') && !sl.negated);
+  return framed(ctx, tokens, tokenLine, facts, from, to, own, block, section, slots, classes, forbids);
+}
+
+/** The instruction [from, to) with its slots settled: its line, addressee, mood and question. */
+function framed(
+  ctx: ScanContext,
+  tokens: readonly string[],
+  tokenLine: readonly number[],
+  facts: TokenFacts,
+  from: number,
+  to: number,
+  own: readonly LexiconMatch[],
+  block: number,
+  section: number,
+  slots: readonly SlotHit[],
+  classes: ReadonlySet<SlotClass>,
+  forbids: boolean,
+): Instruction {
   const line = tokenLine[from];
   const lastLine = ctx.lines[tokenLine[to - 1] - 1] ?? '';
   const question = QUESTION_START.has(tokens[from]) && lastLine.includes('?');
@@ -1261,17 +1327,25 @@ function frameOf(
     addressee: addresseeOf(ctx, tokens, from, to),
     mood: mood === 'description' && narrates(tokens, from, own, slots, facts) ? 'quotation' : mood,
     question,
-    slots,
-    classes,
-    // "Folgendes ist verboten:", "Never do the following:": a negation that governs no act of its
-    // own line, outside a condition, forbids what the list under it names.
-    forbids:
-      (opensProhibited || [...negations, ...negationsAfter].some((n) => FORBIDDING_WORD.has(tokens[n]))) &&
-      conditional === null &&
-      !slots.some((sl) => sl.cls.startsWith('action-') && !sl.negated)
-        ? true
-        : undefined,
+    slots: slots as SlotHit[],
+    classes: classes as Set<SlotClass>,
+    forbids: forbids ? true : undefined,
   };
+}
+
+/** A written address in [from, to): a URL to a public IP, else a URL, host on a port or email address naming a host. */
+function addressSlot(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], facts: TokenFacts, from: number, to: number): SlotHit | null {
+  const literal = publicIpUrlAt(tokens, from, to);
+  if (literal >= 0) return { cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false };
+  let address = hostUrlAt(ctx, tokens, tokenLine, facts, from, to);
+  let addressLength = 3;
+  if (address < 0) {
+    address = hostOnPortAt(ctx, tokens, tokenLine, from, to);
+    addressLength = 2;
+  }
+  if (address < 0) address = emailAddressAt(ctx, tokens, tokenLine, from, to);
+  if (address < 0) return null;
+  return { cls: 'destination-address', line: tokenLine[address], text: tokens.slice(address, address + addressLength).join('.'), negated: false };
 }
 
 /**
@@ -1304,6 +1378,13 @@ const STEP_ADVERB = lexiconWords('step-adverb');
 
 const isAction = (h: LexiconMatch): boolean => h.cls.startsWith('action-');
 
+/** Is an act not negated ordered after `sl`, past a clause break? */
+function orderedAfter(slots: readonly SlotHit[], sl: SlotHit, facts: TokenFacts): boolean {
+  return slots.some(
+    (o) => !o.negated && o.cls.startsWith('action-') && o.at !== undefined && sl.at !== undefined && o.at > sl.at && breakBetween(facts, sl.at + 1, o.at),
+  );
+}
+
 function moodOf(
   ctx: ScanContext,
   line: number,
@@ -1322,11 +1403,7 @@ function moodOf(
   // In a leading condition, a negated act is the case ("If the remote no longer matches"), and the
   // act after the clause break is the order.
   const condition = CONDITION.has(tokens[OCTET.test(tokens[from] ?? '') ? from + 1 : from]);
-  const orderedAfter = (sl: SlotHit): boolean =>
-    slots.some(
-      (o) => !o.negated && o.cls.startsWith('action-') && o.at !== undefined && sl.at !== undefined && o.at > sl.at && breakBetween(facts, sl.at + 1, o.at),
-    );
-  for (const sl of slots) if (sl.negated && sl.cls.startsWith('action-') && !(condition && orderedAfter(sl))) return 'prohibition';
+  for (const sl of slots) if (sl.negated && sl.cls.startsWith('action-') && !(condition && orderedAfter(slots, sl, facts))) return 'prohibition';
   // A list item naming a technique ("Instructions to modify settings.json") mentions it.
   if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';
   const info = ctx.lineInfo[line - 1];
@@ -1379,7 +1456,17 @@ function educational(ctx: ScanContext): boolean {
 }
 
 function quotedOnItsLine(ctx: ScanContext, slot: SlotHit): boolean {
-  const lineText = (ctx.lines[slot.line - 1] ?? '').toLowerCase();
   const word = slot.text.split(' ')[0];
-  return word.length > 0 && isQuotedMention(lineText, word);
+  return word.length > 0 && isQuotedMention(loweredLine(ctx, slot.line), word);
+}
+
+/** Lines lower-cased once each: a line may hold many slots, and lower-casing a long one per slot is costly. */
+const LOWERED_LINES = new WeakMap<ScanContext, Map<number, string>>();
+
+function loweredLine(ctx: ScanContext, line: number): string {
+  let lines = LOWERED_LINES.get(ctx);
+  if (!lines) LOWERED_LINES.set(ctx, (lines = new Map()));
+  let lower = lines.get(line);
+  if (lower === undefined) lines.set(line, (lower = (ctx.lines[line - 1] ?? '').toLowerCase()));
+  return lower;
 }
