@@ -121,6 +121,17 @@ const SENTENCE_END = /[.!?:;]["'`*_)\]]{0,3}\s*$/;
  * prohibition ("Never add `--extra-index-url`,\n`--trusted-host` or …") negates the names it wraps onto.
  */
 function wrappedSentenceLead(ctx: ScanContext, idx: number): string {
+  let leads = WRAPPED_LEADS.get(ctx);
+  if (!leads) WRAPPED_LEADS.set(ctx, (leads = new Map()));
+  let lead = leads.get(idx);
+  if (lead === undefined) leads.set(idx, (lead = readWrappedSentenceLead(ctx, idx)));
+  return lead;
+}
+
+/** wrappedSentenceLead's answer per line, read once: it tests the whole line above, and a line may have many hits. */
+const WRAPPED_LEADS = new WeakMap<ScanContext, Map<number, string>>();
+
+function readWrappedSentenceLead(ctx: ScanContext, idx: number): string {
   if (idx === 0) return '';
   const prev = ctx.lines[idx - 1] ?? '';
   const here = ctx.lineInfo[idx];
@@ -147,11 +158,11 @@ export function isNegatedInSentence(ctx: ScanContext, line: number, evidence: st
 export function isQuotedMention(lineText: string, evidence: string): boolean {
   const probe = evidence.slice(0, 30);
   const at = probe ? lineText.indexOf(probe) : -1;
-  if (at < 0) return false;
-  const before = lineText.slice(0, at);
-  const straight = (before.match(/"/g) ?? []).length % 2 === 1;
-  const curly = before.lastIndexOf('“') > before.lastIndexOf('”');
-  return straight || curly;
+  if (at <= 0) return false;
+  // Counted in place: a copy of the text before the match per hit is costly on long lines.
+  let straight = 0;
+  for (let k = lineText.indexOf('"'); k >= 0 && k < at; k = lineText.indexOf('"', k + 1)) straight++;
+  return straight % 2 === 1 || lineText.lastIndexOf('“', at - 1) > lineText.lastIndexOf('”', at - 1);
 }
 
 /**

@@ -194,7 +194,7 @@ export function scanPatterns(
   ctx: ScanContext,
   patterns: readonly RegExp[],
   views: readonly TextView[],
-  onMatch: (m: RegExpExecArray, line: number, view: TextView) => void,
+  onMatch: (m: RegExpExecArray, line: number, view: TextView) => boolean | void,
   triggers?: readonly string[],
 ): void {
   const literalGroups = literalGroupsOf(patterns);
@@ -271,8 +271,8 @@ export function scanPatterns(
             const cut = view.boundaries[line - 1];
             if (!(start < cut && start + m[0].length > cut + 1)) continue;
           }
-          onMatch(m, line, view);
-          if (++onLine >= MAX_HITS_PER_LINE) {
+          // A caller that has what it needs from the line (true) has the rest of it skipped.
+          if (onMatch(m, line, view) === true || ++onLine >= MAX_HITS_PER_LINE) {
             const nextLine = view.lineStarts[line];
             if (nextLine === undefined) break;
             re.lastIndex = Math.max(re.lastIndex, nextLine - from);
@@ -309,13 +309,15 @@ export function defineRegexRule(spec: RegexRuleSpec): Rule {
         spec.patterns,
         viewsOf(ctx, views),
         (m, line, view) => {
-          if (seen.has(line)) return;
+          // One hit per line and rule: a line that has one is not searched further.
+          if (seen.has(line)) return true;
           const source = view.name === 'raw' ? 'raw' : view.name === 'normalized' || view.name === 'joined' ? 'normalized' : (view.sources.get(line) ?? 'raw');
           let hit: RuleHit | null = { line, evidence: m[0], source };
           if (spec.refine) hit = spec.refine(hit, m, ctx, view);
-          if (!hit) return;
+          if (!hit) return false;
           seen.add(line);
           hits.push(hit);
+          return true;
         },
         spec.triggers,
       );

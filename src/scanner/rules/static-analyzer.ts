@@ -232,7 +232,14 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
     // Rank every line's hit first (context decides the rank), then build findings, whose evidence
     // redaction is the costly part, for the strongest MAX_FINDINGS_PER_RULE only.
     const ranked: { hit: RuleHit; graded: Pick<StaticFinding, 'severity' | 'confidence' | 'hard_block' | 'context'>; rank: number }[] = [];
+    // Context can only lower a hit's rank (it clears a hard block, never raises severity or
+    // confidence), and a tie goes to the earlier hit. Once MAX_FINDINGS_PER_RULE hits hold the
+    // highest rank any hit can reach, no later hit can be kept: its context is not decided.
+    let top = 0;
+    for (const hit of byLine.values()) top = Math.max(top, findingRank({ ...resolved(rule, hit), context: hit.context ?? 'direct' }));
+    let atTop = 0;
     for (const hit of byLine.values()) {
+      if (atTop >= MAX_FINDINGS_PER_RULE) break;
       try {
         // An entry of a deny list is a prohibition written as config, not an instance of the
         // technique: it is recorded but never hard-blocks (docs/scanner.md).
@@ -274,7 +281,9 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
                 inherentNegation: rule.meta.inherent_negation,
               }));
         const graded = { ...own, hard_block: hardBlock, context };
-        ranked.push({ hit, graded, rank: findingRank(graded) });
+        const rank = findingRank(graded);
+        ranked.push({ hit, graded, rank });
+        if (rank === top) atTop++;
       } catch {
         failed.push(rule.meta.id);
       }

@@ -1,6 +1,7 @@
 import { PLACEHOLDER_FETCH_RE } from '../benign-forms';
-import { defineRegexRule, windowText } from '../regex-rule';
+import { defineRegexRule, perFile, windowText } from '../regex-rule';
 import type { Rule } from '../rule.types';
+import type { ScanContext } from '../../views/scan-context';
 
 /** The Run dialog ("Win+R"): where ClickFix lures have the reader paste a command. */
 const RUN_DIALOG =
@@ -23,6 +24,26 @@ const REMOTE_RUN_NEAR =
 /** Why the lure says the command is needed: fix, verify, unlock, prove you are human. */
 const LURE_PRETEXT =
   /\b(?:fix|repair|verify|verification|captcha|human|unlock|activate|restore|resolve|troubleshoot|out\s{1,3}of\s{1,3}date|outdated|broken|damaged|corrupt(?:ed)?|expired|if\s{1,3}(?:it|this|the\s{1,3}\w{1,20})\s{1,3}(?:fails?|doesn'?t|does\s{1,3}not|cannot|can'?t|is\s{1,3}not))\b/i;
+
+/** Near a line (within NEAR_RADIUS lines): a fetch-and-run command, and one with a lure's pretext. */
+interface NearFetch {
+  remoteRun: boolean;
+  withPretext: boolean;
+}
+const NEAR_RADIUS = 4;
+/** Read once per line, however many hits the line has (a window of long lines is costly to search). */
+const nearLines = perFile((_ctx: ScanContext) => new Map<number, NearFetch>());
+
+function near(ctx: ScanContext, line: number): NearFetch {
+  const known = nearLines(ctx).get(line);
+  if (known) return known;
+  const text = windowText(ctx, line, NEAR_RADIUS);
+  // A fetch from a placeholder (`iwr <url> | iex`) describes the lure's shape; it cannot run.
+  const remoteRun = REMOTE_RUN_NEAR.test(text) && !PLACEHOLDER_FETCH_RE.test(text);
+  const found = { remoteRun, withPretext: remoteRun && LURE_PRETEXT.test(text) };
+  nearLines(ctx).set(line, found);
+  return found;
+}
 
 /**
  * ClickFix: the reader is told to paste a one-line command into the Run dialog or a terminal "to
@@ -70,13 +91,11 @@ const clickfixRule = defineRegexRule({
         return { ...hit, severity: 'low', confidence: 'low', message: 'mshta with an inline script that reaches nothing outside' };
     }
     if (MSHTA_REMOTE.test(m[0]) || DNS_TXT_EXEC.test(m[0])) return { ...hit, severity: 'critical', confidence: 'high' };
-    const near = windowText(ctx, hit.line, 4);
-    // A fetch from a placeholder (`iwr <url> | iex`) describes the lure's shape; it cannot run.
-    const remoteRun = REMOTE_RUN_NEAR.test(near) && !PLACEHOLDER_FETCH_RE.test(near);
+    const { remoteRun, withPretext } = near(ctx, hit.line);
     // Plain Windows how-tos say "press Win+R, type cmd"; the lure pastes a fetch-and-run line there.
     if (RUN_DIALOG.test(m[0])) return remoteRun ? { ...hit, severity: 'critical' } : { ...hit, severity: 'low', message: 'Run-dialog instruction' };
     // "Paste into your terminal" is how installers are documented; the lure adds a fix/verify pretext.
-    if (remoteRun && LURE_PRETEXT.test(near)) return hit;
+    if (withPretext) return hit;
     return { ...hit, severity: 'low', confidence: 'low', message: 'Paste-into-terminal instruction' };
   },
 });
