@@ -62,6 +62,7 @@ export interface FrameRuleSpec {
 }
 
 const NONE_TAKEN: ReadonlySet<number> = new Set();
+const NO_INDICES: readonly number[] = [];
 
 function overlaps(s: SlotHit, taken: ReadonlySet<number>): boolean {
   if (s.at === undefined) return false;
@@ -103,34 +104,62 @@ function anchorsIn(instruction: Instruction, any: readonly SlotClass[]): SlotHit
   return [first, ...own.filter((s) => s !== first && s.negated === first.negated && overlaps(s, span))];
 }
 
-/** Per instruction set: class → indices of the instructions holding it (as a class or any slot, negated ones included), ascending. */
-const BY_CLASS = new WeakMap<InstructionSet, Map<SlotClass, number[]>>();
+/** Per instruction set: class → indices of the instructions holding it (as a class or any slot, negated ones included), ascending; and unions of them. */
+const BY_CLASS = new WeakMap<InstructionSet, { byClass: Map<SlotClass, number[]>; unions: Map<string, number[]> }>();
 
 /**
  * Indices, ascending and distinct, of the instructions holding any of these classes: the index is
- * built once per file, so each of the frame rules no longer walks every instruction of the file.
+ * built once per file, so each of the frame rules no longer walks every instruction of the file,
+ * and a union several rules anchor on is built once too.
  */
 function anchorCandidates(set: InstructionSet, any: readonly SlotClass[]): readonly number[] {
-  let byClass = BY_CLASS.get(set);
-  if (!byClass) {
-    byClass = new Map();
-    const index = byClass;
+  let index = BY_CLASS.get(set);
+  if (!index) {
+    const byClass = new Map<SlotClass, number[]>();
     // Instructions come in order, so a class already listed for this one ends its list.
     const add = (c: SlotClass, i: number): void => {
-      const list = index.get(c);
-      if (!list) index.set(c, [i]);
+      const list = byClass.get(c);
+      if (!list) byClass.set(c, [i]);
       else if (list[list.length - 1] !== i) list.push(i);
     };
     set.instructions.forEach((ins, i) => {
       for (const c of ins.classes) add(c, i);
       for (const s of ins.slots) add(s.cls, i);
     });
-    BY_CLASS.set(set, byClass);
+    index = { byClass, unions: new Map() };
+    BY_CLASS.set(set, index);
   }
-  if (any.length === 1) return byClass.get(any[0]) ?? [];
-  const merged = new Set<number>();
-  for (const c of any) for (const i of byClass.get(c) ?? []) merged.add(i);
-  return [...merged].sort((a, b) => a - b);
+  if (any.length === 1) return index.byClass.get(any[0]) ?? [];
+  const key = any.join('+');
+  let union = index.unions.get(key);
+  if (!union) {
+    const merged = new Set<number>();
+    for (const c of any) for (const i of index.byClass.get(c) ?? []) merged.add(i);
+    index.unions.set(key, (union = [...merged].sort((a, b) => a - b)));
+  }
+  return union;
+}
+
+/** The first position in an ascending list holding a value of at least `min`. */
+function firstAtLeast(list: readonly number[], min: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Does an instruction in [from, to] or among `extra` hold a slot of these classes, negated or not? */
+function slotNear(set: InstructionSet, any: readonly SlotClass[], from: number, to: number, extra: readonly number[]): boolean {
+  for (const c of any) {
+    const list = anchorCandidates(set, [c]);
+    const k = firstAtLeast(list, from);
+    if (k < list.length && list[k]! <= to) return true;
+  }
+  return extra.some((k) => set.instructions[k]?.slots.some((sl) => any.includes(sl.cls)));
 }
 
 function evidenceOf(ctx: ScanContext, line: number): string {
@@ -149,6 +178,9 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
       // Only instructions where the anchoring slot starts, in file order.
       for (const i of anchorCandidates(set, spec.needs[0].any)) {
         const first = instructions[i];
+        // A need that no instruction the window could hold fills, nor its wider reach, rules the
+        // anchor out before its window is built (dense files have an anchor every few bytes).
+        if (!mayFillEveryNeed(set, i, first)) continue;
         // A table row is a record of its own ("| `Ctrl+C` | Cancel … |" above "| … | Clear history |"):
         // a frame anchored in a row reads only that row's cells, never the rows around it.
         const row = ctx.lineInfo[first.line - 1]?.table ? first.line : 0;
@@ -193,6 +225,28 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
       return hits;
     },
   };
+
+  /**
+   * A necessary condition for frameAt: every need after the first can be filled by a slot of an
+   * instruction the window may hold (the window spans at most FRAME_WINDOW - 1 instructions before
+   * the anchor and 2 * FRAME_WINDOW - 1 after it, labels passed over included, plus the anchor's
+   * referrers, the step it refers to and its lead-in), or from its section, block or file.
+   */
+  function mayFillEveryNeed(set: InstructionSet, i: number, first: Instruction): boolean {
+    const referring = set.referrers.get(i);
+    const extra =
+      referring || first.refersTo !== undefined || first.leadIndex !== undefined
+        ? [...(referring ?? []), ...(first.refersTo !== undefined ? [first.refersTo] : []), ...(first.leadIndex !== undefined ? [first.leadIndex] : [])]
+        : NO_INDICES;
+    for (const need of spec.needs.slice(1)) {
+      if (slotNear(set, need.any, i - FRAME_WINDOW + 1, i + 2 * FRAME_WINDOW - 1, extra)) continue;
+      const wider = need.reach === 'section' ? set.sectionClasses.get(first.section) : need.reach === 'file' ? set.fileClasses : undefined;
+      if (wider && (need.reachBy ?? need.any).some((c) => wider.has(c))) continue;
+      if (need.pointedBy || need.pointedElsewhereBy) continue;
+      return false;
+    }
+    return true;
+  }
 
   function frameAt(
     anchor: SlotHit,
