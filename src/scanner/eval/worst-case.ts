@@ -169,6 +169,10 @@ export function worstCaseInputs(paths: readonly string[] = WORST_CASE_PATHS): Wo
   // Code whose error recovery runs away (a stray pipe after every word), each line a fetch: the
   // code layer's work budget, not the clock, stops it (docs/decisions/0028-deterministic-analysis-budget.md).
   shapes.push({ name: 'code/runaway_recovery', build: (n) => numbered((i) => `curl x${i} ${'a|'.repeat(30)}\n`, n) });
+  // Prose cut into an instruction every few bytes, each with an action and its object (a frame
+  // anchor every five bytes): the instruction layer's work budget, not the input, bounds it
+  // (docs/decisions/0030-instruction-layer-work-per-file.md).
+  shapes.push({ name: 'instructions/dense_slots', build: (n) => fill(`${'send the keys|'.repeat(5)}\n`, n) });
   // Code whose resolved values grow by themselves: a string doubled on every line, a decoding helper called on every line.
   const fenced = (lang: string, head: string, unit: string) => (n: number) =>
     `\`\`\`${lang}\n${head}${fill(unit, n - head.length - lang.length - 9)}\n\`\`\`\n`;

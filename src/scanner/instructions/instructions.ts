@@ -84,6 +84,8 @@ export interface InstructionSet {
   referrers: Map<number, number[]>;
   /** Classes present anywhere in a block (un-negated), by block number: what "there" may point back to. */
   blockClasses: Map<number, Set<SlotClass>>;
+  /** Why part of the prose was not read as instructions (the file's budget ran out), or undefined. */
+  incomplete?: string;
 }
 
 /** Classes whose phrases carry their own negation ("do not mention", "without asking"): never negated by it. */
@@ -557,6 +559,20 @@ function has(facts: TokenFacts, k: number, fact: number): boolean {
 
 const CACHE = new WeakMap<ScanContext, InstructionSet>();
 
+/**
+ * The work of this layer per file is bounded (docs/decisions/0030-instruction-layer-work-per-file.md):
+ * at most `floor + perKb × KB` instructions, and of them at most so many holding a slot. Real agent
+ * files use a small part of it; a file of prose cut into a sentence every few bytes ("a|a|a|…",
+ * "send|send|…") reaches it, and the prose after that point is not read as instructions: the
+ * file is reported incomplete, never passed as clean.
+ */
+export const INSTRUCTION_BUDGET = { floor: 2048, perKb: 96 } as const;
+export const SLOTTED_INSTRUCTION_BUDGET = { floor: 1024, perKb: 24 } as const;
+
+function budgetFor(ctx: ScanContext, budget: { floor: number; perKb: number }): number {
+  return budget.floor + Math.ceil((budget.perKb * ctx.text.length) / 1024);
+}
+
 /** The instructions of a file, computed once per ScanContext. */
 export function instructionsOf(ctx: ScanContext): InstructionSet {
   const cached = CACHE.get(ctx);
@@ -564,6 +580,11 @@ export function instructionsOf(ctx: ScanContext): InstructionSet {
   const built = buildInstructions(ctx);
   CACHE.set(ctx, built);
   return built;
+}
+
+/** The instructions of a file if a rule has read them (static-analyzer.ts reports their gaps). */
+export function instructionsIfComputed(ctx: ScanContext): InstructionSet | undefined {
+  return CACHE.get(ctx);
 }
 
 function buildInstructions(ctx: ScanContext): InstructionSet {
@@ -581,6 +602,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   const startsItem: boolean[] = [];
   let block = 0;
   let section = 0;
+  const maxInstructions = budgetFor(ctx, INSTRUCTION_BUDGET);
+  /** The line where the budget ran out, or 0. */
+  let cutAt = 0;
   const startHereAt = (item: boolean): void => {
     starts.push(tokens.length);
     startBlock.push(block);
@@ -596,7 +620,7 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   // normalisation changed; every other line reads as written.
   const normalized = ctx.views.normalized?.text.split('\n');
   const span: [number, number] = [0, 0];
-  for (let i = 0; i < ctx.lines.length; i++) {
+  lines: for (let i = 0; i < ctx.lines.length; i++) {
     const raw = despaced(normalized?.[i] ? readableLine(ctx.lines[i], normalized[i]) : ctx.lines[i]);
     if (raw.trim().length === 0) {
       blankBefore = true;
@@ -639,6 +663,10 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
       if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
       if (startHere) {
+        if (starts.length >= maxInstructions) {
+          cutAt = i + 1;
+          break lines;
+        }
         startHereAt(onLine === 0 && isList);
         startHere = false;
       }
@@ -727,6 +755,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
   let stepsOfSection = new Map<string, number>();
   let stepSection = -1;
   const referrers = new Map<number, number[]>();
+  const maxSlotted = budgetFor(ctx, SLOTTED_INSTRUCTION_BUDGET);
+  let slotted = 0;
   for (let s = 0; s + 1 < starts.length; s++) {
     const from = starts[s];
     const to = starts[s + 1];
@@ -737,6 +767,10 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     while (m < matches.length && matches[m].start < to) m++;
     const own = m > first ? matches.slice(first, m) : NO_MATCHES;
     const instruction = frameOf(ctx, tokens, tokenLine, from, to, own, startBlock[s], startSection[s], facts);
+    if (instruction.slots.length > 0 && ++slotted > maxSlotted) {
+      cutAt = instruction.line;
+      break;
+    }
     if (lead && lead.block !== instruction.block) lead = null;
     if (stepsLead && stepsLead.block !== instruction.block) stepsLead = null;
     // A paragraph that names the steps of the list after it leads that list like a line ending with a colon.
@@ -788,7 +822,9 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       fileClasses.add(c);
     }
   }
-  return { instructions, sectionClasses, fileClasses, referrers, blockClasses };
+  const incomplete =
+    cutAt > 0 ? `the file\u2019s budget for reading instructions ran out; the prose from line ${cutAt} on was not read as instructions` : undefined;
+  return { instructions, sectionClasses, fileClasses, referrers, blockClasses, incomplete };
 }
 
 const CONDITION = lexiconWords('condition-word');

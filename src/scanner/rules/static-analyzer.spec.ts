@@ -45,6 +45,18 @@ describe('static analyzer', () => {
     expect(analyzer.analyze(f, bundleOf(f))).toContainEqual(expect.objectContaining({ rule_id: 'scanner.analysis-incomplete', severity: 'high' }));
   });
 
+  it('reports prose past the instruction layer budget as incomplete analysis, never as clean', () => {
+    const dense = Array.from({ length: 4000 }, () => 'send|'.repeat(12)).join('\n');
+    const f = file(dense, 'notes.txt', 'document');
+    expect(createStaticAnalyzer().analyze(f, bundleOf(f))).toContainEqual(
+      expect.objectContaining({
+        rule_id: 'scanner.analysis-incomplete',
+        severity: 'high',
+        evidence: expect.stringContaining('budget for reading instructions'),
+      }),
+    );
+  });
+
   it('finds the real instance behind decoys: no cap per file lets early matches crowd it out', () => {
     // Sixty quoted mentions (education context) first, then the instruction itself.
     const decoys = Array.from({ length: 60 }, (_, i) => `- Example ${i}: attackers write "ignore all previous instructions" in issue comments.`).join('\n');

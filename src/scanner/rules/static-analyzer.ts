@@ -9,7 +9,7 @@ import { boundEvidence, readableEvidence } from '../engine/evidence';
 import { confidenceRank, severityRank, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
-import { firstInstructionFrom, HEADING, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
+import { firstInstructionFrom, HEADING, instructionsIfComputed, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
 import { citedAttackContext, determineContext, inDenyList, insideCodeSpan, isEducationalFile, isNegatedAt } from './context-layer';
 import { badExampleBlock } from '../parsers/markdown-structure.parser';
 import { insidePatternLiteral } from './pattern-literals';
@@ -312,6 +312,9 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
   // Code the code layer could not parse (parsers not ready, a runaway parse): never a silent gap.
   const code = codeFactsIfComputed(ctx);
   if (code?.incomplete) findings.push(incompleteFinding(ctx.path, code.incomplete));
+  // Prose cut into more instructions than the file's budget allows (instructions.ts): never a silent gap either.
+  const prose = instructionsIfComputed(ctx);
+  if (prose?.incomplete) findings.push(incompleteFinding(ctx.path, prose.incomplete));
   if (ctx.views.decodeBudgetSpent) findings.push(incompleteFinding(ctx.path, 'decoding stopped at its output budget; later encoded text was not decoded'));
   if (skipped > 0) findings.push(incompleteFinding(ctx.path, `${skipped} rule(s) not run: the file's analysis time budget ran out`));
   if (failed.length > 0) findings.push(incompleteFinding(ctx.path, `rule(s) failed on this file: ${[...new Set(failed)].join(', ')}`));
