@@ -1,6 +1,7 @@
 import type { RuleHit } from '../rule.types';
 import type { Rule } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
+import type { TextView } from '../../views/view.types';
 import { scanPatterns, viewsOf } from '../regex-rule';
 import { CREDENTIAL_SOURCE, NETWORK_SINK } from '../vocabulary';
 import {
@@ -460,17 +461,27 @@ export const exCredentialToNetworkRule: Rule = {
   match(ctx) {
     const hits: RuleHit[] = [];
     const seen = new Set<number>();
+    // The test reads the whole line of the view, whichever match led to it: each line of a view is
+    // read once (a long line has many matches), and the rest of it is not searched.
+    const noFlow = new Map<TextView, Set<number>>();
     scanPatterns(
       ctx,
       SAME_LINE,
       viewsOf(ctx, ['raw', 'normalized', 'hidden', 'decoded']),
       (m, line, view) => {
-        if (seen.has(line)) return;
+        if (seen.has(line)) return true;
+        let read = noFlow.get(view);
+        if (!read) noFlow.set(view, (read = new Set()));
+        if (read.has(line)) return true;
         const text = view.text.slice(view.lineStarts[line - 1], view.lineStarts[line] ?? view.text.length);
         // "\ncurl" inside a string literal is a command at the start of a line of the text it holds.
-        if (!SINK_RE.test(text.replace(ESCAPED_NEWLINE_GLOBAL_RE, ' ')) || !flowsOnLine(ctx, line, text)) return;
+        if (!SINK_RE.test(text.replace(ESCAPED_NEWLINE_GLOBAL_RE, ' ')) || !flowsOnLine(ctx, line, text)) {
+          read.add(line);
+          return true;
+        }
         seen.add(line);
         hits.push({ line, evidence: text, source: view.name === 'raw' ? 'raw' : (view.sources.get(line) ?? 'normalized') });
+        return true;
       },
       SOURCE_TRIGGERS,
     );
