@@ -173,6 +173,9 @@ export function worstCaseInputs(paths: readonly string[] = WORST_CASE_PATHS): Wo
   // anchor every five bytes): the instruction layer's work budget, not the input, bounds it
   // (docs/decisions/0030-instruction-layer-work-per-file.md).
   shapes.push({ name: 'instructions/dense_slots', build: (n) => fill(`${'send the keys|'.repeat(5)}\n`, n) });
+  // One sentence that never ends, a verb and its object over and over: framing compares an
+  // instruction's phrases with each other, so an uncut sentence is quadratic.
+  shapes.push({ name: 'instructions/endless_sentence', build: (n) => fill(`${'disable the firewall '.repeat(3)}\n`, n) });
   // Code whose resolved values grow by themselves: a string doubled on every line, a decoding helper called on every line.
   const fenced = (lang: string, head: string, unit: string) => (n: number) =>
     `\`\`\`${lang}\n${head}${fill(unit, n - head.length - lang.length - 9)}\n\`\`\`\n`;

@@ -492,6 +492,13 @@ describe('word roles', () => {
 });
 
 describe('work budget per file', () => {
+  it('cuts a sentence that never ends into instructions of at most 512 tokens, each framed', () => {
+    const { set } = analyse(`${Array.from({ length: 400 }, () => 'disable the firewall '.repeat(3)).join('\n')}\n`, 'notes.txt');
+    // 3,600 tokens with no sentence end: eight instructions, not one.
+    expect(set.instructions.length).toBe(Math.ceil(3600 / 512));
+    expect(set.instructions.every((i) => i.classes.has('weaken-control'))).toBe(true);
+  });
+
   const denseLines = (cell: string, lines: number) => Array.from({ length: lines }, () => cell.repeat(12)).join('\n');
 
   it('reads prose cut into a sentence every few bytes up to the budget, then reports the rest unread', () => {

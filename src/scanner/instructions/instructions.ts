@@ -311,6 +311,12 @@ function listedCodeSpans(text: string): readonly (readonly [number, number])[] {
 
 /** Tokens read per line at most (a minified line must not dominate). */
 const MAX_TOKENS_PER_LINE = 400;
+/**
+ * Tokens of one instruction at most: framing compares an instruction's phrases with each other,
+ * so an unbounded sentence is quadratic. Over 10,369 real and corpus files the longest has 469
+ * tokens (a generated workflow lock file); prose sentences stay under 300.
+ */
+const MAX_INSTRUCTION_TOKENS = 512;
 
 /**
  * Lower-cased with typographic apostrophes straightened; when lower-casing would shift offsets
@@ -662,6 +668,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     const onUrlLine = ctx.lines[i].includes('://') ? ON_URL_LINE : 0;
     while (onLine < MAX_TOKENS_PER_LINE && nextToken(lower, previousEnd < 0 ? 0 : previousEnd, span) >= 0) {
       if (previousEnd >= 0 && endsSentence(lower, previousEnd, span[0], previousToken)) startHere = true;
+      // A sentence that never ends (no punctuation across many lines) is cut, so framing it stays linear.
+      if (tokens.length - starts[starts.length - 1]! >= MAX_INSTRUCTION_TOKENS) startHere = true;
       if (startHere) {
         if (starts.length >= maxInstructions) {
           cutAt = i + 1;
