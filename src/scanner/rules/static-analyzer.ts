@@ -201,6 +201,13 @@ function fenceOpener(ctx: ScanContext, idx: number): number {
 
 export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFinding[] {
   const findings: StaticFinding[] = [];
+  // Several rules' evidence is a whole line; each text is made readable and redacted once.
+  const shownEvidence = new Map<string, string>();
+  const evidenceShown = (evidence: string): string => {
+    let shown = shownEvidence.get(evidence);
+    if (shown === undefined) shownEvidence.set(evidence, (shown = boundEvidence(readableEvidence(evidence), RULE_EVIDENCE_MAX)));
+    return shown;
+  };
   const failed: string[] = [];
   const ordered = orderedRules(rules);
   let skipped = 0;
@@ -298,7 +305,7 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
           severity: graded.severity,
           confidence: graded.confidence,
           locator: `${ctx.path}:${Math.max(1, Math.min(hit.line, ctx.lines.length))}`,
-          evidence: boundEvidence(readableEvidence(hit.evidence), RULE_EVIDENCE_MAX),
+          evidence: evidenceShown(hit.evidence),
           category: rule.meta.category,
           message: hit.message ?? rule.meta.title,
           hard_block: graded.hard_block,

@@ -31,17 +31,25 @@ interface NearFetch {
   withPretext: boolean;
 }
 const NEAR_RADIUS = 4;
-/** Read once per line, however many hits the line has (a window of long lines is costly to search). */
-const nearLines = perFile((_ctx: ScanContext) => new Map<number, NearFetch>());
+/**
+ * Read once per line however many hits it has, and once per distinct window text (repeated
+ * content repeats its windows): a window of long lines is costly to search.
+ */
+const nearLines = perFile((_ctx: ScanContext) => ({ byLine: new Map<number, NearFetch>(), byText: new Map<string, NearFetch>() }));
 
 function near(ctx: ScanContext, line: number): NearFetch {
-  const known = nearLines(ctx).get(line);
+  const { byLine, byText } = nearLines(ctx);
+  const known = byLine.get(line);
   if (known) return known;
   const text = windowText(ctx, line, NEAR_RADIUS);
-  // A fetch from a placeholder (`iwr <url> | iex`) describes the lure's shape; it cannot run.
-  const remoteRun = REMOTE_RUN_NEAR.test(text) && !PLACEHOLDER_FETCH_RE.test(text);
-  const found = { remoteRun, withPretext: remoteRun && LURE_PRETEXT.test(text) };
-  nearLines(ctx).set(line, found);
+  let found = byText.get(text);
+  if (!found) {
+    // A fetch from a placeholder (`iwr <url> | iex`) describes the lure's shape; it cannot run.
+    const remoteRun = REMOTE_RUN_NEAR.test(text) && !PLACEHOLDER_FETCH_RE.test(text);
+    found = { remoteRun, withPretext: remoteRun && LURE_PRETEXT.test(text) };
+    byText.set(text, found);
+  }
+  byLine.set(line, found);
   return found;
 }
 
