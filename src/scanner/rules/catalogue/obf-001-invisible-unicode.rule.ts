@@ -17,16 +17,18 @@ const BIDI_OPENERS = '\u202A\u202B\u2066\u2067\u2068';
  * reordering uses overrides, or isolates around code with no right-to-left letter in it.
  */
 function isRightToLeftMarkup(line: string): boolean {
-  if (/[\u202D\u202E]/.test(line)) return false;
-  const open: { ch: string; at: number }[] = [];
+  // Every pair must hold a right-to-left letter: a line with none has no such markup.
+  if (/[\u202D\u202E]/.test(line) || !RTL_LETTER_RE.test(line)) return false;
+  // The open marks as positions only (a line of openers is one push each, no object per mark).
+  const open: number[] = [];
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
-    if (BIDI_OPENERS.includes(ch)) open.push({ ch, at: i });
+    if (BIDI_OPENERS.includes(ch)) open.push(i);
     else if (ch === '\u202C' || ch === '\u2069') {
       const top = open.pop();
-      const isolate = top !== undefined && '\u2066\u2067\u2068'.includes(top.ch);
+      const isolate = top !== undefined && '\u2066\u2067\u2068'.includes(line[top]);
       if (top === undefined || isolate !== (ch === '\u2069')) return false;
-      if (!RTL_LETTER_RE.test(line.slice(top.at + 1, i))) return false;
+      if (!RTL_LETTER_RE.test(line.slice(top + 1, i))) return false;
     }
   }
   return open.length === 0;
