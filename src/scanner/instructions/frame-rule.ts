@@ -107,12 +107,7 @@ function anchorsIn(instruction: Instruction, any: readonly SlotClass[]): SlotHit
 /** Per instruction set: class → indices of the instructions holding it (as a class or any slot, negated ones included), ascending; and unions of them. */
 const BY_CLASS = new WeakMap<InstructionSet, { byClass: Map<SlotClass, number[]>; unions: Map<string, number[]> }>();
 
-/**
- * Indices, ascending and distinct, of the instructions holding any of these classes: the index is
- * built once per file, so each of the frame rules no longer walks every instruction of the file,
- * and a union several rules anchor on is built once too.
- */
-function anchorCandidates(set: InstructionSet, any: readonly SlotClass[]): readonly number[] {
+function classIndex(set: InstructionSet): { byClass: Map<SlotClass, number[]>; unions: Map<string, number[]> } {
   let index = BY_CLASS.get(set);
   if (!index) {
     const byClass = new Map<SlotClass, number[]>();
@@ -129,7 +124,17 @@ function anchorCandidates(set: InstructionSet, any: readonly SlotClass[]): reado
     index = { byClass, unions: new Map() };
     BY_CLASS.set(set, index);
   }
-  if (any.length === 1) return index.byClass.get(any[0]) ?? [];
+  return index;
+}
+
+/**
+ * Indices, ascending and distinct, of the instructions holding any of these classes: the index is
+ * built once per file, so each of the frame rules no longer walks every instruction of the file,
+ * and a union several rules anchor on is built once too.
+ */
+function anchorCandidates(set: InstructionSet, any: readonly SlotClass[]): readonly number[] {
+  const index = classIndex(set);
+  if (any.length === 1) return index.byClass.get(any[0]) ?? NO_INDICES;
   const key = any.join('+');
   let union = index.unions.get(key);
   if (!union) {
@@ -154,8 +159,9 @@ function firstAtLeast(list: readonly number[], min: number): number {
 
 /** Does an instruction in [from, to] or among `extra` hold a slot of these classes, negated or not? */
 function slotNear(set: InstructionSet, any: readonly SlotClass[], from: number, to: number, extra: readonly number[]): boolean {
+  const { byClass } = classIndex(set);
   for (const c of any) {
-    const list = anchorCandidates(set, [c]);
+    const list = byClass.get(c) ?? NO_INDICES;
     const k = firstAtLeast(list, from);
     if (k < list.length && list[k]! <= to) return true;
   }
@@ -233,12 +239,11 @@ export function defineFrameRule(spec: FrameRuleSpec): Rule {
    * referrers, the step it refers to and its lead-in), or from its section, block or file.
    */
   function mayFillEveryNeed(set: InstructionSet, i: number, first: Instruction): boolean {
-    const referring = set.referrers.get(i);
-    const extra =
-      referring || first.refersTo !== undefined || first.leadIndex !== undefined
-        ? [...(referring ?? []), ...(first.refersTo !== undefined ? [first.refersTo] : []), ...(first.leadIndex !== undefined ? [first.leadIndex] : [])]
-        : NO_INDICES;
-    for (const need of spec.needs.slice(1)) {
+    const extra = [...(set.referrers.get(i) ?? NO_INDICES)];
+    if (first.refersTo !== undefined) extra.push(first.refersTo);
+    if (first.leadIndex !== undefined) extra.push(first.leadIndex);
+    for (let n = 1; n < spec.needs.length; n++) {
+      const need = spec.needs[n]!;
       if (slotNear(set, need.any, i - FRAME_WINDOW + 1, i + 2 * FRAME_WINDOW - 1, extra)) continue;
       const wider = need.reach === 'section' ? set.sectionClasses.get(first.section) : need.reach === 'file' ? set.fileClasses : undefined;
       if (wider && (need.reachBy ?? need.any).some((c) => wider.has(c))) continue;

@@ -7,6 +7,7 @@
 import type { FindingContext } from '../engine/scan-report.types';
 import { lexiconMatcher, lexiconWords, nextToken, type LexiconClass, type LexiconMatch } from '../lexicons/lexicon';
 import { determineContext, isCitedForDefense, isEducationalFile, isQuotedMention } from '../rules/context-layer';
+import { perLine } from '../rules/regex-rule';
 import type { ScanContext } from '../views/scan-context';
 import { FORMAT_CHARS_RE, skeleton } from '../views/normalize';
 
@@ -1371,8 +1372,8 @@ function framed(
     addressee: addresseeOf(ctx, tokens, from, to),
     mood: mood === 'description' && narrates(tokens, from, own, slots, facts) ? 'quotation' : mood,
     question,
-    slots: slots as SlotHit[],
-    classes: classes as Set<SlotClass>,
+    slots,
+    classes,
     forbids: forbids ? true : undefined,
   };
 }
@@ -1504,13 +1505,5 @@ function quotedOnItsLine(ctx: ScanContext, slot: SlotHit): boolean {
   return word.length > 0 && isQuotedMention(loweredLine(ctx, slot.line), word);
 }
 
-/** Lines lower-cased once each: a line may hold many slots, and lower-casing a long one per slot is costly. */
-const LOWERED_LINES = new WeakMap<ScanContext, Map<number, string>>();
-
-function loweredLine(ctx: ScanContext, line: number): string {
-  let lines = LOWERED_LINES.get(ctx);
-  if (!lines) LOWERED_LINES.set(ctx, (lines = new Map()));
-  let lower = lines.get(line);
-  if (lower === undefined) lines.set(line, (lower = (ctx.lines[line - 1] ?? '').toLowerCase()));
-  return lower;
-}
+/** A 1-based line lower-cased, once per line: a line may hold many slots. */
+const loweredLine = perLine((ctx, line) => (ctx.lines[line - 1] ?? '').toLowerCase());

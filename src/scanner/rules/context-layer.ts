@@ -6,6 +6,7 @@
 import type { FindingContext } from '../engine/scan-report.types';
 import { lexiconWords } from '../lexicons/lexicon';
 import type { ScanContext } from '../views/scan-context';
+import { perLine } from './regex-rule';
 
 const CITATION_MARKER = lexiconWords('citation-marker');
 const DEFENSE_VERB = lexiconWords('defense-verb');
@@ -119,19 +120,9 @@ const SENTENCE_END = /[.!?:;]["'`*_)\]]{0,3}\s*$/;
 /**
  * The end of the previous line when line `idx` (0-based) continues its sentence, else ''. A wrapped
  * prohibition ("Never add `--extra-index-url`,\n`--trusted-host` or …") negates the names it wraps onto.
+ * Read once per line: it tests the whole line above, and a line may have many hits.
  */
-function wrappedSentenceLead(ctx: ScanContext, idx: number): string {
-  let leads = WRAPPED_LEADS.get(ctx);
-  if (!leads) WRAPPED_LEADS.set(ctx, (leads = new Map()));
-  let lead = leads.get(idx);
-  if (lead === undefined) leads.set(idx, (lead = readWrappedSentenceLead(ctx, idx)));
-  return lead;
-}
-
-/** wrappedSentenceLead's answer per line, read once: it tests the whole line above, and a line may have many hits. */
-const WRAPPED_LEADS = new WeakMap<ScanContext, Map<number, string>>();
-
-function readWrappedSentenceLead(ctx: ScanContext, idx: number): string {
+const wrappedSentenceLead = perLine((ctx: ScanContext, idx: number): string => {
   if (idx === 0) return '';
   const prev = ctx.lines[idx - 1] ?? '';
   const here = ctx.lineInfo[idx];
@@ -139,7 +130,7 @@ function readWrappedSentenceLead(ctx: ScanContext, idx: number): string {
   if (prev.trim() === '' || SENTENCE_END.test(prev) || BLOCK_START.test(ctx.lines[idx] ?? '') || MARKUP_LINE.test(prev)) return '';
   if (!here || !above || here.inFence || above.inFence || here.inFrontmatter || above.inFrontmatter) return '';
   return prev.length > 240 ? prev.slice(prev.length - 240) : prev;
-}
+});
 
 /** isNegatedAt over the line and, when the line continues a sentence from the line above, that line's end too. */
 export function isNegatedInSentence(ctx: ScanContext, line: number, evidence: string): boolean {

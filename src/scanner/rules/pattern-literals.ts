@@ -6,7 +6,7 @@
  * a command.
  */
 import type { ScanContext } from '../views/scan-context';
-import { perFile } from './regex-rule';
+import { perFile, perLine } from './regex-rule';
 
 /** Python raw strings, RegExp constructor arguments and JavaScript regex literals. */
 const CANDIDATE_LITERAL_RE =
@@ -132,7 +132,7 @@ export function insidePatternLiteral(ctx: ScanContext, line: number, evidence: s
   const masked = patternMaskedLines(ctx)?.[line - 1];
   if (masked === undefined || masked === ctx.lines[line - 1]) return false;
   const words = evidence.toLowerCase().match(/[a-z]{3,}/g) ?? [];
-  const inCode = wordsInCode(ctx, line, masked);
+  const inCode = wordsInCode(ctx, line);
   return words.length > 0 && words.every((w) => !inCode(w));
 }
 
@@ -140,24 +140,15 @@ export function insidePatternLiteral(ctx: ScanContext, line: number, evidence: s
  * Per masked line: does its code (lower-cased) hold this word? Read once per line and word, since
  * a long line has many hits and their evidence shares words.
  */
-const CODE_WORDS = new WeakMap<ScanContext, Map<number, (word: string) => boolean>>();
-
-function wordsInCode(ctx: ScanContext, line: number, masked: string): (word: string) => boolean {
-  let lines = CODE_WORDS.get(ctx);
-  if (!lines) CODE_WORDS.set(ctx, (lines = new Map()));
-  let inCode = lines.get(line);
-  if (!inCode) {
-    const code = masked.toLowerCase();
-    const known = new Map<string, boolean>();
-    inCode = (word) => {
-      let found = known.get(word);
-      if (found === undefined) known.set(word, (found = code.includes(word)));
-      return found;
-    };
-    lines.set(line, inCode);
-  }
-  return inCode;
-}
+const wordsInCode = perLine((ctx: ScanContext, line: number): ((word: string) => boolean) => {
+  const code = (patternMaskedLines(ctx)?.[line - 1] ?? '').toLowerCase();
+  const known = new Map<string, boolean>();
+  return (word) => {
+    let found = known.get(word);
+    if (found === undefined) known.set(word, (found = code.includes(word)));
+    return found;
+  };
+});
 
 export const PATTERN_LITERAL_REGEXES: readonly RegExp[] = [
   IMPORT_OF_RUNNER_RE,

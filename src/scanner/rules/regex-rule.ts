@@ -338,6 +338,20 @@ export function perFile<T>(compute: (ctx: ScanContext) => T): (ctx: ScanContext)
   };
 }
 
+/**
+ * A per-line fact, computed once per file and line: a fact that reads a whole line (or the lines
+ * around it), asked for each of the line's hits, costs the line's length per hit on a long line.
+ */
+export function perLine<T>(compute: (ctx: ScanContext, line: number) => T): (ctx: ScanContext, line: number) => T {
+  const cache = new WeakMap<ScanContext, Map<number, T>>();
+  return (ctx, line) => {
+    let lines = cache.get(ctx);
+    if (!lines) cache.set(ctx, (lines = new Map()));
+    if (!lines.has(line)) lines.set(line, compute(ctx, line));
+    return lines.get(line) as T;
+  };
+}
+
 /** Lines [line-radius, line+radius] joined, for "A near B" checks. */
 export function windowText(ctx: ScanContext, line: number, radius: number): string {
   const from = Math.max(0, line - 1 - radius);

@@ -1,5 +1,5 @@
 import { PLACEHOLDER_FETCH_RE } from '../benign-forms';
-import { defineRegexRule, perFile, windowText } from '../regex-rule';
+import { defineRegexRule, perFile, perLine, windowText } from '../regex-rule';
 import type { Rule } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
 
@@ -31,17 +31,13 @@ interface NearFetch {
   withPretext: boolean;
 }
 const NEAR_RADIUS = 4;
-/**
- * Read once per line however many hits it has, and once per distinct window text (repeated
- * content repeats its windows): a window of long lines is costly to search.
- */
-const nearLines = perFile((_ctx: ScanContext) => ({ byLine: new Map<number, NearFetch>(), byText: new Map<string, NearFetch>() }));
+/** Per distinct window text: repeated content repeats its windows, and a window of long lines is costly to search. */
+const nearTexts = perFile((_ctx: ScanContext) => new Map<string, NearFetch>());
 
-function near(ctx: ScanContext, line: number): NearFetch {
-  const { byLine, byText } = nearLines(ctx);
-  const known = byLine.get(line);
-  if (known) return known;
+/** Read once per line, however many hits it has. */
+const near = perLine((ctx: ScanContext, line: number): NearFetch => {
   const text = windowText(ctx, line, NEAR_RADIUS);
+  const byText = nearTexts(ctx);
   let found = byText.get(text);
   if (!found) {
     // A fetch from a placeholder (`iwr <url> | iex`) describes the lure's shape; it cannot run.
@@ -49,9 +45,8 @@ function near(ctx: ScanContext, line: number): NearFetch {
     found = { remoteRun, withPretext: remoteRun && LURE_PRETEXT.test(text) };
     byText.set(text, found);
   }
-  byLine.set(line, found);
   return found;
-}
+});
 
 /**
  * ClickFix: the reader is told to paste a one-line command into the Run dialog or a terminal "to
