@@ -2,7 +2,7 @@
  * What compound rules share: they run after the other rules and combine their direct findings for
  * the same file with a cover (concealment, removed consent) or with the material involved.
  */
-import type { RiskCategory, Severity, StaticFinding } from '../engine/scan-report.types';
+import { severityRank, type RiskCategory, type Severity, type StaticFinding } from '../engine/scan-report.types';
 import { firstInstructionFrom, instructionsOf, type SlotHit } from '../instructions/instructions';
 import type { ScanContext } from '../views/scan-context';
 import type { Rule, RuleMeta } from './rule.types';
@@ -28,9 +28,10 @@ export function coveredActionRule(
     regexes: [],
     compound: true,
     match(ctx, prior) {
-      const actions = prior.filter(
-        (f) => isDirect(f) && actionCategories.includes(f.category) && minSeverity.includes(f.severity) && !COVER_RULES.has(f.rule_id),
-      );
+      // The most severe action first (stable: the earlier of equals), whatever order the rules ran in.
+      const actions = prior
+        .filter((f) => isDirect(f) && actionCategories.includes(f.category) && minSeverity.includes(f.severity) && !COVER_RULES.has(f.rule_id))
+        .sort((x, y) => severityRank(y.severity) - severityRank(x.severity));
       if (actions.length === 0) return [];
       const a = actions[0];
       const covers = prior.filter(isCover);
