@@ -10,12 +10,22 @@ import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
 
 /**
- * Matches of one pattern kept per line. There is no cap per file: a cap there let decoy matches
- * early in a file (quoted, negated, vetoed) crowd out the real one further down. Per line, the
- * rule engine keeps one finding per rule anyway, and skipping the rest of a line keeps the work
- * after each match linear in the input.
+ * Distinct match texts one rule examines on a line, over all its patterns and views. A match the
+ * rule's refinement vetoes does not end the line, and when context weakens the line's first hit
+ * the rule engine reads the line's other matches (hitsOnLine), so decoys earlier on a line
+ * (negated, quoted, vetoed) never hide a later match. Past this many the rest of the line is not
+ * read and the file is reported as not fully analysed: the most any of about 10,700 real and
+ * corpus files needs is 6 (docs/decisions/0031-every-match-on-a-line.md).
  */
-const MAX_HITS_PER_LINE = 3;
+export const MAX_MATCHES_PER_LINE = 16;
+
+/** Per scanned file and rule: the lines past MAX_MATCHES_PER_LINE, for the analysis-incomplete finding. */
+const CAPPED_LINES = new WeakMap<ScanContext, Map<string, Set<number>>>();
+
+/** Per rule, the lines where it stopped at MAX_MATCHES_PER_LINE; undefined when none did. */
+export function cappedLinesOf(ctx: ScanContext): ReadonlyMap<string, ReadonlySet<number>> | undefined {
+  return CAPPED_LINES.get(ctx);
+}
 
 const INVISIBLE_IN_RAW: ReadonlySet<SegmentSource> = new Set<SegmentSource>(['tag_chars', 'variation_selectors', 'zero_width']);
 
@@ -253,36 +263,69 @@ export function scanPatterns(
             continue;
           }
         }
-        re.lastIndex = 0;
-        let m: RegExpExecArray | null;
-        let lastLine = 0;
-        let onLine = 0;
-        while ((m = re.exec(slice)) !== null) {
-          if (m[0].length === 0) re.lastIndex++;
-          m.index += from;
-          const line = lineOfOffset(view.lineStarts, m.index);
-          if (line !== lastLine) {
-            lastLine = line;
-            onLine = 0;
-          }
-          if (view.boundaries) {
-            // Joined view: only matches that cross into the continuation line are new.
-            const start = m.index - view.lineStarts[line - 1];
-            const cut = view.boundaries[line - 1];
-            if (!(start < cut && start + m[0].length > cut + 1)) continue;
-          }
-          // A caller that has what it needs from the line (true) has the rest of it skipped.
-          if (onMatch(m, line, view) === true || ++onLine >= MAX_HITS_PER_LINE) {
-            const nextLine = view.lineStarts[line];
-            if (nextLine === undefined) break;
-            re.lastIndex = Math.max(re.lastIndex, nextLine - from);
-          }
-        }
+        matchesIn(view, re, slice, from, onMatch);
         // The clock every few blocks: one call per block cost more than a short block's scan.
         if (((b & 15) === 15 || b + 1 === blocks.length) && performance.now() > ctx.deadline) break;
       }
     }
   }
+}
+
+/** Every match of `re` in `slice`, the view's text from offset `from`; a caller's true skips the rest of the match's line. */
+function matchesIn(
+  view: TextView,
+  re: RegExp,
+  slice: string,
+  from: number,
+  onMatch: (m: RegExpExecArray, line: number, view: TextView) => boolean | void,
+): void {
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(slice)) !== null) {
+    if (m[0].length === 0) re.lastIndex++;
+    m.index += from;
+    const line = lineOfOffset(view.lineStarts, m.index);
+    if (view.boundaries) {
+      // Joined view: only matches that cross into the continuation line are new.
+      const start = m.index - view.lineStarts[line - 1];
+      const cut = view.boundaries[line - 1];
+      if (!(start < cut && start + m[0].length > cut + 1)) continue;
+    }
+    if (onMatch(m, line, view) === true) {
+      const nextLine = view.lineStarts[line];
+      if (nextLine === undefined) break;
+      re.lastIndex = Math.max(re.lastIndex, nextLine - from);
+    }
+  }
+}
+
+/**
+ * scanPatterns on one line: every pattern over that line of each view, without the trigger index
+ * (one line costs what its text costs, and looking it up in a view's candidate list would not).
+ */
+function scanLine(
+  patterns: readonly RegExp[],
+  views: readonly TextView[],
+  line: number,
+  onMatch: (m: RegExpExecArray, line: number, view: TextView) => boolean | void,
+): void {
+  for (const view of views) {
+    const from = view.lineStarts[line - 1];
+    if (from === undefined) continue;
+    // As in scanPatterns: the hidden view adds only what raw does not show.
+    const source = view.sources.get(line);
+    if (view.name === 'hidden' && !(source && INVISIBLE_IN_RAW.has(source))) continue;
+    const slice = view.text.slice(from, (view.lineStarts[line] ?? view.text.length + 1) - 1);
+    for (const p of patterns) matchesIn(view, globalOf(p), slice, from, onMatch);
+  }
+}
+
+function capLine(ctx: ScanContext, rule: string, line: number): void {
+  let byRule = CAPPED_LINES.get(ctx);
+  if (!byRule) CAPPED_LINES.set(ctx, (byRule = new Map()));
+  let lines = byRule.get(rule);
+  if (!lines) byRule.set(rule, (lines = new Set()));
+  lines.add(line);
 }
 
 /** Rules that read prose also read its hard-wrapped continuation. */
@@ -302,28 +345,56 @@ export function defineRegexRule(spec: RegexRuleSpec): Rule {
     match(ctx) {
       if (spec.languages && !spec.languages.includes(ctx.language)) return [];
       if (spec.skipFile?.(ctx)) return [];
-      const hits: RuleHit[] = [];
-      const seen = new Set<number>();
-      scanPatterns(
-        ctx,
-        spec.patterns,
-        viewsOf(ctx, views),
-        (m, line, view) => {
-          // One hit per line and rule: a line that has one is not searched further.
-          if (seen.has(line)) return true;
-          const source = view.name === 'raw' ? 'raw' : view.name === 'normalized' || view.name === 'joined' ? 'normalized' : (view.sources.get(line) ?? 'raw');
-          let hit: RuleHit | null = { line, evidence: m[0], source };
-          if (spec.refine) hit = spec.refine(hit, m, ctx, view);
-          if (!hit) return false;
-          seen.add(line);
-          hits.push(hit);
-          return true;
-        },
-        spec.triggers,
-      );
-      return hits;
+      return regexHits(ctx, spec, views, { firstPerLine: true });
+    },
+    hitsOnLine(ctx, line, weighed) {
+      if (spec.languages && !spec.languages.includes(ctx.language)) return [];
+      if (spec.skipFile?.(ctx)) return [];
+      return regexHits(ctx, spec, views, { firstPerLine: false, onlyLine: line, weighed });
     },
   };
+}
+
+/**
+ * A regex rule's hits: refined, one per distinct match text and line. With `firstPerLine` a line
+ * ends at its first kept hit (the common case: one finding per rule and line); vetoed matches never
+ * end it. `onlyLine` reads that line alone, passing over the match texts in `weighed`.
+ */
+function regexHits(
+  ctx: ScanContext,
+  spec: RegexRuleSpec,
+  views: ViewName[],
+  opts: { firstPerLine: boolean; onlyLine?: number; weighed?: ReadonlySet<string> },
+): RuleHit[] {
+  const hits: RuleHit[] = [];
+  const done = new Set<number>();
+  // Per line, the match texts examined: the same text again (another view, a repeat) adds nothing.
+  const examined = new Map<number, Set<string>>();
+  if (opts.onlyLine !== undefined && opts.weighed) examined.set(opts.onlyLine, new Set(opts.weighed));
+  const onMatch = (m: RegExpExecArray, line: number, view: TextView): boolean => {
+    if (done.has(line)) return true;
+    // Kept only once a line has a second match (most lines have one).
+    let texts = examined.get(line);
+    if (texts?.has(m[0])) return false;
+    if (texts && texts.size >= MAX_MATCHES_PER_LINE) {
+      capLine(ctx, spec.meta.id, line);
+      return true;
+    }
+    const source = view.name === 'raw' ? 'raw' : view.name === 'normalized' || view.name === 'joined' ? 'normalized' : (view.sources.get(line) ?? 'raw');
+    let hit: RuleHit | null = { line, evidence: m[0], source };
+    if (spec.refine) hit = spec.refine(hit, m, ctx, view);
+    if (hit) hits.push(hit);
+    if (hit && opts.firstPerLine) {
+      done.add(line);
+      return true;
+    }
+    if (!texts) examined.set(line, (texts = new Set()));
+    texts.add(m[0]);
+    return false;
+  };
+  if (opts.onlyLine === undefined) scanPatterns(ctx, spec.patterns, viewsOf(ctx, views), onMatch, spec.triggers);
+  else scanLine(spec.patterns, viewsOf(ctx, views), opts.onlyLine, onMatch);
+  return hits;
 }
 
 /**

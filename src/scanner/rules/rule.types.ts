@@ -69,4 +69,10 @@ export interface Rule {
   /** A regex rule's trigger literals and the patterns they gate (regex-rule.ts), so the test suite can check one against the other. */
   triggered?: { triggers: readonly string[] | undefined; patterns: readonly RegExp[] };
   match(ctx: ScanContext, prior: readonly StaticFinding[]): RuleHit[];
+  /**
+   * The rule's other hits on one line, where `match` reports only the first: those whose match
+   * text is not in `weighed`. The rule engine asks when context (a negation, a quotation) weakened
+   * the first: a later match may stand alone.
+   */
+  hitsOnLine?(ctx: ScanContext, line: number, weighed: ReadonlySet<string>): RuleHit[];
 }

@@ -14,6 +14,7 @@ import { citedAttackContext, determineContext, inDenyList, insideCodeSpan, isEdu
 import { badExampleBlock } from '../parsers/markdown-structure.parser';
 import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
+import { cappedLinesOf, MAX_MATCHES_PER_LINE } from './regex-rule';
 import type { Rule, RuleHit } from './rule.types';
 
 /**
@@ -173,7 +174,12 @@ function namedInProhibition(ctx: ScanContext, line: number, evidence: string): b
   const ins = instructions[k];
   // Its own negated action: a list item that is a prohibition only through its lead-in names nothing itself.
   if (!ins || ins.mood !== 'prohibition' || !negatesAnAction(ins)) return false;
-  return !ins.slots.some((sl) => !sl.negated && !sl.relative && sl.cls.startsWith('action-'));
+  // Nor does any instruction on the line order an action: the match may sit in a later sentence
+  // ("Never run `a`. Now run `b`."), and a prohibition before it must not cover it.
+  for (let j = k; j < instructions.length && (j === k || instructions[j].line === line); j++) {
+    if (instructions[j].slots.some((sl) => !sl.negated && !sl.relative && sl.cls.startsWith('action-'))) return false;
+  }
+  return true;
 }
 
 /**
@@ -197,6 +203,63 @@ function fenceOpener(ctx: ScanContext, idx: number): number {
   let k = idx;
   while (k > 0 && idx - k < FENCE_OPENER_REACH && ctx.lineInfo[k - 1]?.inFence) k--;
   return k;
+}
+
+/** A hit's rank before its context is decided: what no context can raise. */
+const undiscounted = (rule: Rule, hit: RuleHit): number => findingRank({ ...resolved(rule, hit), context: hit.context ?? 'direct' });
+
+type GradedHit = Pick<StaticFinding, 'severity' | 'confidence' | 'hard_block' | 'context'>;
+
+/** A hit's severity, confidence and hard block as the rule gives them, and its context, which may clear the hard block. */
+function gradedHit(ctx: ScanContext, rule: Rule, hit: RuleHit): GradedHit {
+  // An entry of a deny list is a prohibition written as config, not an instance of the
+  // technique: it is recorded but never hard-blocks (docs/scanner.md).
+  const denied = inDenyList(ctx, hit.line);
+  const own = resolved(rule, hit);
+  // Likewise a payload a security reference document quotes as attack material (context-layer.ts).
+  const cited =
+    !denied && !hit.context
+      ? citedAttackContext(
+          ctx,
+          {
+            line: hit.line,
+            evidence: hit.evidence,
+            hardBlock: false,
+            educationalFile: isEducationalFile(ctx),
+            inherentNegation: rule.meta.inherent_negation,
+          },
+          (line) => quotedInstructionAt(ctx, line),
+        )
+      : null;
+  const prohibited =
+    !denied &&
+    !cited &&
+    !hit.context &&
+    !rule.meta.inherent_negation &&
+    ((own.hard_block && prohibitedInAgentProse(ctx, hit.line, hit.evidence)) || namedInProhibition(ctx, hit.line, hit.evidence));
+  const hardBlock = !denied && !cited && !prohibited && own.hard_block;
+  const context: FindingContext = denied
+    ? 'deny_list'
+    : prohibited
+      ? 'negated'
+      : (cited ??
+        hit.context ??
+        determineContext(ctx, {
+          line: hit.line,
+          evidence: hit.evidence,
+          hardBlock,
+          educationalFile: isEducationalFile(ctx),
+          inherentNegation: rule.meta.inherent_negation,
+        }));
+  return { ...own, hard_block: hardBlock, context };
+}
+
+function cappedLinesWhy(capped: ReadonlyMap<string, ReadonlySet<number>>): string {
+  const rules = [...capped].map(([rule, lines]) => {
+    const first = [...lines].reduce((a, b) => Math.min(a, b));
+    return `${rule} (line ${first}${lines.size > 1 ? ` and ${lines.size - 1} more` : ''})`;
+  });
+  return `more than ${MAX_MATCHES_PER_LINE} distinct matches of one rule on a line; the rest of the line was not examined: ${rules.join(', ')}`;
 }
 
 export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFinding[] {
@@ -226,74 +289,55 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
     }
     // Most rules find nothing in a file: nothing to rank or build.
     if (hits.length === 0) continue;
-    // One finding per rule and line: the strongest hit on that line wins.
-    const byLine = new Map<number, RuleHit>();
+    // A line's hits in the order found: its strongest after context becomes the line's finding.
+    const byLine = new Map<number, RuleHit[]>();
     for (const hit of hits) {
       // A detection pattern held as data in code (a scanner's rule table) spells the technique it
       // looks for; it does nothing itself (rules/pattern-literals.ts says when this holds).
       if (ctx.executable && insidePatternLiteral(ctx, hit.line, hit.evidence)) continue;
-      const prev = byLine.get(hit.line);
-      if (!prev || findingRank({ ...resolved(rule, hit), context: hit.context }) > findingRank({ ...resolved(rule, prev), context: prev.context }))
-        byLine.set(hit.line, hit);
+      const onLine = byLine.get(hit.line);
+      if (onLine) onLine.push(hit);
+      else byLine.set(hit.line, [hit]);
     }
-    // Rank every line's hit first (context decides the rank), then build findings, whose evidence
+    // Rank every line's hits first (context decides the rank), then build findings, whose evidence
     // redaction is the costly part, for the strongest MAX_FINDINGS_PER_RULE only.
-    const ranked: { hit: RuleHit; graded: Pick<StaticFinding, 'severity' | 'confidence' | 'hard_block' | 'context'>; rank: number }[] = [];
+    const ranked: { hit: RuleHit; graded: GradedHit; rank: number }[] = [];
     // Context can only lower a hit's rank (it clears a hard block, never raises severity or
-    // confidence), and a tie goes to the earlier hit. Once MAX_FINDINGS_PER_RULE hits hold the
-    // highest rank any hit can reach, no later hit can be kept: its context is not decided.
+    // confidence), and a tie goes to the earlier hit. A line stops at a hit of the highest rank any
+    // hit can reach; once MAX_FINDINGS_PER_RULE lines hold one, no later line's hit can be kept.
     let top = 0;
-    for (const hit of byLine.values()) top = Math.max(top, findingRank({ ...resolved(rule, hit), context: hit.context ?? 'direct' }));
+    for (const onLine of byLine.values()) for (const hit of onLine) top = Math.max(top, undiscounted(rule, hit));
     let atTop = 0;
-    for (const hit of byLine.values()) {
+    for (const [line, onLine] of byLine) {
       if (atTop >= MAX_FINDINGS_PER_RULE) break;
-      try {
-        // An entry of a deny list is a prohibition written as config, not an instance of the
-        // technique: it is recorded but never hard-blocks (docs/scanner.md).
-        const denied = inDenyList(ctx, hit.line);
-        const own = resolved(rule, hit);
-        // Likewise a payload a security reference document quotes as attack material (context-layer.ts).
-        const cited =
-          !denied && !hit.context
-            ? citedAttackContext(
-                ctx,
-                {
-                  line: hit.line,
-                  evidence: hit.evidence,
-                  hardBlock: false,
-                  educationalFile: isEducationalFile(ctx),
-                  inherentNegation: rule.meta.inherent_negation,
-                },
-                (line) => quotedInstructionAt(ctx, line),
-              )
-            : null;
-        const prohibited =
-          !denied &&
-          !cited &&
-          !hit.context &&
-          !rule.meta.inherent_negation &&
-          ((own.hard_block && prohibitedInAgentProse(ctx, hit.line, hit.evidence)) || namedInProhibition(ctx, hit.line, hit.evidence));
-        const hardBlock = !denied && !cited && !prohibited && own.hard_block;
-        const context: FindingContext = denied
-          ? 'deny_list'
-          : prohibited
-            ? 'negated'
-            : (cited ??
-              hit.context ??
-              determineContext(ctx, {
-                line: hit.line,
-                evidence: hit.evidence,
-                hardBlock,
-                educationalFile: isEducationalFile(ctx),
-                inherentNegation: rule.meta.inherent_negation,
-              }));
-        const graded = { ...own, hard_block: hardBlock, context };
-        const rank = findingRank(graded);
-        ranked.push({ hit, graded, rank });
-        if (rank === top) atTop++;
-      } catch {
-        failed.push(rule.meta.id);
+      let best: (typeof ranked)[number] | undefined;
+      const weigh = (hit: RuleHit): void => {
+        try {
+          const graded = gradedHit(ctx, rule, hit);
+          const rank = findingRank(graded);
+          if (!best || rank > best.rank) best = { hit, graded, rank };
+        } catch {
+          failed.push(rule.meta.id);
+        }
+      };
+      for (const hit of onLine) {
+        weigh(hit);
+        if (best?.rank === top) break;
       }
+      // Context (a negation, a quotation) weakened the line's hit: a later match on the line may
+      // stand on its own, and a decoy before it must not hide it.
+      if (best && rule.hitsOnLine && best.rank < undiscounted(rule, best.hit)) {
+        const weighed = new Set(onLine.map((h) => h.evidence));
+        for (const hit of rule.hitsOnLine(ctx, line, weighed)) {
+          if (weighed.has(hit.evidence) || (ctx.executable && insidePatternLiteral(ctx, hit.line, hit.evidence))) continue;
+          weighed.add(hit.evidence);
+          weigh(hit);
+          if (best.rank === top) break;
+        }
+      }
+      if (!best) continue;
+      ranked.push(best);
+      if (best.rank === top) atTop++;
     }
     // The strongest findings of the rule are kept, wherever they are in the file (stable sort: by line within a rank).
     const kept = ranked.length > MAX_FINDINGS_PER_RULE ? ranked.sort((a, b) => b.rank - a.rank).slice(0, MAX_FINDINGS_PER_RULE) : ranked;
@@ -322,6 +366,9 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
   // Prose cut into more instructions than the file's budget allows (instructions.ts): never a silent gap either.
   const prose = instructionsIfComputed(ctx);
   if (prose?.incomplete) findings.push(incompleteFinding(ctx.path, prose.incomplete));
+  // A line holding more distinct matches of one rule than a line is read for (regex-rule.ts).
+  const capped = cappedLinesOf(ctx);
+  if (capped) findings.push(incompleteFinding(ctx.path, cappedLinesWhy(capped)));
   if (ctx.views.decodeBudgetSpent) findings.push(incompleteFinding(ctx.path, 'decoding stopped at its output budget; later encoded text was not decoded'));
   if (skipped > 0) findings.push(incompleteFinding(ctx.path, `${skipped} rule(s) not run: the file's analysis time budget ran out`));
   if (failed.length > 0) findings.push(incompleteFinding(ctx.path, `rule(s) failed on this file: ${[...new Set(failed)].join(', ')}`));
