@@ -87,8 +87,18 @@ export function inDenyList(ctx: ScanContext, line: number): boolean {
   return denyListLines(ctx)[line - 1] === 1;
 }
 
-export function isNegatedAt(lineText: string, evidence: string): boolean {
-  let at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+/**
+ * Where a hit's evidence stands on its line: at the hit's own column when it has one and the text is
+ * there (the same text may stand earlier on the line, prohibited), else at its first occurrence.
+ */
+export function evidenceAt(lineText: string, probe: string, column?: number): number {
+  if (probe === '') return -1;
+  if (column !== undefined && lineText.startsWith(probe, column)) return column;
+  return lineText.indexOf(probe);
+}
+
+export function isNegatedAt(lineText: string, evidence: string, column?: number): boolean {
+  let at = evidenceAt(lineText, evidence.slice(0, 40), column);
   if (at < 0 && evidence) at = lineText.indexOf(evidence.split(/\s/)[0]);
   if (at < 0) return false;
   // Only the clause leading up to the match counts ("Never run `curl | sh`", not a later sentence).
@@ -133,22 +143,21 @@ const wrappedSentenceLead = perLine((ctx: ScanContext, idx: number): string => {
 });
 
 /** isNegatedAt over the line and, when the line continues a sentence from the line above, that line's end too. */
-export function isNegatedInSentence(ctx: ScanContext, line: number, evidence: string): boolean {
+export function isNegatedInSentence(ctx: ScanContext, line: number, evidence: string, column?: number): boolean {
   const lineText = ctx.lines[line - 1] ?? '';
-  if (isNegatedAt(lineText, evidence)) return true;
+  if (isNegatedAt(lineText, evidence, column)) return true;
   const lead = wrappedSentenceLead(ctx, line - 1);
   if (lead === '') return false;
   // Only a list of named constructs continuing onto this line joins the lead: code spans, commas, "or".
-  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+  const at = evidenceAt(lineText, evidence.slice(0, 40), column);
   const head = at < 0 ? '' : lineText.slice(0, at);
   if (!head.includes('`') || !SPAN_LIST_CONTINUES.test(head)) return false;
-  return isNegatedAt(`${lead} ${lineText}`, evidence);
+  return isNegatedAt(`${lead} ${lineText}`, evidence, at < 0 ? undefined : lead.length + 1 + at);
 }
 
 /** The match sits inside a quotation ("…", “…”) on its line: it is mentioned, not used. */
-export function isQuotedMention(lineText: string, evidence: string): boolean {
-  const probe = evidence.slice(0, 30);
-  const at = probe ? lineText.indexOf(probe) : -1;
+export function isQuotedMention(lineText: string, evidence: string, column?: number): boolean {
+  const at = evidenceAt(lineText, evidence.slice(0, 30), column);
   if (at <= 0) return false;
   // Counted in place: a copy of the text before the match per hit is costly on long lines.
   let straight = 0;
@@ -173,11 +182,10 @@ export function isNamedInCodeSpan(ctx: ScanContext, line: number, evidence: stri
  * lines that, outside the quotes, say to flag, ignore, redact or reject it. A security instruction
  * names what to catch; it does not say it.
  */
-export function isCitedForDefense(ctx: ScanContext, line: number, evidence: string): boolean {
+export function isCitedForDefense(ctx: ScanContext, line: number, evidence: string, column?: number): boolean {
   const lineText = ctx.lines[line - 1] ?? '';
-  const probe = evidence.slice(0, 30);
-  const at = probe ? lineText.indexOf(probe) : -1;
-  if (at < 0 || !isQuotedMention(lineText, evidence)) return false;
+  const at = evidenceAt(lineText, evidence.slice(0, 30), column);
+  if (at < 0 || !isQuotedMention(lineText, evidence, column)) return false;
   const quoteAt = Math.max(lineText.lastIndexOf('"', at), lineText.lastIndexOf('“', at));
   let before = lineText.slice(Math.max(0, quoteAt - 40), Math.max(0, quoteAt));
   if (before.trim() === '' && line > 1) before = (ctx.lines[line - 2] ?? '').slice(-40);
@@ -211,8 +219,8 @@ export function insideCodeSpan(text: string, from: number, to: number): boolean 
  * rejected, blocked or flagged ("`; rm -rf /`, `$(curl …)` must be rejected"): a test payload
  * named to be caught. The predicate must follow the list of spans directly.
  */
-export function isPayloadNamedToBeCaught(lineText: string, evidence: string): boolean {
-  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+export function isPayloadNamedToBeCaught(lineText: string, evidence: string, column?: number): boolean {
+  const at = evidenceAt(lineText, evidence.slice(0, 40), column);
   if (at < 0 || !insideCodeSpan(lineText, 0, at)) return false;
   let k = lineText.indexOf('`', at);
   if (k < 0) return false;
@@ -298,16 +306,18 @@ export function isCatalogueEntry(ctx: ScanContext, line: number): boolean {
 }
 
 /** The match is quoted (a code span or a quotation) in an entry of a detection catalogue. */
-function quotedInCatalogue(ctx: ScanContext, line: number, evidence: string): boolean {
+function quotedInCatalogue(ctx: ScanContext, line: number, evidence: string, column?: number): boolean {
   if (!isCatalogueEntry(ctx, line)) return false;
   const lineText = ctx.lines[line - 1] ?? '';
-  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
-  return at >= 0 && (insideCodeSpan(lineText, 0, at) || isQuotedMention(lineText, evidence));
+  const at = evidenceAt(lineText, evidence.slice(0, 40), column);
+  return at >= 0 && (insideCodeSpan(lineText, 0, at) || isQuotedMention(lineText, evidence, column));
 }
 
 export interface ContextInputs {
   line: number;
   evidence: string;
+  /** Where the match stands on its line (RuleHit.column), when the rule knows. */
+  column?: number;
   hardBlock: boolean;
   educationalFile: boolean;
   /** The rule's own pattern is phrased negatively ("do not tell the user"): skip the negation test. */
@@ -320,7 +330,7 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
   const lineText = ctx.lines[idx] ?? '';
   const info = ctx.lineInfo[idx];
   if (inDenyList(ctx, input.line)) return 'deny_list';
-  if (!input.inherentNegation && isNegatedInSentence(ctx, input.line, input.evidence)) return 'negated';
+  if (!input.inherentNegation && isNegatedInSentence(ctx, input.line, input.evidence, input.column)) return 'negated';
   if (!info) return 'direct';
   // A list item under a prohibition line ("Never do the following:", a bold "**MUST NOT**" label)
   // inherits its polarity.
@@ -333,11 +343,14 @@ export function determineContext(ctx: ScanContext, input: ContextInputs): Findin
     }
   }
   if (info.sectionKind === 'anti_pattern') return 'anti_pattern';
-  if (isQuotedMention(lineText, input.evidence) && (info.table || /^\s*(?:[-*+]|\d+[.)])\s/.test(lineText) || input.educationalFile || info.blockquote)) {
+  if (
+    isQuotedMention(lineText, input.evidence, input.column) &&
+    (info.table || /^\s*(?:[-*+]|\d+[.)])\s/.test(lineText) || input.educationalFile || info.blockquote)
+  ) {
     return 'quoted_education';
   }
   if (info.sectionKind === 'education') return 'quoted_education';
-  if (isCitedForDefense(ctx, input.line, input.evidence)) return 'quoted_education';
+  if (isCitedForDefense(ctx, input.line, input.evidence, input.column)) return 'quoted_education';
   if (info.blockquote && EDUCATION_LINE.test(lineText)) return 'quoted_education';
   if (input.educationalFile && (info.inFence || info.blockquote || info.table || EDUCATION_LINE.test(lineText))) {
     return 'quoted_education';
@@ -365,13 +378,14 @@ export function citedAttackContext(ctx: ScanContext, input: ContextInputs, quote
   const lineText = ctx.lines[input.line - 1] ?? '';
   // In any prose file, agent instructions included: test payloads listed to be rejected, and the
   // quoted entries of a guard's detection catalogue.
-  if (!info.inFence && (isPayloadNamedToBeCaught(lineText, input.evidence) || quotedInCatalogue(ctx, input.line, input.evidence))) return 'quoted_education';
+  if (!info.inFence && (isPayloadNamedToBeCaught(lineText, input.evidence, input.column) || quotedInCatalogue(ctx, input.line, input.evidence, input.column)))
+    return 'quoted_education';
   if (ctx.kind !== 'document') return null;
-  if (!input.inherentNegation && isNegatedAt(lineText, input.evidence)) return 'negated';
+  if (!input.inherentNegation && isNegatedAt(lineText, input.evidence, input.column)) return 'negated';
   if (info.sectionKind === 'anti_pattern') return 'anti_pattern';
   if (info.sectionKind === 'education' || quotedByInstructionLayer(input.line)) return 'quoted_education';
   if (!input.educationalFile) return null;
-  return EDUCATION_LINE.test(lineText) || isCitedForDefense(ctx, input.line, input.evidence) ? 'quoted_education' : null;
+  return EDUCATION_LINE.test(lineText) || isCitedForDefense(ctx, input.line, input.evidence, input.column) ? 'quoted_education' : null;
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */

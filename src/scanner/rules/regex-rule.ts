@@ -10,12 +10,13 @@ import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
 
 /**
- * Distinct match texts one rule examines on a line, over all its patterns and views. A match the
- * rule's refinement vetoes does not end the line, and when context weakens the line's first hit
- * the rule engine reads the line's other matches (hitsOnLine), so decoys earlier on a line
- * (negated, quoted, vetoed) never hide a later match. Past this many the rest of the line is not
- * read and the file is reported as not fully analysed: the most any of about 10,700 real and
- * corpus files needs is 6 (docs/decisions/0031-every-match-on-a-line.md).
+ * Distinct matches one rule examines on a line, over all its patterns and views (by text; by text
+ * and column when the line is read again, see hitKey). A match the rule's refinement vetoes does
+ * not end the line, and when context weakens the line's first hit the rule engine reads the line's
+ * other matches (hitsOnLine), so decoys earlier on a line (negated, quoted, vetoed) never hide a
+ * later match. Past this many the rest of the line is not read and the file is reported as not
+ * fully analysed: no line of about 10,400 real and corpus uploads needs more than 6
+ * (docs/decisions/0031-every-match-on-a-line.md).
  */
 export const MAX_MATCHES_PER_LINE = 16;
 
@@ -360,6 +361,9 @@ export function defineRegexRule(spec: RegexRuleSpec): Rule {
  * ends at its first kept hit (the common case: one finding per rule and line); vetoed matches never
  * end it. `onlyLine` reads that line alone, passing over the match texts in `weighed`.
  */
+/** A hit's identity on its line: its text, and where it stands when the rule knows. */
+export const hitKey = (hit: Pick<RuleHit, 'evidence' | 'column'>): string => (hit.column === undefined ? hit.evidence : `${hit.column}\u0000${hit.evidence}`);
+
 function regexHits(
   ctx: ScanContext,
   spec: RegexRuleSpec,
@@ -373,15 +377,19 @@ function regexHits(
   if (opts.onlyLine !== undefined && opts.weighed) examined.set(opts.onlyLine, new Set(opts.weighed));
   const onMatch = (m: RegExpExecArray, line: number, view: TextView): boolean => {
     if (done.has(line)) return true;
+    const column = view.name === 'raw' ? m.index - view.lineStarts[line - 1]! : undefined;
+    // A line's first pass tells matches apart by text; reading a line again (its first hit was
+    // weakened), the same text elsewhere on it is another match.
+    const key = opts.firstPerLine ? m[0] : hitKey({ evidence: m[0], column });
     // Kept only once a line has a second match (most lines have one).
     let texts = examined.get(line);
-    if (texts?.has(m[0])) return false;
+    if (texts?.has(key)) return false;
     if (texts && texts.size >= MAX_MATCHES_PER_LINE) {
       capLine(ctx, spec.meta.id, line);
       return true;
     }
     const source = view.name === 'raw' ? 'raw' : view.name === 'normalized' || view.name === 'joined' ? 'normalized' : (view.sources.get(line) ?? 'raw');
-    let hit: RuleHit | null = { line, evidence: m[0], source };
+    let hit: RuleHit | null = { line, evidence: m[0], source, column };
     if (spec.refine) hit = spec.refine(hit, m, ctx, view);
     if (hit) hits.push(hit);
     if (hit && opts.firstPerLine) {
@@ -389,7 +397,7 @@ function regexHits(
       return true;
     }
     if (!texts) examined.set(line, (texts = new Set()));
-    texts.add(m[0]);
+    texts.add(key);
     return false;
   };
   if (opts.onlyLine === undefined) scanPatterns(ctx, spec.patterns, viewsOf(ctx, views), onMatch, spec.triggers);

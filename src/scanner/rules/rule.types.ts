@@ -47,6 +47,11 @@ export interface RuleHit {
   evidence: string;
   /** Which view produced the hit; decoded/hidden sources mark the finding as hidden text. */
   source?: SegmentSource;
+  /**
+   * Where the match starts in its line (0-based), for hits of the raw view: context is read there,
+   * not at the first place the same text stands on the line.
+   */
+  column?: number;
   /** Overrides of the rule's defaults for this hit (e.g. a weaker variant). */
   severity?: Severity;
   confidence?: Confidence;
@@ -70,9 +75,9 @@ export interface Rule {
   triggered?: { triggers: readonly string[] | undefined; patterns: readonly RegExp[] };
   match(ctx: ScanContext, prior: readonly StaticFinding[]): RuleHit[];
   /**
-   * The rule's other hits on one line, where `match` reports only the first: those whose match
-   * text is not in `weighed`. The rule engine asks when context (a negation, a quotation) weakened
-   * the first: a later match may stand alone.
+   * The rule's other hits on one line, where `match` reports only the first: those not in
+   * `weighed` (by hitKey). The rule engine asks when context (a negation, a quotation) weakened the
+   * first: a later match, or the same text again later, may stand alone.
    */
   hitsOnLine?(ctx: ScanContext, line: number, weighed: ReadonlySet<string>): RuleHit[];
 }

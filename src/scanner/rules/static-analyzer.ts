@@ -10,11 +10,11 @@ import { confidenceRank, severityRank, type AssetType, type FindingContext, type
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
 import { firstInstructionFrom, HEADING, instructionsIfComputed, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
-import { citedAttackContext, determineContext, inDenyList, insideCodeSpan, isEducationalFile, isNegatedAt } from './context-layer';
+import { citedAttackContext, determineContext, evidenceAt, inDenyList, insideCodeSpan, isEducationalFile, isNegatedAt } from './context-layer';
 import { badExampleBlock } from '../parsers/markdown-structure.parser';
 import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
-import { cappedLinesOf, MAX_MATCHES_PER_LINE } from './regex-rule';
+import { cappedLinesOf, hitKey, MAX_MATCHES_PER_LINE } from './regex-rule';
 import type { Rule, RuleHit } from './rule.types';
 
 /**
@@ -131,11 +131,14 @@ const negatesAnAction = (i: Instruction): boolean => i.slots.some((sl) => sl.neg
  * negates one ("## Commands you must never run"). A section's kind alone is not enough, and
  * "don't forget to run" is an order (instructions.ts).
  */
-function prohibitedAt(ctx: ScanContext, line: number, evidence: string): boolean {
+/** What the context tests read of a hit: its line, its text and, when the rule knows, where it stands. */
+type LocatedHit = Pick<RuleHit, 'line' | 'evidence' | 'column'>;
+
+function prohibitedAt(ctx: ScanContext, { line, evidence, column }: LocatedHit): boolean {
   const { instructions } = instructionsOf(ctx);
   const first = firstInstructionFrom(instructions, line);
   const lineText = ctx.lines[line - 1] ?? '';
-  if (isNegatedAt(lineText, evidence)) {
+  if (isNegatedAt(lineText, evidence, column)) {
     // The instruction that starts on the line, or the one begun above it that runs into it.
     for (let k = Math.max(0, first - 1); k < instructions.length && instructions[k].line <= line; k++) {
       const next = instructions[k + 1];
@@ -162,10 +165,10 @@ function prohibitedAt(ctx: ScanContext, line: number, evidence: string): boolean
  * reads ("Nunca sugira `npm config set strict-ssl false`"): the instruction covering the line negates
  * an action and orders none.
  */
-function namedInProhibition(ctx: ScanContext, line: number, evidence: string): boolean {
+function namedInProhibition(ctx: ScanContext, { line, evidence, column }: LocatedHit): boolean {
   if (ctx.executable || ctx.lineInfo[line - 1]?.inFence !== false) return false;
   const lineText = ctx.lines[line - 1] ?? '';
-  const at = evidence ? lineText.indexOf(evidence.slice(0, 40)) : -1;
+  const at = evidenceAt(lineText, evidence.slice(0, 40), column);
   if (at < 0 || !insideCodeSpan(lineText, 0, at)) return false;
   const { instructions } = instructionsOf(ctx);
   const first = firstInstructionFrom(instructions, line);
@@ -186,13 +189,13 @@ function namedInProhibition(ctx: ScanContext, line: number, evidence: string): b
  * A hard-block command an agent's own instruction file names in a prohibition, in prose outside
  * code blocks: recorded as negated, it does not hard-block.
  */
-function prohibitedInAgentProse(ctx: ScanContext, line: number, evidence: string): boolean {
+function prohibitedInAgentProse(ctx: ScanContext, hit: LocatedHit): boolean {
   if (ctx.kind !== 'agent_file' || ctx.executable) return false;
-  const info = ctx.lineInfo[line - 1];
+  const info = ctx.lineInfo[hit.line - 1];
   if (!info || info.inFrontmatter) return false;
   // A code block labelled as the wrong way ("❌ BAD:" above it, `# don't` as its first line) is prohibited like a "never" sentence.
-  if (info.inFence) return badExampleBlock(ctx.lines, fenceOpener(ctx, line - 1));
-  return prohibitedAt(ctx, line, evidence);
+  if (info.inFence) return badExampleBlock(ctx.lines, fenceOpener(ctx, hit.line - 1));
+  return prohibitedAt(ctx, hit);
 }
 
 /** How far up a code block its opening line is looked for. */
@@ -204,6 +207,12 @@ function fenceOpener(ctx: ScanContext, idx: number): number {
   while (k > 0 && idx - k < FENCE_OPENER_REACH && ctx.lineInfo[k - 1]?.inFence) k--;
   return k;
 }
+
+/**
+ * Contexts decided where a hit stands on its line; the others (a deny list, an anti-pattern
+ * section, a documentation example) hold for every hit of the line alike.
+ */
+const POSITIONAL_CONTEXTS: ReadonlySet<FindingContext | undefined> = new Set<FindingContext>(['negated', 'quoted_education']);
 
 /** A hit's rank before its context is decided: what no context can raise. */
 const undiscounted = (rule: Rule, hit: RuleHit): number => findingRank({ ...resolved(rule, hit), context: hit.context ?? 'direct' });
@@ -224,6 +233,7 @@ function gradedHit(ctx: ScanContext, rule: Rule, hit: RuleHit): GradedHit {
           {
             line: hit.line,
             evidence: hit.evidence,
+            column: hit.column,
             hardBlock: false,
             educationalFile: isEducationalFile(ctx),
             inherentNegation: rule.meta.inherent_negation,
@@ -232,11 +242,7 @@ function gradedHit(ctx: ScanContext, rule: Rule, hit: RuleHit): GradedHit {
         )
       : null;
   const prohibited =
-    !denied &&
-    !cited &&
-    !hit.context &&
-    !rule.meta.inherent_negation &&
-    ((own.hard_block && prohibitedInAgentProse(ctx, hit.line, hit.evidence)) || namedInProhibition(ctx, hit.line, hit.evidence));
+    !denied && !cited && !hit.context && !rule.meta.inherent_negation && ((own.hard_block && prohibitedInAgentProse(ctx, hit)) || namedInProhibition(ctx, hit));
   const hardBlock = !denied && !cited && !prohibited && own.hard_block;
   const context: FindingContext = denied
     ? 'deny_list'
@@ -247,6 +253,7 @@ function gradedHit(ctx: ScanContext, rule: Rule, hit: RuleHit): GradedHit {
         determineContext(ctx, {
           line: hit.line,
           evidence: hit.evidence,
+          column: hit.column,
           hardBlock,
           educationalFile: isEducationalFile(ctx),
           inherentNegation: rule.meta.inherent_negation,
@@ -324,13 +331,13 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
         weigh(hit);
         if (best?.rank === top) break;
       }
-      // Context (a negation, a quotation) weakened the line's hit: a later match on the line may
-      // stand on its own, and a decoy before it must not hide it.
-      if (best && rule.hitsOnLine && best.rank < undiscounted(rule, best.hit)) {
-        const weighed = new Set(onLine.map((h) => h.evidence));
+      // Context read at the hit's place on the line (a negation, a quotation) weakened it: a later
+      // match on the line may stand on its own, and a decoy before it must not hide it.
+      if (best && rule.hitsOnLine && POSITIONAL_CONTEXTS.has(best.graded.context) && best.rank < undiscounted(rule, best.hit)) {
+        const weighed = new Set(onLine.map(hitKey));
         for (const hit of rule.hitsOnLine(ctx, line, weighed)) {
-          if (weighed.has(hit.evidence) || (ctx.executable && insidePatternLiteral(ctx, hit.line, hit.evidence))) continue;
-          weighed.add(hit.evidence);
+          if (weighed.has(hitKey(hit)) || (ctx.executable && insidePatternLiteral(ctx, hit.line, hit.evidence))) continue;
+          weighed.add(hitKey(hit));
           weigh(hit);
           if (best.rank === top) break;
         }
