@@ -124,6 +124,9 @@ const LIST_OPENER_REACH = 64;
 // Showing and pasting are acts too ("Never ask the user to paste `… | sh`"), as in the frame rules.
 const negatesAnAction = (i: Instruction): boolean => i.slots.some((sl) => sl.negated && (sl.cls.startsWith('action-') || sl.cls === 'echo-verb'));
 
+/** What the context tests read of a hit: its line, its text and, when the rule knows, where it stands. */
+type LocatedHit = Pick<RuleHit, 'line' | 'evidence' | 'column'>;
+
 /**
  * Is the hard-block command on this line named in a prohibition? Either an instruction on the
  * line negates an action ("Never run …"), or the line is a list item that orders nothing itself
@@ -131,9 +134,6 @@ const negatesAnAction = (i: Instruction): boolean => i.slots.some((sl) => sl.neg
  * negates one ("## Commands you must never run"). A section's kind alone is not enough, and
  * "don't forget to run" is an order (instructions.ts).
  */
-/** What the context tests read of a hit: its line, its text and, when the rule knows, where it stands. */
-type LocatedHit = Pick<RuleHit, 'line' | 'evidence' | 'column'>;
-
 function prohibitedAt(ctx: ScanContext, { line, evidence, column }: LocatedHit): boolean {
   const { instructions } = instructionsOf(ctx);
   const first = firstInstructionFrom(instructions, line);
