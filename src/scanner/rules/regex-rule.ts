@@ -339,31 +339,28 @@ export function defineRegexRule(spec: RegexRuleSpec): Rule {
   // Registered now, so the one trigger index of all views is built once with them.
   literalGroupsOf(spec.patterns);
   const views = withJoined(spec.views ?? ['raw', 'normalized']);
+  const appliesTo = (ctx: ScanContext): boolean => (!spec.languages || spec.languages.includes(ctx.language)) && !spec.skipFile?.(ctx);
   return {
     meta: spec.meta,
     regexes: spec.patterns,
     triggered: { triggers: spec.triggers, patterns: spec.patterns },
     match(ctx) {
-      if (spec.languages && !spec.languages.includes(ctx.language)) return [];
-      if (spec.skipFile?.(ctx)) return [];
-      return regexHits(ctx, spec, views, { firstPerLine: true });
+      return appliesTo(ctx) ? regexHits(ctx, spec, views, { firstPerLine: true }) : [];
     },
     hitsOnLine(ctx, line, weighed) {
-      if (spec.languages && !spec.languages.includes(ctx.language)) return [];
-      if (spec.skipFile?.(ctx)) return [];
-      return regexHits(ctx, spec, views, { firstPerLine: false, onlyLine: line, weighed });
+      return appliesTo(ctx) ? regexHits(ctx, spec, views, { firstPerLine: false, onlyLine: line, weighed }) : [];
     },
   };
 }
+
+/** A hit's identity on its line: its text, and where it stands when the rule knows. */
+export const hitKey = (hit: Pick<RuleHit, 'evidence' | 'column'>): string => (hit.column === undefined ? hit.evidence : `${hit.column}\u0000${hit.evidence}`);
 
 /**
  * A regex rule's hits: refined, one per distinct match text and line. With `firstPerLine` a line
  * ends at its first kept hit (the common case: one finding per rule and line); vetoed matches never
  * end it. `onlyLine` reads that line alone, passing over the match texts in `weighed`.
  */
-/** A hit's identity on its line: its text, and where it stands when the rule knows. */
-export const hitKey = (hit: Pick<RuleHit, 'evidence' | 'column'>): string => (hit.column === undefined ? hit.evidence : `${hit.column}\u0000${hit.evidence}`);
-
 function regexHits(
   ctx: ScanContext,
   spec: RegexRuleSpec,

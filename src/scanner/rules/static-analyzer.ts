@@ -296,12 +296,13 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
     }
     // Most rules find nothing in a file: nothing to rank or build.
     if (hits.length === 0) continue;
+    // A detection pattern held as data in code (a scanner's rule table) spells the technique it
+    // looks for; it does nothing itself (rules/pattern-literals.ts says when this holds).
+    const patternData = (hit: RuleHit): boolean => ctx.executable && insidePatternLiteral(ctx, hit.line, hit.evidence);
     // A line's hits in the order found: its strongest after context becomes the line's finding.
     const byLine = new Map<number, RuleHit[]>();
     for (const hit of hits) {
-      // A detection pattern held as data in code (a scanner's rule table) spells the technique it
-      // looks for; it does nothing itself (rules/pattern-literals.ts says when this holds).
-      if (ctx.executable && insidePatternLiteral(ctx, hit.line, hit.evidence)) continue;
+      if (patternData(hit)) continue;
       const onLine = byLine.get(hit.line);
       if (onLine) onLine.push(hit);
       else byLine.set(hit.line, [hit]);
@@ -336,7 +337,7 @@ export function runRules(ctx: ScanContext, rules: readonly Rule[]): StaticFindin
       if (best && rule.hitsOnLine && POSITIONAL_CONTEXTS.has(best.graded.context) && best.rank < undiscounted(rule, best.hit)) {
         const weighed = new Set(onLine.map(hitKey));
         for (const hit of rule.hitsOnLine(ctx, line, weighed)) {
-          if (weighed.has(hitKey(hit)) || (ctx.executable && insidePatternLiteral(ctx, hit.line, hit.evidence))) continue;
+          if (weighed.has(hitKey(hit)) || patternData(hit)) continue;
           weighed.add(hitKey(hit));
           weigh(hit);
           if (best.rank === top) break;
