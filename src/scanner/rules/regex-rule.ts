@@ -207,6 +207,8 @@ export function scanPatterns(
   views: readonly TextView[],
   onMatch: (m: RegExpExecArray, line: number, view: TextView) => boolean | void,
   triggers?: readonly string[],
+  /** Lines the caller is done with (a rule's line ends at its first kept hit): no later pattern reads them. */
+  settled?: ReadonlySet<number>,
 ): void {
   const literalGroups = literalGroupsOf(patterns);
   for (const view of views) {
@@ -221,7 +223,7 @@ export function scanPatterns(
     if (candidates && candidates.length === 0) continue;
     // Whole view, or only the trigger lines merged into contiguous blocks (patterns never span
     // lines, so a block boundary never cuts a match). Dense candidates: scan the whole view.
-    const blocks: { from: number; text: string; firstLine: number; lastLine: number }[] = [];
+    const blocks: Block[] = [];
     if (!candidates || candidates.length * 3 > view.lineStarts.length) {
       blocks.push({ from: 0, text: view.text, firstLine: 1, lastLine: view.lineStarts.length });
     } else {
@@ -254,22 +256,57 @@ export function scanPatterns(
       if (own && own.length === 0) continue;
       const re = globalOf(patterns[p]!);
       let at = 0;
-      for (let b = 0; b < blocks.length; b++) {
-        const { from, text: slice, firstLine, lastLine: blockEnd } = blocks[b]!;
+      const unsettled = settled && settled.size > 0 ? withoutLines(view, blocks, settled) : blocks;
+      for (let b = 0; b < unsettled.length; b++) {
+        const { from, text: slice, firstLine, lastLine: blockEnd } = unsettled[b]!;
         // A block holding no line with one of the literals cannot hold a match (literals never span lines).
         if (own) {
           while (at < own.length && own[at]! < firstLine) at++;
           if (at >= own.length || own[at]! > blockEnd) {
-            if (((b & 15) === 15 || b + 1 === blocks.length) && performance.now() > ctx.deadline) break;
+            if (((b & 15) === 15 || b + 1 === unsettled.length) && performance.now() > ctx.deadline) break;
             continue;
           }
         }
         matchesIn(view, re, slice, from, onMatch);
         // The clock every few blocks: one call per block cost more than a short block's scan.
-        if (((b & 15) === 15 || b + 1 === blocks.length) && performance.now() > ctx.deadline) break;
+        if (((b & 15) === 15 || b + 1 === unsettled.length) && performance.now() > ctx.deadline) break;
       }
     }
   }
+}
+
+/** A run of whole lines of a view that a pattern is run over: its text starts at offset `from`. */
+interface Block {
+  from: number;
+  text: string;
+  firstLine: number;
+  lastLine: number;
+}
+
+/**
+ * The blocks with the given lines cut out. A match begins on the line it is reported on, so a line
+ * already settled by an earlier pattern is not read again, and no match begun there can run on and
+ * hide one on the next line (docs/decisions/0032-settled-lines-are-not-read-again.md).
+ */
+function withoutLines(view: TextView, blocks: readonly Block[], settled: ReadonlySet<number>): Block[] {
+  const out: Block[] = [];
+  for (const blk of blocks) {
+    let l = blk.firstLine;
+    while (l <= blk.lastLine) {
+      while (l <= blk.lastLine && settled.has(l)) l++;
+      if (l > blk.lastLine) break;
+      let e = l;
+      while (e + 1 <= blk.lastLine && !settled.has(e + 1)) e++;
+      if (l === blk.firstLine && e === blk.lastLine) out.push(blk);
+      else {
+        const from = view.lineStarts[l - 1]!;
+        const to = (view.lineStarts[e] ?? view.text.length + 1) - 1;
+        out.push({ from, text: view.text.slice(from, to), firstLine: l, lastLine: e });
+      }
+      l = e + 1;
+    }
+  }
+  return out;
 }
 
 /** Every match of `re` in `slice`, the view's text from offset `from`; a caller's true skips the rest of the match's line. */
@@ -397,7 +434,7 @@ function regexHits(
     texts.add(key);
     return false;
   };
-  if (opts.onlyLine === undefined) scanPatterns(ctx, spec.patterns, viewsOf(ctx, views), onMatch, spec.triggers);
+  if (opts.onlyLine === undefined) scanPatterns(ctx, spec.patterns, viewsOf(ctx, views), onMatch, spec.triggers, done);
   else scanLine(spec.patterns, viewsOf(ctx, views), opts.onlyLine, onMatch);
   return hits;
 }
