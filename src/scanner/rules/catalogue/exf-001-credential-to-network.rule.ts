@@ -400,7 +400,8 @@ const ENV_ONLY_SOURCE_RE = /^\.env$/i;
  * vendor's own API (checked on the URL's real host).
  */
 function flowsOnLine(ctx: ScanContext, line: number, text: string): boolean {
-  const masked = ctx.executable && text === ctx.lines[line - 1] ? patternMaskedLines(ctx)?.[line - 1] : undefined;
+  // The raw view's line, whose text the caller takes up to the next line's start, line break included.
+  const masked = ctx.executable && (text.endsWith('\n') ? text.slice(0, -1) : text) === ctx.lines[line - 1] ? patternMaskedLines(ctx)?.[line - 1] : undefined;
   const code = withoutNonReads([masked ?? text], 0);
   if (!SOURCE_RE.test(code)) return false;
   const info = ctx.lineInfo[line - 1];
