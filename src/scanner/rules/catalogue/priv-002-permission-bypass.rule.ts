@@ -3,9 +3,9 @@ import { writesOnlyRestrictions } from '../written-settings';
 import { defineRegexRule } from '../regex-rule';
 import type { ScanContext } from '../../views/scan-context';
 
-/** Keys whose value grants tools (a bare string or a list). */
 /** A line comment of code (`# …`, `// …`) opening after code or at the start of the line. */
 const LINE_COMMENT_RE = /(?:^|\s)(?:#|\/\/)\s/;
+/** Keys whose value grants tools (a bare string or a list). */
 const GRANT_KEY_RE = /^(?:allow|allowed|allowed[-_]?tools|alwaysAllow|autoApprove|auto_approve|permissions|tools|trust(?:ed)?)$/i;
 /** A frontmatter key that lists the tools a skill, command or agent may use. */
 const TOOL_DECLARATION_KEY_RE = /^\s{0,8}(?:allowed[-_]tools|tools|disallowed[-_]tools)\s{0,3}:/i;
@@ -21,6 +21,11 @@ function inToolDeclaration(ctx: ScanContext, line: number): boolean {
   }
   return false;
 }
+
+/** A membership or equality test whose set or operand ends at the match: `in {"Read", `, `== `. */
+const TESTED_AGAINST_RE = /(?:\bin|[!=]==?)\s{0,3}[[{(]?(?:\s{0,3}["'][\w-]{1,40}["']\s{0,3},){0,8}\s{0,3}$/;
+/** How far back from a tool name its test is looked for: a set literal of a few names. */
+const TESTED_AGAINST_REACH = 200;
 
 export const privPermissionBypassRule = defineRegexRule({
   meta: {
@@ -88,6 +93,8 @@ export const privPermissionBypassRule = defineRegexRule({
       const before = view.text.slice(view.lineStarts[hit.line - 1], m.index);
       const key = /["']?([\w-]{1,40})["']?\s{0,3}[:=]\s{0,3}$/.exec(before)?.[1];
       if ((key !== undefined && !GRANT_KEY_RE.test(key)) || /::\s{0,2}$/.test(before)) return null;
+      // A name code tests against (`if tool in {"Read", "Edit"}`, `name == "Bash"`) is compared, not granted.
+      if (TESTED_AGAINST_RE.test(before.slice(-TESTED_AGAINST_REACH))) return null;
       // In a code comment ('shape.ShapeType  # "Solid", "Shell", "Face"') the list names values: a comment grants nothing.
       const comment = LINE_COMMENT_RE.exec(before);
       if (comment && (before.slice(0, comment.index).match(/["']/g) ?? []).length % 2 === 0) return null;
