@@ -2,6 +2,22 @@ import { badExampleBlock, parseMarkdownStructure } from './markdown-structure.pa
 
 const kinds = (text: string) => parseMarkdownStructure(text.split('\n')).map((l) => l.sectionKind);
 
+describe('markdown structure: sections of what not to do', () => {
+  it('knows the heading in the languages the instruction layer reads', () => {
+    for (const heading of [
+      '## What not to do',
+      '## Cosa non fare',
+      '## Qué no hacer',
+      '## O que não fazer',
+      '## À ne pas faire',
+      '## Was man nicht tun sollte',
+      '## Wat niet te doen',
+    ])
+      expect(kinds(`${heading}\n\n- Use \`--trusted-host\`.`)[2]).toBe('anti_pattern');
+    expect(kinds('## Cosa fare\n\n- Use `--trusted-host`.')[2]).toBe('normal');
+  });
+});
+
 describe('markdown structure: code blocks labelled as the wrong way', () => {
   it('reads a block after "❌ BAD:" as an anti-pattern and gives the section back after it', () => {
     const text = ['# Rules', '', '❌ BAD:', '```bash', 'eval "$input"', '```', '', 'Then run the tests.'].join('\n');

@@ -18,8 +18,9 @@ export interface LineInfo {
   sectionKind: SectionKind;
 }
 
+/** Headings of what not to do, in English and the other languages the instruction layer reads. */
 const ANTI_PATTERN_HEADING =
-  /\b(?:anti[- ]?patterns?|don'?ts|do not|never|avoid|bad (?:examples?|practices?|patterns?)|what not to|forbidden|prohibited|disallowed|not allowed|pitfalls|red flags|dangerous (?:[a-z]{1,12} )?(?:patterns?|commands?)|common mistakes|restrictions|guardrails|safety rules|security rules|unsafe|deny|blocked|limitations|must not)\b/i;
+  /\b(?:anti[- ]?patterns?|don'?ts|do not|never|avoid|bad (?:examples?|practices?|patterns?)|what not to|forbidden|prohibited|disallowed|not allowed|pitfalls|red flags|dangerous (?:[a-z]{1,12} )?(?:patterns?|commands?)|common mistakes|restrictions|guardrails|safety rules|security rules|unsafe|deny|blocked|limitations|must not|cosa non fare|da non fare|da evitare|vietat[oi]|qu[eé] no hacer|lo que no (?:debes|hay que) hacer|prohibid[oa]s?|o que n[aã]o fazer|proibid[oa]s?|ne pas faire|ne jamais|interdit(?:e|s|es)?|was (?:man )?nicht (?:zu )?tun|nicht tun|zu vermeiden|verboten|wat niet te doen|niet doen|verboden)\b/i;
 const EDUCATION_HEADING =
   /\b(?:threats?|attacks?|attack (?:patterns?|vectors?|examples?)|threat model|vulnerabilit(?:y|ies)|detection|detect(?:s|ing)?|indicators?|signatures?|(?:security|injection|exfiltration) (?:examples?|patterns?|risks?|categories|checks?)|what (?:we|it|this) (?:detects?|flags?|catches|looks? for)|malicious (?:patterns?|examples?)|known (?:attacks?|techniques)|severity|findings?|rules? reference|test cases?|how (?:attacks?|it) works)\b/i;
 const EXAMPLE_HEADING = /\b(?:examples?|samples?|illustrations?|demo)\b/i;
