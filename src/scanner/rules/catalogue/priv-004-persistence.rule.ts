@@ -2,6 +2,7 @@ import { IMPERATIVE_INSTALL_RE, REMOTE_PAYLOAD_RE, scriptConsentGateLine, SUDO_S
 import { lexiconNames } from '../../lexicons/lexicon';
 import { defineRegexRule, perFile, sentenceAround } from '../regex-rule';
 import type { ScanContext } from '../../views/scan-context';
+import { firstInstructionFrom, instructionsOf } from '../../instructions/instructions';
 
 /**
  * `echo 'export NAME=value' >> ~/.bashrc`: one variable or PATH entry added to the user's profile,
@@ -101,9 +102,31 @@ export const privPersistenceRule = defineRegexRule({
     if (ctx.executable) return scriptConsentGateLine(ctx) > 0 && hit.line > scriptConsentGateLine(ctx) ? low : hit;
     if (SUDO_SYSTEM_ENABLE_RE.test(line) && !REMOTE_PAYLOAD_RE.test(sentenceAround(ctx, hit.line, hit.evidence))) return low;
     if (/LaunchAgents/.test(hit.evidence) && !IMPERATIVE_INSTALL_RE.test(sentenceAround(ctx, hit.line, hit.evidence))) return low;
+    if (blockOfferedOnConsent(ctx, hit.line)) return low;
     return hit;
   },
 });
+
+/** How far up a code block its opening line is looked for. */
+const FENCE_REACH = 200;
+
+/**
+ * The code block holding this 1-based line is offered only on the user's yes: the line that
+ * introduces it grants consent in the instruction layer's reading ("Only after the user approves:").
+ */
+function blockOfferedOnConsent(ctx: ScanContext, line: number): boolean {
+  let k = line - 1;
+  if (!ctx.lineInfo[k]?.inFence) return false;
+  while (k > 0 && line - 1 - k < FENCE_REACH && ctx.lineInfo[k - 1]?.inFence) k--;
+  let lead = k - 1;
+  while (lead >= 0 && lead > k - 3 && ctx.lines[lead].trim() === '') lead--;
+  if (lead < 0) return false;
+  const { instructions } = instructionsOf(ctx);
+  for (let i = firstInstructionFrom(instructions, lead + 1); i < instructions.length && instructions[i].line === lead + 1; i++) {
+    if (instructions[i].slots.some((s) => s.cls === 'consent-given' && !s.negated)) return true;
+  }
+  return false;
+}
 
 /** The routine-export patterns of the refinement, for the ReDoS check. */
 export const PROFILE_EXPORT_REGEXES: readonly RegExp[] = [RC_EXPORT_APPEND_RE, SUBSTITUTION_RE, PATH_ENTRY_RE, WRITE_INTO_HOME_RE];
