@@ -339,11 +339,12 @@ export function superLinear(rows: readonly GrowthRow[], maxRatio: number, floorM
 }
 
 /**
- * The growth check of the test suite: a cheap screen, one run at 8 and 32 KB, flags growth above
- * 6× per 4× of input (linear is 4×, quadratic 16×). The stages it flags are measured again at 62.5
- * and 250 KB (the upload limit), fastest of 5 readings of equal work (`equalSpans`: the smaller size
- * runs 4 times per reading), and fail above 8×, halfway between linear and
- * quadratic on a log scale. The large sizes matter: below a few hundred KB a linear stage's cost
+ * The growth check of the test suite: a cheap screen, one reading at 8 and 32 KB of equal work (the
+ * smaller size runs 4 times per reading, so one pause there cannot hide a quadratic stage, as a
+ * single 8 KB run once did), flags growth above 6× per 4× of input (linear is 4×, quadratic 16×).
+ * The stages it flags are measured again at 62.5 and 250 KB (the upload limit), fastest of 5
+ * readings of equal work (`equalSpans`), and fail above 8×, halfway between linear and quadratic
+ * on a log scale. The large sizes matter: below a few hundred KB a linear stage's cost
  * per byte still rises (bounded windows filling up, caches), which read 6× per 4× from 32 to 128 KB
  * and crossed 8× under CI load. Stages under 5 ms at the larger size are noise, not growth. A stage
  * fails only when a second confirmation reads it above 8× again.
@@ -362,7 +363,7 @@ export function confirmedSuperLinear(inputs: readonly WorstCaseInput[], rules?: 
   const c = GROWTH_CHECK;
   const found: GrowthRow[] = [];
   for (const input of inputs) {
-    const flagged = superLinear(measureGrowth(input, { sizes: c.screenSizes, runs: 1, rules }), c.screenRatio, c.screenFloorMs);
+    const flagged = superLinear(measureGrowth(input, { sizes: c.screenSizes, runs: 1, equalSpans: true, rules }), c.screenRatio, c.screenFloorMs);
     if (flagged.length === 0) continue;
     const stages = new Set(flagged.map((r) => r.stage));
     const confirm = (names: ReadonlySet<string>): GrowthRow[] =>
