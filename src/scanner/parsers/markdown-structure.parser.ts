@@ -31,6 +31,16 @@ const BAD_EXAMPLE_LABEL =
 const BAD_EXAMPLE_COMMENT =
   /^\s{0,8}(?:#|\/\/|--|\/\*|<!--)\s{0,3}(?:❌|🚫|⛔|(?:bad|wrong|incorrect|don'?t|do not|never|avoid|insecure|unsafe|vulnerable)\b)/i;
 
+/** How far up a code block its opening line is looked for: many hits in one long block stay linear. */
+const FENCE_OPENER_REACH = 200;
+
+/** The 0-based index of the opening line of the code block holding line `idx` (0-based). */
+export function fenceOpener(info: readonly LineInfo[], idx: number): number {
+  let k = idx;
+  while (k > 0 && idx - k < FENCE_OPENER_REACH && info[k - 1]?.inFence) k--;
+  return k;
+}
+
 /** The code block opening at line `i` (0-based) is shown as the wrong way: by the label line before it or its first line. */
 export function badExampleBlock(lines: readonly string[], i: number): boolean {
   for (let k = i - 1; k >= 0 && k >= i - 2; k--) {

@@ -4,7 +4,7 @@
  */
 import type { FindingContext } from '../engine/scan-report.types';
 import { firstInstructionFrom, instructionsOf } from '../instructions/instructions';
-import { badExampleBlock } from '../parsers/markdown-structure.parser';
+import { badExampleBlock, fenceOpener } from '../parsers/markdown-structure.parser';
 import type { ScanContext } from '../views/scan-context';
 import { determineContext, type ContextInputs } from './context-layer';
 
@@ -12,8 +12,6 @@ import { determineContext, type ContextInputs } from './context-layer';
 const SHELL_FENCE = /^(?:bash|sh|shell|zsh|console|terminal|powershell|pwsh|ps1)$/;
 /** How far above a fenced block its lead-in prose is read for a prohibition ("do not run this"). */
 const LEAD_IN_REACH = 12;
-/** How far up a block its opener is looked for. */
-const FENCE_REACH = 200;
 
 /**
  * determineContext, except that an "Example", "Unsafe …" or "How it works" heading no longer
@@ -27,9 +25,8 @@ export function runnableBlockContext(ctx: ScanContext, input: ContextInputs): Fi
   const info = ctx.lineInfo[input.line - 1];
   if (ctx.executable || ctx.kind === 'document' || !info?.inFence || input.educationalFile) return base;
   if (info.fenceLang !== null && !SHELL_FENCE.test(info.fenceLang)) return base;
-  // Up to the fence opener (1-based), bounded so that many hits in one long block stay linear.
-  let opener = input.line;
-  while (opener > 1 && input.line - opener < FENCE_REACH && ctx.lineInfo[opener - 2]?.inFence) opener--;
+  // The fence opener, 1-based.
+  const opener = fenceOpener(ctx.lineInfo, input.line - 1) + 1;
   // "❌ BAD:" just above the block (or as its first comment) says not to run it, as a prohibition would.
   if (badExampleBlock(ctx.lines, opener - 1)) return base;
   let first = opener;

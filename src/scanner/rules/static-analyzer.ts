@@ -11,7 +11,7 @@ import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
 import { firstInstructionFrom, HEADING, instructionsIfComputed, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
 import { citedAttackContext, determineContext, evidenceAt, inDenyList, insideCodeSpan, isEducationalFile, isNegatedAt } from './context-layer';
-import { badExampleBlock } from '../parsers/markdown-structure.parser';
+import { badExampleBlock, fenceOpener } from '../parsers/markdown-structure.parser';
 import { insidePatternLiteral } from './pattern-literals';
 import { DEFAULT_PRESET } from './presets';
 import { cappedLinesOf, hitKey, MAX_MATCHES_PER_LINE } from './regex-rule';
@@ -194,18 +194,8 @@ function prohibitedInAgentProse(ctx: ScanContext, hit: LocatedHit): boolean {
   const info = ctx.lineInfo[hit.line - 1];
   if (!info || info.inFrontmatter) return false;
   // A code block labelled as the wrong way ("❌ BAD:" above it, `# don't` as its first line) is prohibited like a "never" sentence.
-  if (info.inFence) return badExampleBlock(ctx.lines, fenceOpener(ctx, hit.line - 1));
+  if (info.inFence) return badExampleBlock(ctx.lines, fenceOpener(ctx.lineInfo, hit.line - 1));
   return prohibitedAt(ctx, hit);
-}
-
-/** How far up a code block its opening line is looked for. */
-const FENCE_OPENER_REACH = 200;
-
-/** The 0-based index of the opening line of the code block holding line `idx` (0-based). */
-function fenceOpener(ctx: ScanContext, idx: number): number {
-  let k = idx;
-  while (k > 0 && idx - k < FENCE_OPENER_REACH && ctx.lineInfo[k - 1]?.inFence) k--;
-  return k;
 }
 
 /**

@@ -3,6 +3,7 @@ import { lexiconNames } from '../../lexicons/lexicon';
 import { defineRegexRule, perFile, sentenceAround } from '../regex-rule';
 import type { ScanContext } from '../../views/scan-context';
 import { firstInstructionFrom, instructionsOf } from '../../instructions/instructions';
+import { fenceOpener } from '../../parsers/markdown-structure.parser';
 
 /**
  * `echo 'export NAME=value' >> ~/.bashrc`: one variable or PATH entry added to the user's profile,
@@ -107,19 +108,16 @@ export const privPersistenceRule = defineRegexRule({
   },
 });
 
-/** How far up a code block its opening line is looked for. */
-const FENCE_REACH = 200;
-
 /**
  * The code block holding this 1-based line is offered only on the user's yes: the line that
  * introduces it grants consent in the instruction layer's reading ("Only after the user approves:").
  */
 function blockOfferedOnConsent(ctx: ScanContext, line: number): boolean {
-  let k = line - 1;
-  if (!ctx.lineInfo[k]?.inFence) return false;
-  while (k > 0 && line - 1 - k < FENCE_REACH && ctx.lineInfo[k - 1]?.inFence) k--;
-  let lead = k - 1;
-  while (lead >= 0 && lead > k - 3 && ctx.lines[lead].trim() === '') lead--;
+  if (!ctx.lineInfo[line - 1]?.inFence) return false;
+  const opener = fenceOpener(ctx.lineInfo, line - 1);
+  let lead = opener - 1;
+  // The line above the opener, past at most two blank lines.
+  while (lead >= 0 && lead > opener - 3 && ctx.lines[lead].trim() === '') lead--;
   if (lead < 0) return false;
   const { instructions } = instructionsOf(ctx);
   for (let i = firstInstructionFrom(instructions, lead + 1); i < instructions.length && instructions[i].line === lead + 1; i++) {
