@@ -17,6 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../src/config/node-runtime';
 import { figure, runPart, type PartReport } from './support/bench-result';
 import { multipartFile } from './support/multipart';
 import { postgresUrl, redisAnswers } from './support/scratch-db';
@@ -65,7 +66,7 @@ function createKey(env: Record<string, string>): string {
 
 async function startServer(env: Record<string, string>, port: number): Promise<{ child: ChildProcess; startMs: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [SERVER, '--demo'], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, SERVER, '--demo'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', EDGE_LIMITS: 'off' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

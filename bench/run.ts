@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../src/config/node-runtime';
 import { RESULTS_DIR, resultFileOf, writePartResult, type PartResult } from './support/bench-result';
 import { formatMarkdown, formatText, rowsOf, tally } from './support/report-table';
 import { createScratchDatabase, postgresUrl, redisAnswers, type ScratchDatabase } from './support/scratch-db';
@@ -118,12 +119,17 @@ function runOne(part: PartSpec, env: NodeJS.ProcessEnv): Promise<PartResult> {
   const started = Date.now();
   const logPath = join(RESULTS_DIR, `${part.name}.log`);
   const log = createWriteStream(logPath);
-  const child = spawn(process.execPath, ['--require', 'ts-node/register/transpile-only', join(__dirname, part.file), ...(part.args ?? [])], {
-    cwd: join(__dirname, '..'),
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // own process group: a timeout kills the part's servers and load clients too
-  });
+  // Parts measure the engine and the server as they are deployed: with the service's V8 options.
+  const child = spawn(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, '--require', 'ts-node/register/transpile-only', join(__dirname, part.file), ...(part.args ?? [])],
+    {
+      cwd: join(__dirname, '..'),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // own process group: a timeout kills the part's servers and load clients too
+    },
+  );
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   let timedOut = false;

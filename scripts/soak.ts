@@ -24,6 +24,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { ApiKeysService } from '../src/auth/api-keys.service';
+import { SERVICE_NODE_FLAGS } from '../src/config/node-runtime';
 import { ApiKeysRepository } from '../src/auth/persistence/api-keys.repository';
 import { buildDataSourceOptions, createDataSource } from '../src/database/data-source-options';
 import { openSql, postgresBinDir, PrivatePostgres, PrivateRedis, redisServerAvailable } from '../test/reliability/private-services';
@@ -53,7 +54,7 @@ interface Instance {
 }
 
 function startInstance(name: string, env: Record<string, string>): Promise<Instance> {
-  const proc = spawn(process.execPath, [MAIN], {
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN], {
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', REPLICA_ID: name, LOG_LEVEL: 'warn', EDGE_LIMITS: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SERVICE_NODE_FLAGS } from '../../src/config/node-runtime';
 
 /**
  * Real processes for the scale-out test and benchmark: nginx (Debian package) rendered from the
@@ -159,7 +160,7 @@ const INTERESTING = /Bulwark listening|Bootstrap admin API key|Applied \d+ migra
 
 export async function startReplica(id: string, env: Record<string, string>): Promise<Replica> {
   const port = await freePort();
-  const child = spawn(process.execPath, [APP_ENTRY], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, APP_ENTRY], {
     cwd: REPO_ROOT,
     // Only what the config module reads, plus PATH: the test's own environment stays out.
     env: {

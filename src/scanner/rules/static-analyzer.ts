@@ -7,7 +7,6 @@ import { codeFactsIfComputed } from '../code/code-facts';
 import { initCodeParsers } from '../code/tree-sitter';
 import { boundEvidence, readableEvidence } from '../engine/evidence';
 import { confidenceRank, severityRank, type AssetType, type FindingContext, type StaticAnalyzer, type StaticFinding } from '../engine/scan-report.types';
-import { compileRegexpsAtFirstUse } from '../engine/regexp-compilation';
 import { buildScanContext, type ScanContext } from '../views/scan-context';
 import { ENCODED_SOURCES, HIDDEN_SOURCES } from '../views/view.types';
 import { firstInstructionFrom, HEADING, instructionsIfComputed, instructionsOf, LIST_ITEM, type Instruction } from '../instructions/instructions';
@@ -380,8 +379,6 @@ export function createStaticAnalyzer(options: StaticAnalyzerOptions = {}): Stati
   // The code parsers load asynchronously; asynchronous callers await initCodeParsers() (scanUpload
   // does), and a synchronous call before they are ready reports the code it could not analyse.
   void initCodeParsers();
-  // Before the warm-up below, so that it compiles the rules' regexes to machine code, not bytecode.
-  compileRegexpsAtFirstUse();
   // Compiling ~300 regexes lazily costs ~200 ms on the first file; pay it here instead, untimed.
   try {
     const file = { relativePath: 'SKILL.md', kind: 'agent_file' as const, text: WARM_UP_TEXT, byteLength: WARM_UP_TEXT.length };
