@@ -13,16 +13,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SERVICE_NODE_FLAGS } from '../src/config/node-runtime';
-import { corpusDerivedInputs, worstCaseInputs } from '../src/scanner/eval/worst-case';
+import { worstCaseInputs } from '../src/scanner/eval/worst-case';
+import { corpusInputs, presentCorpora, slowestInputs, type SlowestInputs } from './support/worst-case-runs';
 
-const SIZE = 250 * 1024;
-const CORPORA = ['corpus', 'corpus-wild'].map((c) => resolve(join(__dirname, '..', '..', 'shared', c)));
-
-interface EngineResult {
-  inputs: number;
-  sumS: number;
-  slowest: { name: string; ms: number }[];
-}
+type EngineResult = SlowestInputs & { inputs: number };
 
 /** In the child: scan every input with the engine of `root`, then the `top` slowest again. */
 async function measure(root: string, top: number): Promise<EngineResult> {
@@ -32,22 +26,8 @@ async function measure(root: string, top: number): Promise<EngineResult> {
   const parsers = join(root, 'src/scanner/code/tree-sitter.ts');
   if (existsSync(parsers)) await (require(parsers) as typeof import('../src/scanner/code/tree-sitter')).initCodeParsers();
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const inputs = [...worstCaseInputs(), ...CORPORA.filter((d) => existsSync(join(d, 'manifest.jsonl'))).flatMap((d) => corpusDerivedInputs(d))];
-  let sum = 0;
-  const once = inputs.map((input) => {
-    const ms = engine.scanCpuMs(input, SIZE, 1);
-    sum += ms;
-    return { input, ms };
-  });
-  once.sort((a, b) => b.ms - a.ms);
-  const slowest = once
-    .slice(0, top)
-    .map(({ input }) => {
-      engine.scanCpuMs(input, SIZE, 2);
-      return { name: input.name, ms: engine.scanCpuMs(input, SIZE, 5) };
-    })
-    .sort((a, b) => b.ms - a.ms);
-  return { inputs: inputs.length, sumS: sum / 1000, slowest };
+  const inputs = [...worstCaseInputs(), ...corpusInputs(presentCorpora())];
+  return { inputs: inputs.length, ...slowestInputs(engine.scanCpuMs, inputs, { top, warmRuns: 2, runs: 5 }) };
 }
 
 function runChild(root: string, flags: readonly string[], top: number): EngineResult {
@@ -73,9 +53,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(await measure(child, top))}\n`);
     return;
   }
-  const sameAt = args.indexOf('--same-options');
-  const same = sameAt >= 0 && args.splice(sameAt, 1).length > 0;
-  const [other] = args;
+  const same = args.includes('--same-options');
+  const [other] = args.filter((a) => a !== '--same-options');
   if (!other) throw new Error('usage: scanner-worst-case-ab.ts <other-tree> [--top n] [--same-options]');
   const base = runChild(resolve(other), same ? SERVICE_NODE_FLAGS : [], top);
   const self = runChild(resolve(__dirname, '..'), SERVICE_NODE_FLAGS, top);

@@ -12,34 +12,25 @@
  *   npm run bench -- scanner-worst-case
  */
 import { initCodeParsers } from '../src/scanner/code/tree-sitter';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { corpusDerivedInputs, measureGrowth, scanCpuMs, worstCaseInputs, type GrowthRow, type WorstCaseInput } from '../src/scanner/eval/worst-case';
+import { measureGrowth, scanCpuMs, worstCaseInputs, type GrowthRow, type WorstCaseInput } from '../src/scanner/eval/worst-case';
 import { atMost, figure, runPart } from './support/bench-result';
 import { round } from './support/stats';
+import { corpusInputs, presentCorpora, slowestInputs, WORST_CASE_SIZE } from './support/worst-case-runs';
 
-const SIZE = 250 * 1024;
 const GROWTH_SIZES = [32 * 1024, 128 * 1024];
 /** A stage faster than this at 128 KB is reported, not ranked: its ratio is timer noise. */
 const RATIO_FLOOR_MS = 2;
-const CORPORA = ['corpus', 'corpus-wild'].map((c) => resolve(join(__dirname, '..', '..', 'shared', c)));
 
 /** CPU ms of the whole scan of each input at 250 KB: one run each, then the 20 slowest again (median of 3). */
 function worstAt250(inputs: readonly WorstCaseInput[]): { name: string; ms: number }[] {
-  const once = inputs.map((input) => ({ input, ms: scanCpuMs(input, SIZE, 1) }));
-  once.sort((a, b) => b.ms - a.ms);
-  return once
-    .slice(0, 20)
-    .map(({ input }) => ({ name: input.name, ms: scanCpuMs(input, SIZE, 3) }))
-    .sort((a, b) => b.ms - a.ms);
+  return slowestInputs(scanCpuMs, inputs, { top: 20, warmRuns: 0, runs: 3 }).slowest;
 }
 
 runPart('scanner-worst-case', async (report) => {
   await initCodeParsers();
   const generated = worstCaseInputs();
-  const corpora = CORPORA.filter((dir) => existsSync(join(dir, 'manifest.jsonl')));
-  for (const dir of CORPORA.filter((d) => !corpora.includes(d))) process.stderr.write(`corpus not found at ${dir}: its derived inputs are skipped\n`);
-  const derived = corpora.flatMap((dir) => corpusDerivedInputs(dir));
+  const corpora = presentCorpora((dir) => process.stderr.write(`corpus not found at ${dir}: its derived inputs are skipped\n`));
+  const derived = corpusInputs(corpora);
 
   const worstGenerated = worstAt250(generated);
   const worstDerived = derived.length > 0 ? worstAt250(derived) : [];
@@ -124,7 +115,7 @@ runPart('scanner-worst-case', async (report) => {
     ),
   );
   Object.assign(report.details, {
-    size_bytes: SIZE,
+    size_bytes: WORST_CASE_SIZE,
     corpora,
     worst_generated: worstGenerated.slice(0, 10),
     worst_corpus_derived: worstDerived.slice(0, 10),

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareScan } from '../engine/scan-engine';
-import type { AnalysisBundle, AnalysisFile, JudgeResult } from '../engine/scan-report.types';
+import type { AnalysisBundle, AnalysisFile, JudgeResult, StaticAnalyzer } from '../engine/scan-report.types';
 import { detectTextKind } from '../engine/kind-detector';
 import { registeredTriggers } from '../rules/regex-rule';
 import { ALL_RULES } from '../rules/presets';
@@ -231,12 +231,12 @@ function analysisFile(path: string, text: string): AnalysisFile {
 
 // Created at the first scan, not at import: a process that only builds the inputs (another engine's
 // worst-case comparison, bench/scanner-worst-case-ab.ts) must not run this engine's warm-up.
-let created: ReturnType<typeof createStaticAnalyzer> | undefined;
-const analyzer = (): ReturnType<typeof createStaticAnalyzer> => (created ??= createStaticAnalyzer());
+let created: StaticAnalyzer | undefined;
+const analyzer = (): StaticAnalyzer => (created ??= createStaticAnalyzer());
 const NO_JUDGE: JudgeResult = { status: 'disabled', assessed_intent: null, confidence: null, findings: [], demoted_rule_ids: [] };
 
 /** The CPU-bound part of a scan, end to end: upload → entries → kinds → text → rules → scores. */
-function scanSync(path: string, bytes: Buffer, scanner: ReturnType<typeof createStaticAnalyzer>): void {
+function scanSync(path: string, bytes: Buffer, scanner: StaticAnalyzer): void {
   const prepared = prepareScan({ filename: path, bytes }, { analyzer: scanner });
   for (const p of prepared.files) scoreFile({ file: p.file, staticFindings: p.staticFindings, judge: NO_JUDGE });
 }
