@@ -1,6 +1,6 @@
 import { atLeast, atMost, figure, type PartResult } from './bench-result';
 import { formatMarkdown, formatText, formatValue, rowsOf, tally } from './report-table';
-import { PARTS, selectParts } from '../run';
+import { PARTS, PART_GROUPS, selectParts } from '../run';
 
 const part = (over: Partial<PartResult>): PartResult => ({
   bench: 'p',
@@ -62,9 +62,18 @@ describe('report table', () => {
 });
 
 describe('selectParts', () => {
+  it('names only known parts in its groups', () => {
+    for (const names of Object.values(PART_GROUPS)) for (const n of names) expect(PARTS.map((p) => p.name)).toContain(n);
+  });
+
   it('runs everything by default, named parts on request, and refuses unknown names', () => {
     expect(selectParts([])).toHaveLength(PARTS.length);
     expect(selectParts(['api']).map((p) => p.name)).toEqual(['api']);
     expect(() => selectParts(['nope'])).toThrow(/unknown part/);
+  });
+
+  it("expands a group into its parts, in the runner's order", () => {
+    expect(selectParts(['throughput']).map((p) => p.name)).toEqual(['scanner-static', 'scanner-worst-case', 'scan-endpoint', 'peers']);
+    expect(selectParts(['peers', 'throughput']).map((p) => p.name)).toEqual(['scanner-static', 'scanner-worst-case', 'scan-endpoint', 'peers']);
   });
 });
