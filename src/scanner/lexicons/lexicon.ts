@@ -437,32 +437,77 @@ export interface LexiconMatch {
   cls: LexiconClass;
 }
 
+/**
+ * Tokens a phrase pattern's expansions may open with (a superset: the first token of every
+ * alternative of its leading optional parts and of its first required part).
+ */
+function openingTokens(pattern: string): string[] {
+  const out: string[] = [];
+  for (const part of pattern.trim().match(PHRASE_PART) ?? []) {
+    const optional = part.startsWith('[') && part.endsWith(']');
+    const grouped = part.startsWith('(') && part.endsWith(')');
+    const body = optional || grouped ? part.slice(1, -1) : part;
+    for (const alt of body.split('/')) {
+      const first = tokenize(alt)[0];
+      if (first) out.push(first.token);
+    }
+    if (!optional) break;
+  }
+  return out;
+}
+
+/** A phrase's first token not yet expanded into its subtree (see LexiconMatcher.firstNode). */
+const UNBUILT: TrieNode = { next: new Map(), classes: null };
+
 export class LexiconMatcher {
-  private readonly root: TrieNode = { next: new Map(), classes: null };
+  private readonly patterns: { cls: LexiconClass; pattern: string }[] = [];
+  /**
+   * Per token that may open a phrase: the subtree of the phrases opening with it, or UNBUILT. The
+   * ~22,000 phrases the patterns expand to are only expanded for the tokens a text holds, so a
+   * process that scans a few files (the CLI) does not pay for the whole vocabulary at start-up.
+   */
+  private readonly byFirst = new Map<string, TrieNode | null>();
+  /** Per opening token, the patterns (ids, in file order) that may expand to a phrase opening with it. */
+  private readonly openers = new Map<string, number[]>();
 
   constructor(files: readonly { class: string; phrases: readonly string[] }[]) {
     for (const file of files) {
-      for (const pattern of file.phrases) for (const phrase of expandPhrase(pattern)) this.insert(phrase, file.class as LexiconClass);
+      for (const pattern of file.phrases) {
+        const id = this.patterns.push({ cls: file.class as LexiconClass, pattern }) - 1;
+        for (const t of openingTokens(pattern)) {
+          const ids = this.openers.get(t);
+          if (!ids) {
+            this.openers.set(t, [id]);
+            this.byFirst.set(t, UNBUILT);
+          } else if (ids[ids.length - 1] !== id) ids.push(id);
+        }
+      }
     }
   }
 
-  private insert(tokens: readonly string[], cls: LexiconClass): void {
-    let node = this.root;
-    for (const t of tokens) {
-      let child = node.next.get(t);
-      if (!child) {
-        child = { next: new Map(), classes: null };
-        node.next.set(t, child);
+  /** The subtree of the phrases opening with `token` (built at its first use), or undefined when none does. */
+  private firstNode(token: string): TrieNode | undefined {
+    const node = this.byFirst.get(token);
+    if (node !== UNBUILT) return node ?? undefined;
+    // Patterns in file order and their expansions in order: each node's classes are in the order
+    // a whole-vocabulary build would give them.
+    const built: TrieNode = { next: new Map(), classes: null };
+    let any = false;
+    for (const id of this.openers.get(token)!) {
+      const { cls, pattern } = this.patterns[id]!;
+      for (const phrase of expandPhrase(pattern)) {
+        if (phrase[0] !== token) continue;
+        insert(built, phrase, 1, cls);
+        any = true;
       }
-      node = child;
     }
-    node.classes ??= [];
-    if (!node.classes.includes(cls)) node.classes.push(cls);
+    this.byFirst.set(token, any ? built : null);
+    return any ? built : undefined;
   }
 
   /** Whether some phrase starts with this token (a dotfile name is read as `dot<name>` only where a lexicon lists that form). */
   startsPhrase(token: string): boolean {
-    return this.root.next.has(token);
+    return this.firstNode(token) !== undefined;
   }
 
   /**
@@ -472,7 +517,7 @@ export class LexiconMatcher {
   match(tokens: readonly string[], from = 0, to = tokens.length): LexiconMatch[] {
     const out: LexiconMatch[] = [];
     for (let i = from; i < to; i++) {
-      let node: TrieNode | undefined = this.root.next.get(tokens[i]);
+      let node: TrieNode | undefined = this.firstNode(tokens[i]);
       if (!node) continue;
       // Deeper nodes end later, so a class seen again replaces its shorter match from the same start.
       const firstOfStart = out.length;
@@ -492,6 +537,21 @@ export class LexiconMatcher {
     }
     return out;
   }
+}
+
+/** Adds `tokens` from index `from` on below `node`, ending in class `cls`. */
+function insert(node: TrieNode, tokens: readonly string[], from: number, cls: LexiconClass): void {
+  for (let k = from; k < tokens.length; k++) {
+    const t = tokens[k];
+    let child = node.next.get(t);
+    if (!child) {
+      child = { next: new Map(), classes: null };
+      node.next.set(t, child);
+    }
+    node = child;
+  }
+  node.classes ??= [];
+  if (!node.classes.includes(cls)) node.classes.push(cls);
 }
 
 let shared: LexiconMatcher | null = null;
