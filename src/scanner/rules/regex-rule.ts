@@ -170,6 +170,16 @@ export function linesHoldingAny(ctx: ScanContext, literals: readonly string[], n
 const LITERAL_GROUPS = new WeakMap<readonly RegExp[], (readonly number[])[]>();
 const MAX_LITERAL_SETS = 2;
 
+/**
+ * Registers the triggers and the patterns' literal sets of a scanPatterns call a rule makes itself
+ * (defineRegexRule registers its own). Call it at module load: a set registered at a scan makes the
+ * next scan rebuild the trigger index of every view (trigger-registration.spec.ts checks none is).
+ */
+export function registerScan(patterns: readonly RegExp[], triggers?: readonly string[]): void {
+  if (triggers) registerTriggers(triggers);
+  literalGroupsOf(patterns);
+}
+
 function literalGroupsOf(patterns: readonly RegExp[]): (readonly number[])[] {
   let groups = LITERAL_GROUPS.get(patterns);
   if (!groups) {
@@ -372,9 +382,8 @@ function withJoined(views: ViewName[]): ViewName[] {
 }
 
 export function defineRegexRule(spec: RegexRuleSpec): Rule {
-  if (spec.triggers) registerTriggers(spec.triggers);
   // Registered now, so the one trigger index of all views is built once with them.
-  literalGroupsOf(spec.patterns);
+  registerScan(spec.patterns, spec.triggers);
   const views = withJoined(spec.views ?? ['raw', 'normalized']);
   const appliesTo = (ctx: ScanContext): boolean => (!spec.languages || spec.languages.includes(ctx.language)) && !spec.skipFile?.(ctx);
   return {

@@ -78,59 +78,58 @@ export class TriggerIndex {
       const c = t.charCodeAt(k);
       return c < ASCII ? this.classOf[c]! : this.wideClassOf.get(c)!;
     };
-    // The trie: per state its child per class (-1: none).
-    const next: Int32Array[] = [new Int32Array(classes).fill(-1)];
+    // The trie in one flat table: row per state, its child per class (0: none, since the root is
+    // nobody's child). One table, not a typed array per state: building it was most of start-up.
+    let cap = 1;
+    for (const id of automatonIds) cap += this.list[id]!.length;
+    const next = new Int32Array(cap * classes);
     const ends: number[][] = [[]];
+    let states = 1;
     for (const id of automatonIds) {
       const t = this.list[id]!;
       let state = 0;
       for (let k = 0; k < t.length; k++) {
-        const c = classAt(t, k);
-        let child = next[state]![c]!;
-        if (child === -1) {
-          child = next.push(new Int32Array(classes).fill(-1)) - 1;
+        const at = state * classes + classAt(t, k);
+        if (next[at] === 0) {
+          next[at] = states++;
           ends.push([]);
-          next[state]![c] = child;
         }
-        state = child;
+        state = next[at]!;
       }
       ends[state]!.push(id);
     }
     // Breadth first: each state's failure link is the longest proper suffix that is a trie state;
-    // its missing transitions are its failure state's, and its outputs include that state's.
-    const states = next.length;
-    const delta = new Int32Array(states * classes);
+    // its missing transitions are its failure state's, and its outputs include that state's. The
+    // table becomes the automaton's transitions in place.
     const fail = new Int32Array(states);
     const queue: number[] = [];
-    for (let c = 1; c < classes; c++) {
-      const child = next[0]![c]!;
-      delta[c] = child === -1 ? 0 : child;
-      if (child !== -1) queue.push(child);
-    }
+    for (let c = 1; c < classes; c++) if (next[c] !== 0) queue.push(next[c]!);
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q]!;
+      const row = s * classes;
+      const failRow = fail[s]! * classes;
       for (let c = 1; c < classes; c++) {
-        const child = next[s]![c]!;
-        if (child === -1) {
-          delta[s * classes + c] = delta[fail[s]! * classes + c]!;
+        const child = next[row + c]!;
+        if (child === 0) {
+          next[row + c] = next[failRow + c]!;
           continue;
         }
-        fail[child] = delta[fail[s]! * classes + c]!;
+        fail[child] = next[failRow + c]!;
         for (const id of ends[fail[child]!]!) ends[child]!.push(id);
-        delta[s * classes + c] = child;
         queue.push(child);
       }
     }
+    const delta = next;
     // States renumbered breadth first, so the shallow states most characters of a text visit share
     // the first rows; 16-bit entries where they fit: the table a pass reads is a few times smaller
     // and stays in cache between passes (a cold table cost more than the pass's own work).
     const order = [0, ...queue];
     const renumbered = new Int32Array(states);
-    order.forEach((s, k) => (renumbered[s] = k));
+    for (let k = 0; k < order.length; k++) renumbered[order[k]!] = k;
     const table = states <= 0xffff ? new Uint16Array(states * classes) : new Int32Array(states * classes);
     for (let k = 0; k < order.length; k++) {
-      const s = order[k]!;
-      for (let c = 0; c < classes; c++) table[k * classes + c] = renumbered[delta[s * classes + c]!]!;
+      const row = order[k]! * classes;
+      for (let c = 0; c < classes; c++) table[k * classes + c] = renumbered[delta[row + c]!]!;
     }
     this.delta = table;
     this.endsAt = order.map((s) => (ends[s]!.length > 0 ? ends[s] : undefined));

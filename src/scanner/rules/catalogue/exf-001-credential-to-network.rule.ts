@@ -2,7 +2,7 @@ import type { RuleHit } from '../rule.types';
 import type { Rule } from '../rule.types';
 import type { ScanContext } from '../../views/scan-context';
 import type { TextView } from '../../views/view.types';
-import { scanPatterns, viewsOf } from '../regex-rule';
+import { registerScan, scanPatterns, viewsOf } from '../regex-rule';
 import { CREDENTIAL_SOURCE, NETWORK_SINK } from '../vocabulary';
 import {
   ENV_OBJECT_OPEN_RE,
@@ -71,6 +71,7 @@ const SOURCE_TRIGGERS = [
 ];
 /** Any source trigger (literals only: linear): a script line without one is not tried against SOURCE_RE. */
 const SOURCE_LITERAL_RE = literalPattern(SOURCE_TRIGGERS, 'i');
+registerScan(SAME_LINE, SOURCE_TRIGGERS);
 
 /** Import/require lines name a library; they are not a network call. */
 const IMPORT_LINE = /^\s*(?:import\s|from\s+\S+\s+import\s|(?:const|let|var)\s+[\w{},][\w{}\s,]*=\s*require\(|#|\/\/|\*)/;
