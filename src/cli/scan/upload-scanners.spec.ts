@@ -2,10 +2,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SCAN_LIMITS, LOCAL_SCAN_LIMITS } from '../../scanner/archive/scan-limits';
-import { DEFAULT_FILE_BUDGET_MS } from '../../scanner/rules/static-analyzer';
+import { createStaticAnalyzer, DEFAULT_FILE_BUDGET_MS } from '../../scanner/rules/static-analyzer';
 import { discoverTargets } from './agent-file-discovery';
 import { planUploads } from './upload-planner';
 import { createLocalScanner, localFileBudgetMs } from './upload-scanners';
+
+// The real analyzer, observed: which options the CLI creates it with.
+jest.mock('../../scanner/rules/static-analyzer', () => {
+  const actual = jest.requireActual<typeof import('../../scanner/rules/static-analyzer')>('../../scanner/rules/static-analyzer');
+  return { ...actual, createStaticAnalyzer: jest.fn(actual.createStaticAnalyzer) };
+});
 
 let root: string;
 const put = (rel: string, content: string): void => {
@@ -25,6 +31,13 @@ function longSkill(bytes: number): string {
   for (let i = 1; text.length < bytes; i++) text += section(i);
   return text;
 }
+
+describe('local analyzer', () => {
+  it('starts without the warm-up a long-lived service does (decision 0035)', () => {
+    createLocalScanner({});
+    expect(createStaticAnalyzer).toHaveBeenLastCalledWith(expect.objectContaining({ warmUp: false, budgetMs: localFileBudgetMs() }));
+  });
+});
 
 describe('local scan limits (decision 0015)', () => {
   it('keeps the server limits for remote scans and a larger per-file limit, with a proportional budget, for --local', () => {

@@ -59,7 +59,8 @@ export function createLocalScanner(env: Readonly<Record<string, string | undefin
     throw new CliError(`Judge configuration: ${(err as Error).message}`);
   }
   // The same analysis time per byte as the server's budget for its 250 KB files (decision 0015).
-  const analyzer = createStaticAnalyzer({ budgetMs: localFileBudgetMs() });
+  // No warm-up: a run pays only for the rules and grammars its files reach (decision 0035).
+  const analyzer = createStaticAnalyzer({ budgetMs: localFileBudgetMs(), warmUp: false });
   return {
     judge:
       judgeOptions.provider === 'none'

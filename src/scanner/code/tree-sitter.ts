@@ -85,8 +85,20 @@ let loaded: Loaded | null = null;
 let loading: Promise<void> | null = null;
 let failure: string | null = null;
 
-/** Starts (once) and awaits loading the runtime and the grammars. Never rejects: a failure is kept and reported. */
-export function initCodeParsers(): Promise<void> {
+export interface CodeParserOptions {
+  /**
+   * Parse a snippet of each grammar while loading (default), so a long-lived process's first timed
+   * parses do not pay each grammar's first-use cost. A short run (the CLI) skips it: a grammar its
+   * files never need then costs nothing, and one they need pays that cost once, at its first parse.
+   */
+  warmUp?: boolean;
+}
+
+/**
+ * Starts (once) and awaits loading the runtime and the grammars. Never rejects: a failure is kept
+ * and reported. The options of the first call hold for the process.
+ */
+export function initCodeParsers(options: CodeParserOptions = {}): Promise<void> {
   if (hidden) {
     // A test hid the parsers: an awaiting caller gets them back, as it would once loading ends.
     loaded = hidden;
@@ -106,9 +118,11 @@ export function initCodeParsers(): Promise<void> {
       for (const lang of CODE_LANGUAGES) languages.set(lang, await ts.Language.load(readFileSync(join(dir, `tree-sitter-${lang}.wasm`))));
       const parser = new ts.Parser();
       // The first parses of a grammar run before the WebAssembly is optimised: pay them here, untimed.
-      for (const [lang, language] of languages) {
-        parser.setLanguage(language);
-        for (let k = 0; k < 3; k++) parser.parse(WARM_UP[lang])?.delete();
+      if (options.warmUp !== false) {
+        for (const [lang, language] of languages) {
+          parser.setLanguage(language);
+          for (let k = 0; k < 3; k++) parser.parse(WARM_UP[lang])?.delete();
+        }
       }
       loaded = { parser, languages };
     } catch (err) {

@@ -47,6 +47,12 @@ export interface StaticAnalyzerOptions {
   rules?: readonly Rule[];
   /** Wall-clock budget per file; past it the remaining rules are skipped and the gap is reported. */
   budgetMs?: number;
+  /**
+   * Compile every rule's regexes and each code grammar's first parse at creation, untimed (default:
+   * a service's first requests stay fast). A short run (the CLI) skips it and pays only for the
+   * rules and grammars its files reach (docs/decisions/0035-cli-starts-without-warm-up.md).
+   */
+  warmUp?: boolean;
 }
 
 function assetTypeFor(rule: Rule, hit: RuleHit, ctx: ScanContext): AssetType {
@@ -378,13 +384,16 @@ export function createStaticAnalyzer(options: StaticAnalyzerOptions = {}): Stati
   const budget = options.budgetMs ?? DEFAULT_FILE_BUDGET_MS;
   // The code parsers load asynchronously; asynchronous callers await initCodeParsers() (scanUpload
   // does), and a synchronous call before they are ready reports the code it could not analyse.
-  void initCodeParsers();
+  const warmUp = options.warmUp ?? true;
+  void initCodeParsers({ warmUp });
   // Compiling ~300 regexes lazily costs ~200 ms on the first file; pay it here instead, untimed.
-  try {
-    const file = { relativePath: 'SKILL.md', kind: 'agent_file' as const, text: WARM_UP_TEXT, byteLength: WARM_UP_TEXT.length };
-    runRules(buildScanContext(file, { files: [file], skipped: [], primaryPath: file.relativePath }, Infinity), rules);
-  } catch {
-    // Warm-up is an optimisation only.
+  if (warmUp) {
+    try {
+      const file = { relativePath: 'SKILL.md', kind: 'agent_file' as const, text: WARM_UP_TEXT, byteLength: WARM_UP_TEXT.length };
+      runRules(buildScanContext(file, { files: [file], skipped: [], primaryPath: file.relativePath }, Infinity), rules);
+    } catch {
+      // Warm-up is an optimisation only.
+    }
   }
   return {
     analyze(file, bundle) {
