@@ -158,7 +158,7 @@ const URL_SCHEMES = lexiconWords('url-scheme');
  * A URL to a named host outside the user's machine ("https://notes.team.example/api"): an address
  * data can leave to. Whose host it is stays open, so frames use it only with stronger intent.
  */
-function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], facts: TokenFacts, from: number, to: number): number {
+function hostUrlAt(ctx: ScanContext, tokens: readonly string[], tokenLine: TokenLines, facts: TokenFacts, from: number, to: number): number {
   for (let k = from; k + 2 < to; k++) {
     if (!has(facts, k, ON_URL_LINE) || !URL_SCHEMES.has(tokens[k])) continue;
     const host = tokens[k + 1];
@@ -221,7 +221,7 @@ function emailLabels(ctx: ScanContext): Map<number, Set<string>> {
  * An email address written in the instruction ("bcc audit@vault.example on every message"): like a
  * URL, a place data can be sent to. The token index of its domain's first label, or -1.
  */
-function emailAddressAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
+function emailAddressAt(ctx: ScanContext, tokens: readonly string[], tokenLine: TokenLines, from: number, to: number): number {
   const byLine = emailLabels(ctx);
   // Most files write no email address: nothing to look up per token.
   if (byLine.size === 0) return -1;
@@ -233,7 +233,7 @@ function emailAddressAt(ctx: ScanContext, tokens: readonly string[], tokenLine: 
  * A host name written with its port in prose ("reachable at review.team.example on port 8443"):
  * an address data can be sent to, like a URL.
  */
-function hostOnPortAt(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], from: number, to: number): number {
+function hostOnPortAt(ctx: ScanContext, tokens: readonly string[], tokenLine: TokenLines, from: number, to: number): number {
   for (let k = from + 2; k + 2 < to; k++) {
     if (tokens[k] !== 'on' || tokens[k + 1] !== 'port' || !PORT_NUMBER.test(tokens[k + 2])) continue;
     const host = `${tokens[k - 2]}.${tokens[k - 1]}`;
@@ -539,7 +539,7 @@ function addresseeOf(ctx: ScanContext, tokens: readonly string[], from: number, 
  * What the text around a token shows, one bit each, per token of the file's stream: a number per
  * token instead of a set of token indices per fact (sets were much of this layer's allocation).
  */
-type TokenFacts = readonly number[];
+type TokenFacts = Readonly<ArrayLike<number>>;
 /** The token continues the one before inside an identifier (joined by `_` or `.`). */
 const IDENTIFIER_JOIN = 1;
 /** Right after a comma ("Before setup, locate …"): where the main clause may begin. */
@@ -558,6 +558,16 @@ const IN_TITLE = 64;
 const ON_URL_LINE = 128;
 /** After a clause mark between two letters of Chinese, Japanese or Korean ("，", "、", "；"): those phrases ignore spaces, so one never runs across a mark. */
 const AFTER_WIDE_BREAK = 256;
+
+/** Per token of the file's stream, its 1-based line. */
+type TokenLines = Readonly<ArrayLike<number>>;
+
+/** The same values in an array twice as long. */
+function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(a.length * 2);
+  out.set(a);
+  return out;
+}
 
 /** Does token `k` (past the stream's end: none) have this fact? */
 function has(facts: TokenFacts, k: number, fact: number): boolean {
@@ -597,9 +607,10 @@ export function instructionsIfComputed(ctx: ScanContext): InstructionSet | undef
 function buildInstructions(ctx: ScanContext): InstructionSet {
   const matcher = lexiconMatcher();
   const tokens: string[] = [];
-  /** Per token, its TokenFact bits. */
-  const facts: number[] = [];
-  const tokenLine: number[] = [];
+  // Per token, its TokenFact bits and its line: typed arrays grown by doubling (three arrays pushed
+  // per token were a tenth of this layer on long prose), read through views of the tokens' length.
+  let factsOf = new Int32Array(Math.max(64, ctx.text.length >> 3));
+  let lineOf = new Int32Array(factsOf.length);
   // Instruction boundaries as token indices, with the block and section each one belongs to and
   // whether it opens a list item: parallel arrays, not an object per boundary ("a|a|a|…" makes one
   // per two bytes).
@@ -714,9 +725,13 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
       while (listedAt < listed.length && listed[listedAt][1] <= span[0]) listedAt++;
       if (listedAt < listed.length && listed[listedAt][0] <= span[0]) fact |= LISTED_NAME;
       if (titles.length > 0 && titles.some(([a, b]) => span[0] >= a && span[1] <= b)) fact |= IN_TITLE;
+      if (tokens.length === factsOf.length) {
+        factsOf = grown(factsOf);
+        lineOf = grown(lineOf);
+      }
+      factsOf[tokens.length] = fact;
+      lineOf[tokens.length] = i + 1;
       tokens.push(previousToken);
-      facts.push(fact);
-      tokenLine.push(i + 1);
       previousEnd = span[1];
       onLine++;
     }
@@ -727,6 +742,8 @@ function buildInstructions(ctx: ScanContext): InstructionSet {
     blankBefore = false;
   }
   startHereAt(false);
+  const facts: TokenFacts = factsOf.subarray(0, tokens.length);
+  const tokenLine: TokenLines = lineOf.subarray(0, tokens.length);
 
   // A public place named by a code identifier (the `issue_comment` event, `event.issue.title`) is a
   // name in code, not where the text publishes anything; a file name (`authorized_keys`) is a place.
@@ -1065,7 +1082,7 @@ function joinsIdentifier(facts: TokenFacts, start: number, end: number): boolean
 }
 
 /** Does a token of [from, to) stand on a line that writes a URL or an email address? */
-function writesAddress(ctx: ScanContext, facts: TokenFacts, tokenLine: readonly number[], from: number, to: number): boolean {
+function writesAddress(ctx: ScanContext, facts: TokenFacts, tokenLine: TokenLines, from: number, to: number): boolean {
   const emails = emailLabels(ctx);
   for (let k = from; k < to; k++) if (has(facts, k, ON_URL_LINE) || (emails.size > 0 && emails.has(tokenLine[k]))) return true;
   return false;
@@ -1131,7 +1148,7 @@ function onlyMarkers(own: readonly LexiconMatch[]): boolean {
 function frameOf(
   ctx: ScanContext,
   tokens: readonly string[],
-  tokenLine: readonly number[],
+  tokenLine: TokenLines,
   from: number,
   to: number,
   own: readonly LexiconMatch[],
@@ -1350,7 +1367,7 @@ function frameOf(
 function framed(
   ctx: ScanContext,
   tokens: readonly string[],
-  tokenLine: readonly number[],
+  tokenLine: TokenLines,
   facts: TokenFacts,
   from: number,
   to: number,
@@ -1379,7 +1396,7 @@ function framed(
 }
 
 /** A written address in [from, to): a URL to a public IP, else a URL, host on a port or email address naming a host. */
-function addressSlot(ctx: ScanContext, tokens: readonly string[], tokenLine: readonly number[], facts: TokenFacts, from: number, to: number): SlotHit | null {
+function addressSlot(ctx: ScanContext, tokens: readonly string[], tokenLine: TokenLines, facts: TokenFacts, from: number, to: number): SlotHit | null {
   const literal = publicIpUrlAt(tokens, from, to);
   if (literal >= 0) return { cls: 'destination-external', line: tokenLine[literal], text: tokens.slice(literal, literal + 5).join('.'), negated: false };
   let address = hostUrlAt(ctx, tokens, tokenLine, facts, from, to);
