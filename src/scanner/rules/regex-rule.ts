@@ -474,11 +474,17 @@ export function perLine<T>(compute: (ctx: ScanContext, line: number) => T): (ctx
   };
 }
 
-/** Lines [line-radius, line+radius] joined, for "A near B" checks. */
+/**
+ * Lines [line-radius, line+radius] joined, for "A near B" checks: a substring of the file's text
+ * (its lines joined by line breaks), not a copy of each line joined again; rules call this per
+ * candidate line.
+ */
 export function windowText(ctx: ScanContext, line: number, radius: number): string {
   const from = Math.max(0, line - 1 - radius);
   const to = Math.min(ctx.lines.length, line + radius);
-  return ctx.lines.slice(from, to).join('\n');
+  if (from >= to) return '';
+  const starts = ctx.views.raw.lineStarts;
+  return ctx.text.slice(starts[from], to < starts.length ? starts[to]! - 1 : ctx.text.length);
 }
 
 /**
