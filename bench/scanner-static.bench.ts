@@ -22,8 +22,8 @@ import { buildUpload, loadManifest, type SampleUpload } from '../src/scanner/eva
 import { createStaticAnalyzer } from '../src/scanner/rules/static-analyzer';
 import { scoreFile } from '../src/scanner/scoring/score-file';
 import { atLeast, figure, runPart } from './support/bench-result';
-import { peakRssMb, percentile, round } from './support/stats';
-import { presentCorpora } from './support/worst-case-runs';
+import { presentCorpora } from './support/corpora';
+import { median, peakRssMb, percentile, round } from './support/stats';
 
 /** Passes over every file; the fastest is reported (the first also compiles the engine's code). */
 const ROUNDS = 5;
@@ -80,7 +80,7 @@ runPart('scanner-static', async (report) => {
         perSample[i]!.push(performance.now() - t);
       }
     }
-    const sampleMs = perSample.map((xs) => [...xs].sort((a, b) => a - b)[Math.floor(SAMPLE_RUNS / 2)]!).sort((a, b) => a - b);
+    const sampleMs = perSample.map(median).sort((a, b) => a - b);
     result.throughput = {
       per_corpus: perCorpus,
       files: files.length,

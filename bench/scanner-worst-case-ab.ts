@@ -14,7 +14,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SERVICE_NODE_FLAGS } from '../src/config/node-runtime';
 import { worstCaseInputs } from '../src/scanner/eval/worst-case';
-import { corpusInputs, presentCorpora, slowestInputs, type SlowestInputs } from './support/worst-case-runs';
+import { presentCorpora } from './support/corpora';
+import { corpusInputs, slowestInputs, type SlowestInputs } from './support/worst-case-runs';
 
 type EngineResult = SlowestInputs & { inputs: number };
 

@@ -15,7 +15,8 @@ import { initCodeParsers } from '../src/scanner/code/tree-sitter';
 import { measureGrowth, scanCpuMs, worstCaseInputs, type GrowthRow, type WorstCaseInput } from '../src/scanner/eval/worst-case';
 import { atMost, figure, runPart } from './support/bench-result';
 import { round } from './support/stats';
-import { corpusInputs, presentCorpora, slowestInputs, WORST_CASE_SIZE } from './support/worst-case-runs';
+import { presentCorpora } from './support/corpora';
+import { corpusInputs, slowestInputs, WORST_CASE_SIZE } from './support/worst-case-runs';
 
 const GROWTH_SIZES = [32 * 1024, 128 * 1024];
 /** A stage faster than this at 128 KB is reported, not ranked: its ratio is timer noise. */

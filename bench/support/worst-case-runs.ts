@@ -3,23 +3,9 @@
  * the slowest read again. Shared by bench/scanner-worst-case.bench.ts (this engine) and
  * bench/scanner-worst-case-ab.ts (this engine against another tree's).
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { corpusDerivedInputs, type WorstCaseInput } from '../../src/scanner/eval/worst-case';
 
 export const WORST_CASE_SIZE = 250 * 1024;
-
-/** The corpora beside the project whose files are tiled and flattened into inputs. */
-export const WORST_CASE_CORPORA = ['corpus', 'corpus-wild'].map((c) => resolve(join(__dirname, '..', '..', '..', 'shared', c)));
-
-/** The corpora present beside the project; `onMissing` hears of each one that is not. */
-export function presentCorpora(onMissing: (dir: string) => void = () => undefined): string[] {
-  return WORST_CASE_CORPORA.filter((dir) => {
-    const present = existsSync(join(dir, 'manifest.jsonl'));
-    if (!present) onMissing(dir);
-    return present;
-  });
-}
 
 /** Every file of the corpora tiled and flattened to inputs (src/scanner/eval/worst-case.ts). */
 export function corpusInputs(corpora: readonly string[]): WorstCaseInput[] {

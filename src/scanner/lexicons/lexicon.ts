@@ -489,10 +489,6 @@ export class LexiconMatcher {
   private firstNode(token: string): TrieNode | undefined {
     const node = this.byFirst.get(token);
     if (node !== UNBUILT) return node ?? undefined;
-    return this.build(token);
-  }
-
-  private build(token: string): TrieNode | undefined {
     // Patterns in file order and their expansions in order: each node's classes are in the order
     // a whole-vocabulary build would give them.
     const built: TrieNode = { next: new Map(), classes: null };
@@ -521,14 +517,8 @@ export class LexiconMatcher {
   match(tokens: readonly string[], from = 0, to = tokens.length): LexiconMatch[] {
     const out: LexiconMatch[] = [];
     for (let i = from; i < to; i++) {
-      // Most tokens open no phrase: one lookup, and the subtree built only at a token's first use.
-      let node = this.byFirst.get(tokens[i]);
-      if (node === undefined || node === null) continue;
-      if (node === UNBUILT) {
-        const built = this.build(tokens[i]);
-        if (!built) continue;
-        node = built;
-      }
+      let node = this.firstNode(tokens[i]);
+      if (!node) continue;
       // Deeper nodes end later, so a class seen again replaces its shorter match from the same start.
       const firstOfStart = out.length;
       for (let j = i; ;) {

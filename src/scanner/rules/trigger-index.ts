@@ -79,7 +79,7 @@ export class TriggerIndex {
       return c < ASCII ? this.classOf[c]! : this.wideClassOf.get(c)!;
     };
     // The trie in one flat table: row per state, its child per class (0: none, since the root is
-    // nobody's child). One table, not a typed array per state: building it was most of start-up.
+    // nobody's child). One table, not a typed array per state (thousands of small allocations).
     let cap = 1;
     for (const id of automatonIds) cap += this.list[id]!.length;
     const next = new Int32Array(cap * classes);
@@ -119,7 +119,6 @@ export class TriggerIndex {
         queue.push(child);
       }
     }
-    const delta = next;
     // States renumbered breadth first, so the shallow states most characters of a text visit share
     // the first rows; 16-bit entries where they fit: the table a pass reads is a few times smaller
     // and stays in cache between passes (a cold table cost more than the pass's own work).
@@ -129,7 +128,7 @@ export class TriggerIndex {
     const table = states <= 0xffff ? new Uint16Array(states * classes) : new Int32Array(states * classes);
     for (let k = 0; k < order.length; k++) {
       const row = order[k]! * classes;
-      for (let c = 0; c < classes; c++) table[k * classes + c] = renumbered[delta[row + c]!]!;
+      for (let c = 0; c < classes; c++) table[k * classes + c] = renumbered[next[row + c]!]!;
     }
     this.delta = table;
     this.endsAt = order.map((s) => (ends[s]!.length > 0 ? ends[s] : undefined));
