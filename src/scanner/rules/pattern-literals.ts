@@ -32,7 +32,9 @@ const LIST_ARG_CALL_RE = /\bsubprocess\.\w{1,20}\(\s{0,3}(?:\[|$)/;
 /** A line of a table entry that holds one key and one constant (`"risk": "…",`), a bracket, or a comment. */
 const ENTRY_KEY_LINE_RE =
   /^(\s{0,40}["']([A-Za-z_][\w-]{0,40})["']\s{0,3}:)\s{0,3}(?:[rRfFbBuU]{0,2}"(?:[^"\\\n]|\\.){0,500}"|[rRfFbBuU]{0,2}'(?:[^'\\\n]|\\.){0,500}'|[A-Z][\w.]{0,60}|\d{1,6}|True|False|None|true|false|null)\s{0,3},?\s{0,3}$/;
-const BRACKET_LINE_RE = /^\s{0,40}(?:[A-Za-z_]\w{0,60}\s{0,3}(?::[^=\n]{0,60})?=\s{0,3})?[[{(]?\s{0,3}[\]})]?\s{0,3}[[{(]?\s{0,3},?\s{0,3}$/;
+// Each run of spaces follows a character it cannot be part of, so a line that is not one fails
+// without trying every split of its indentation between the optional parts.
+const BRACKET_LINE_RE = /^\s{0,40}(?:[A-Za-z_]\w{0,60}\s{0,3}(?::[^=\n]{0,60})?=\s{0,3})?(?:[[{(]\s{0,3})?(?:[\]})]\s{0,3})?(?:[[{(]\s{0,3})?(?:,\s{0,3})?$/;
 const COMMENT_LINE_RE = /^\s{0,40}(?:#|\/\/)/;
 /** Keys whose value the model reads (a tool's description, a prompt): never blanked as a label. */
 const MODEL_FACING_KEY_RE = /^(?:description|instructions?|prompt|system\w{0,20}|content|message|text|title|summary)$/i;
