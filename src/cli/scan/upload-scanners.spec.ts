@@ -84,4 +84,22 @@ describe('the judge of --local', () => {
     expect(() => createLocalScanner({ JUDGE_PROVIDER: 'gemini' })).toThrow(/^Judge configuration: .*JUDGE_PROVIDER="gemini"/);
     expect(() => createLocalScanner({ JUDGE_PROVIDER: 'openai' })).toThrow(/^Judge configuration: JUDGE_MODEL is required/);
   });
+
+  it('loads a model provider only when it is the one configured (a run with the judge off starts sooner)', () => {
+    const loaded: string[] = [];
+    jest.isolateModules(() => {
+      for (const provider of ['openai', 'anthropic']) {
+        const path = `../../scanner/judge/${provider}-judge`;
+        jest.doMock(path, () => {
+          loaded.push(provider);
+          return jest.requireActual<object>(path);
+        });
+      }
+      const isolated = jest.requireActual<typeof import('./upload-scanners')>('./upload-scanners');
+      isolated.createLocalScanner({});
+      expect(loaded).toEqual([]);
+      isolated.createLocalScanner({ JUDGE_PROVIDER: 'openai', JUDGE_MODEL: 'llama3.1', JUDGE_BASE_URL: 'http://127.0.0.1:11434/v1' });
+      expect(loaded).toEqual(['openai']);
+    });
+  });
 });

@@ -3,7 +3,7 @@ import { DEFAULT_SCAN_LIMITS, LOCAL_SCAN_LIMITS, type ScanLimits } from '../../s
 import { scanUpload } from '../../scanner/engine/scan-engine';
 import type { ScanReport } from '../../scanner/engine/scan-report.types';
 import { judgeSettingsFrom, type JudgeSettings } from '../../config/app-config';
-import { createJudge } from '../../scanner/judge';
+import { createJudge } from '../../scanner/judge/create-judge';
 import { createStaticAnalyzer, DEFAULT_FILE_BUDGET_MS } from '../../scanner/rules/static-analyzer';
 import { scoreFile } from '../../scanner/scoring/score-file';
 import { CliError } from '../cli-io';
