@@ -3,7 +3,7 @@ import { HOSTILE_CASES } from '../../../test/fixtures/zip/hostile-zips';
 import { appleDouble } from '../../../test/fixtures/zip/os-metadata-files';
 import { zipOf } from '../../../test/fixtures/zip/zip-writer';
 import { fakeAnalyzer, fakeScoreFile, tableJudge } from '../../../test/fixtures/scan/fake-scan-deps';
-import { prepareScan, scanUpload, type ScanDeps } from './scan-engine';
+import { mergeShards, prepareScan, scanUpload, shardOwners, type ScanDeps } from './scan-engine';
 import { validateScanReport } from './scan-report.validator';
 import type { AnalysisBundle, Judge, JudgeInput, ScanReport } from './scan-report.types';
 
@@ -268,5 +268,44 @@ describe('scanUpload: failures and bounds', () => {
     const text = Buffer.from('\ufeffhello\nDANGER\n', 'utf16le');
     const r = await scan('AGENTS.md', text);
     expect(r.files[0].static_findings.map((f) => f.locator)).toEqual(['AGENTS.md:2']);
+  });
+});
+
+describe('a scan shared between workers (shards)', () => {
+  it('gives each part a share of the bytes: largest file first, to the lightest part, the same split everywhere', () => {
+    expect(shardOwners([100, 100, 100], 2)).toEqual([0, 1, 0]);
+    expect(shardOwners([10, 300, 20, 250, 40], 2)).toEqual([0, 0, 1, 1, 1]);
+    expect(shardOwners([5, 5], 3)).toEqual([0, 1]);
+    expect(shardOwners([], 2)).toEqual([]);
+  });
+
+  it('merges its parts into the scan of the whole bundle, files in bundle order, whatever order the parts come in', () => {
+    const bundle = {
+      'SKILL.md': `${SKILL}DANGER here\n`,
+      'docs/guide.md': `Guide.\n${'word '.repeat(400)}\nDANGER\n`,
+      'scripts/run.sh': 'echo DANGER\n'.repeat(30),
+      'notes.txt': 'plain notes\n',
+      'x.pyc': Buffer.from([1, 2, 13, 10]),
+      'empty.md': '',
+    };
+    const upload = { filename: 'b.zip', bytes: zipOf(bundle) };
+    const limits = { maxFiles: 10 };
+    const whole = prepareScan(upload, { analyzer: fakeAnalyzer, limits });
+    expect(whole.files).toHaveLength(4);
+    for (const count of [2, 3, 4]) {
+      const parts = Array.from({ length: count }, (_, index) => prepareScan(upload, { analyzer: fakeAnalyzer, limits, shard: { index, count } }));
+      // Each part analysed only its own files.
+      expect(parts.map((p) => p.files.length).reduce((a, b) => a + b, 0)).toBe(whole.files.length);
+      expect(structuredClone(mergeShards([...parts].reverse()))).toEqual(whole);
+    }
+  });
+
+  it('refuses parts that do not add up to the bundle (a file twice or missing) as a scanner failure', () => {
+    const upload = { filename: 'b.zip', bytes: zipOf({ 'a.md': 'DANGER\n', 'b.md': 'ok\n', 'c.md': 'DANGER\n' }) };
+    const part = (index: number) => prepareScan(upload, { analyzer: fakeAnalyzer, shard: { index, count: 2 } });
+    expect(() => mergeShards([part(0)])).toThrow(ScannerFailedError);
+    expect(() => mergeShards([part(0), part(0), part(1)])).toThrow(ScannerFailedError);
+    expect(() => mergeShards([prepareScan(upload, { analyzer: fakeAnalyzer })])).toThrow(ScannerFailedError);
+    expect(mergeShards([part(1), part(0)]).files.map((f) => f.file.relativePath)).toEqual(['a.md', 'b.md', 'c.md']);
   });
 });

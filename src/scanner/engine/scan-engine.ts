@@ -210,6 +210,49 @@ export interface PreparedScan {
   bundle: AnalysisBundle;
   files: PreparedFile[];
   skipped: PreparedSkip[];
+  /** A part of a scan shared between workers (PrepareDeps.shard): the bundle's files it holds, by index. */
+  shardFiles?: number[];
+}
+
+/** One of `count` parts of a scan, each analysing its own files of the same bundle (mergeShards joins them). */
+export interface ScanShard {
+  index: number;
+  count: number;
+}
+
+/**
+ * The part each analysed file belongs to: largest file first, to the part with the fewest bytes so
+ * far (ties to the lower index), so every part computes the same split from the bundle alone.
+ */
+export function shardOwners(byteLengths: readonly number[], count: number): number[] {
+  const owners = new Array<number>(byteLengths.length).fill(0);
+  const load = new Array<number>(count).fill(0);
+  const bySize = byteLengths.map((_, i) => i).sort((a, b) => byteLengths[b]! - byteLengths[a]! || a - b);
+  for (const i of bySize) {
+    let least = 0;
+    for (let k = 1; k < count; k++) if (load[k]! < load[least]!) least = k;
+    owners[i] = least;
+    load[least]! += byteLengths[i]!;
+  }
+  return owners;
+}
+
+/** The scan of a whole bundle from its parts (one per shard, any order): the files back in bundle order. */
+export function mergeShards(parts: readonly PreparedScan[]): PreparedScan {
+  const first = parts[0];
+  if (!first) throw new ScannerFailedError('The scanner returned no result.');
+  const files = new Array<PreparedFile>(first.bundle.files.length);
+  let placed = 0;
+  for (const part of parts) {
+    part.files.forEach((f, k) => {
+      const at = part.shardFiles?.[k];
+      if (at === undefined || files[at] !== undefined) throw new ScannerFailedError('The scanner returned inconsistent parts.');
+      files[at] = f;
+      placed++;
+    });
+  }
+  if (placed !== files.length) throw new ScannerFailedError('The scanner returned inconsistent parts.');
+  return { bundle: first.bundle, files, skipped: first.skipped };
 }
 
 /**
@@ -227,6 +270,8 @@ export interface PrepareDeps {
   limits?: Partial<ScanLimits>;
   /** Checked between CPU phases; once aborted the scan fails with 502. */
   signal?: AbortSignal;
+  /** Analyse only this part's files (shardOwners); the result names them in `shardFiles`. */
+  shard?: ScanShard;
 }
 
 export interface CompleteDeps {
@@ -264,16 +309,27 @@ export function prepareScan(input: ScanUploadInput, deps: PrepareDeps): Prepared
   const skipFindings = skippedFileFindings(skipped, files, (s) => primaryPath ?? s.entry.relativePath);
   const bundleFindings = primaryPath ? [...skipFindings.values(), ...(prefixBytes ? [prefixedArchiveFinding(primaryPath, prefixBytes)] : [])] : [];
 
-  const prepared = analysable.map((a): PreparedFile => {
+  const shard = deps.shard;
+  const owners = shard
+    ? shardOwners(
+        files.map((f) => f.byteLength),
+        shard.count,
+      )
+    : null;
+  const shardFiles: number[] = [];
+  const prepared: PreparedFile[] = [];
+  analysable.forEach((a, i) => {
+    if (owners && owners[i] !== shard?.index) return;
     const found = guarded(() => deps.analyzer.analyze(a.file, bundle));
     checkDeadline(deps.signal);
     const extra = a.file.relativePath === primaryPath ? bundleFindings : [];
     const disguise = a.entry.metadataName ? [disguisedMetadataFinding(a.file, a.entry.bytes)] : [];
-    return {
+    shardFiles.push(i);
+    prepared.push({
       file: a.file,
       sha256: sha256(a.entry.bytes),
       staticFindings: [...found, ...encodingFindings(a.file, a.invalidSequences, a.controlChars), ...disguise, ...extra],
-    };
+    });
   });
   const ownFindings = (path: string): StaticFinding[] => {
     const own = primaryPath ? undefined : skipFindings.get(path);
@@ -288,6 +344,7 @@ export function prepareScan(input: ScanUploadInput, deps: PrepareDeps): Prepared
       byteLength: s.entry.bytes.length,
       findings: ownFindings(s.entry.relativePath),
     })),
+    ...(shard ? { shardFiles } : {}),
   };
 }
 

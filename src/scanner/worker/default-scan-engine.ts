@@ -9,7 +9,7 @@ const analyzer = createStaticAnalyzer();
 /** The code layer's parsers load asynchronously (started by createStaticAnalyzer): a scan waits for them. */
 export const prepare: ScanEngineModule['prepare'] = async (task, options) => {
   await initCodeParsers();
-  return prepareScan({ filename: task.filename, bytes: task.bytes }, { analyzer, limits: options.limits });
+  return prepareScan({ filename: task.filename, bytes: task.bytes }, { analyzer, limits: options.limits, shard: task.shard });
 };
 
 export const ready: NonNullable<ScanEngineModule['ready']> = () => initCodeParsers();

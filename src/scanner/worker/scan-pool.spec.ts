@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import { BadRequestError, ScannerFailedError, ServiceUnavailableError } from '../../common/errors';
+import { fakeAnalyzer } from '../../../test/fixtures/scan/fake-scan-deps';
+import { zipOf } from '../../../test/fixtures/zip/zip-writer';
+import { prepareScan } from '../engine/scan-engine';
 import { PiscinaScanExecutor } from './scan-pool';
 
 const ENGINE = join(__dirname, '../../../test/fixtures/scan/engines/scripted.engine.ts');
@@ -124,5 +127,41 @@ describe('PiscinaScanExecutor start-up', () => {
     } finally {
       await pool.close();
     }
+  }, 120_000);
+});
+
+describe('PiscinaScanExecutor sharing a large zip between idle workers', () => {
+  const SHARE_FROM = 250;
+  const large = zipOf({
+    'SKILL.md': `# Skill\n${'Read the notes. '.repeat(20)}\nDANGER one\n`,
+    'docs/a.md': 'two\n'.repeat(60),
+    'docs/b.md': 'DANGER three\n',
+  });
+  const small = zipOf({ 'SKILL.md': 'DANGER\n' });
+  let pool: PiscinaScanExecutor;
+  beforeAll(() => {
+    pool = new PiscinaScanExecutor({ threads: 2, maxQueue: 2, timeoutMs: 10_000, engineModule: ENGINE, startTimeoutMs: 60_000, shardMinBytes: SHARE_FROM });
+  });
+  afterAll(() => pool.close());
+
+  it('answers with the scan one worker would give', async () => {
+    expect(large.length).toBeGreaterThanOrEqual(SHARE_FROM);
+    const whole = prepareScan({ filename: 'b.zip', bytes: large }, { analyzer: fakeAnalyzer });
+    await expect(pool.prepare({ filename: 'b.zip', bytes: large })).resolves.toEqual(whole);
+  }, 120_000);
+
+  it('runs a part on each idle worker, and a part that fails fails the scan with 502', async () => {
+    const err = await pool.prepare({ filename: 'crash-second-part.zip', bytes: large }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ScannerFailedError);
+    await expect(recovered(pool)).resolves.toHaveProperty('files');
+  }, 120_000);
+
+  it('runs a small zip, or one that finds a worker busy, on one worker', async () => {
+    expect(small.length).toBeLessThan(SHARE_FROM);
+    await expect(pool.prepare({ filename: 'crash-second-part.zip', bytes: small })).resolves.toHaveProperty('files');
+    const busy = pool.prepare(task('sleep-1500.md'));
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(pool.prepare({ filename: 'crash-second-part.zip', bytes: large })).resolves.toHaveProperty('files');
+    await expect(busy).resolves.toHaveProperty('files');
   }, 120_000);
 });

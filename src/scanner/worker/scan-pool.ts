@@ -5,7 +5,8 @@ import { Piscina } from 'piscina';
 import { Logger } from '@nestjs/common';
 import { ScannerFailedError, ServiceUnavailableError } from '../../common/errors';
 import type { ScanLimits } from '../archive/scan-limits';
-import type { PreparedScan } from '../engine/scan-engine';
+import { looksLikeZip } from '../archive/upload-extractor';
+import { mergeShards, type PreparedScan } from '../engine/scan-engine';
 import { rehydrateError, type ScanTask, type ScanTaskResult, type ScanWorkerData } from './scan-task.types';
 
 export interface ScanPoolOptions {
@@ -23,6 +24,8 @@ export interface ScanPoolOptions {
   maxHeapMb?: number;
   /** Upper bound of the start-up probe. */
   startTimeoutMs?: number;
+  /** Zips at least this large are shared between idle workers (default SHARD_MIN_BYTES; Infinity: never). */
+  shardMinBytes?: number;
 }
 
 /** The task surface the service needs; tests may provide another implementation. */
@@ -32,6 +35,12 @@ export interface ScanExecutor {
 }
 
 const RESTART_BACKOFF_MS = 5000;
+/**
+ * A zip this large (compressed) is scanned by as many idle workers as it finds, each extracting it
+ * and analysing its share of the files (engine/scan-engine.ts shardOwners): one large bundle is
+ * answered in the time of its largest share. Under load no worker is idle and nothing changes.
+ */
+const SHARD_MIN_BYTES = 64 * 1024;
 const QUEUE_FULL = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
 const logger = new Logger('ScanPool');
 
@@ -58,6 +67,8 @@ export class PiscinaScanExecutor implements ScanExecutor {
   /** Scans admitted and not finished (running + waiting). Our own bound: piscina's queue limit
    *  does not count tasks parked in its skip queue, so it cannot be the admission rule. */
   private inFlight = 0;
+  /** Workers taken by admitted scans: one each, or one per part of a shared zip. */
+  private workersTaken = 0;
   readonly threads: number;
 
   constructor(private readonly options: ScanPoolOptions) {
@@ -125,35 +136,60 @@ export class PiscinaScanExecutor implements ScanExecutor {
     // Admission: a hard bound on scans in flight, and no admission when the expected wait for a
     // worker would eat more than half the deadline (it would end as a 502 instead of a 503).
     const maxQueueWaitMs = this.options.timeoutMs / 2;
-    const expectedWaitMs = this.inFlight < this.threads ? 0 : (this.avgRunMs * (this.inFlight - this.threads + 1)) / this.threads;
+    const expectedWaitMs = this.workersTaken < this.threads ? 0 : (this.avgRunMs * (this.workersTaken - this.threads + 1)) / this.threads;
     if (this.inFlight >= this.threads + this.options.maxQueue || expectedWaitMs > maxQueueWaitMs) {
       throw new ServiceUnavailableError('Scan capacity is saturated; retry later.', this.retryAfterSeconds());
     }
+    const parts = this.partsFor(task);
     this.inFlight++;
-    let result: ScanTaskResult;
+    this.workersTaken += parts;
+    let results: PromiseSettledResult<unknown>[];
     try {
       const admitted: ScanTask = { ...task, queuedAt: Date.now(), maxQueueWaitMs };
-      result = (await pool.run(admitted, { signal: AbortSignal.timeout(this.options.timeoutMs) })) as ScanTaskResult;
-    } catch (err) {
-      const e = err as Error;
-      if (QUEUE_FULL.has(e.message)) {
-        throw new ServiceUnavailableError('Scan capacity is saturated; retry later.', this.retryAfterSeconds());
-      }
-      if (this.closed) throw this.notAvailable();
-      if (e.name === 'AbortError') {
-        logger.warn(`Scan stopped at its internal deadline (${this.options.timeoutMs} ms); answered 502`);
-        throw new ScannerFailedError('The scan did not finish within its internal deadline.');
-      }
-      // The request line says only 502; the operator needs to see that a worker died (and why).
-      logger.error(`Scan worker crashed (${e.message}); answered 502, the pool replaces the worker`);
-      throw new ScannerFailedError('The scanner worker failed before producing a result.');
+      const signal = AbortSignal.timeout(this.options.timeoutMs);
+      const tasks = parts === 1 ? [admitted] : Array.from({ length: parts }, (_, index): ScanTask => ({ ...admitted, shard: { index, count: parts } }));
+      // Every part settles before the workers count as free again.
+      results = await Promise.allSettled(tasks.map((t) => pool.run(t, { signal })));
     } finally {
       this.inFlight--;
+      this.workersTaken -= parts;
     }
-    if (!result.ok) throw rehydrateError(result.error, this.retryAfterSeconds());
-    if (!('prepared' in result)) throw new ScannerFailedError('The scanner worker returned no result.');
-    this.avgRunMs = this.avgRunMs * 0.8 + result.runMs * 0.2;
-    return result.prepared;
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw this.runFailure(failed.reason as Error);
+    const answers = results.map((r) => (r as PromiseFulfilledResult<ScanTaskResult>).value);
+    const prepared: PreparedScan[] = [];
+    let runMs = 0;
+    for (const result of answers) {
+      if (!result.ok) throw rehydrateError(result.error, this.retryAfterSeconds());
+      if (!('prepared' in result)) throw new ScannerFailedError('The scanner worker returned no result.');
+      prepared.push(result.prepared);
+      runMs += result.runMs;
+    }
+    // Worker time, so the expected wait of a queued scan stays right when scans are shared.
+    this.avgRunMs = this.avgRunMs * 0.8 + runMs * 0.2;
+    return parts === 1 ? prepared[0]! : mergeShards(prepared);
+  }
+
+  /** Workers a scan runs on: every idle one for a large zip (SHARD_MIN_BYTES), else one. */
+  private partsFor(task: ScanTask): number {
+    const idle = this.threads - this.workersTaken;
+    const large = task.bytes.length >= (this.options.shardMinBytes ?? SHARD_MIN_BYTES);
+    return idle >= 2 && large && looksLikeZip(Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength)) ? idle : 1;
+  }
+
+  /** The error a scan answers when a worker task of it did not return. */
+  private runFailure(e: Error): Error {
+    if (QUEUE_FULL.has(e.message)) {
+      return new ServiceUnavailableError('Scan capacity is saturated; retry later.', this.retryAfterSeconds());
+    }
+    if (this.closed) return this.notAvailable();
+    if (e.name === 'AbortError') {
+      logger.warn(`Scan stopped at its internal deadline (${this.options.timeoutMs} ms); answered 502`);
+      return new ScannerFailedError('The scan did not finish within its internal deadline.');
+    }
+    // The request line says only 502; the operator needs to see that a worker died (and why).
+    logger.error(`Scan worker crashed (${e.message}); answered 502, the pool replaces the worker`);
+    return new ScannerFailedError('The scanner worker failed before producing a result.');
   }
 
   /** Pool statistics for metrics and tests. */

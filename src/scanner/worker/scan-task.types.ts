@@ -1,6 +1,6 @@
 import { BadRequestError, DomainError, PayloadTooLargeError, ScannerFailedError, ServiceUnavailableError } from '../../common/errors';
 import type { ScanLimits } from '../archive/scan-limits';
-import type { PreparedScan } from '../engine/scan-engine';
+import type { PreparedScan, ScanShard } from '../engine/scan-engine';
 
 /** What the main thread sends a scan worker. Bytes are copied (structured clone), never shared. */
 export interface ScanTask {
@@ -16,6 +16,8 @@ export interface ScanTask {
   /** Wall-clock ms when the scan was admitted, and the longest it may wait for a worker. */
   queuedAt?: number;
   maxQueueWaitMs?: number;
+  /** One part of a zip shared between workers: analyse only this part's files (PreparedScan.shardFiles). */
+  shard?: ScanShard;
 }
 
 /** Fixed for the life of a worker (piscina workerData). */
