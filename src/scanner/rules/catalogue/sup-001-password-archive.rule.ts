@@ -64,14 +64,15 @@ export const supPasswordArchiveRule: Rule = {
         hits.push({ line: i + 1, evidence: line.trim() });
         continue;
       }
-      // Hard-wrapped prose may put the value on the next line ("with the password\n`x`").
-      const given = PASSWORD_STATED.test(line) || PASSWORD_STATED.test(`${line} ${(ctx.lines[i + 1] ?? '').slice(0, 80)}`);
-      if (!given) continue;
-      // On a serialized one-line document (an XML model, minified JSON) every word shares the line: nearness is in characters.
+      // On a serialized one-line document (an XML model, minified JSON) every word shares the line:
+      // nearness is in characters, around each statement the line itself holds.
       if (line.length > LONG_LINE) {
         if (statedNearArchiveDownload(line)) hits.push({ line: i + 1, evidence: line.trim() });
         continue;
       }
+      // Hard-wrapped prose may put the value on the next line ("with the password\n`x`").
+      const given = PASSWORD_STATED.test(line) || PASSWORD_STATED.test(`${line} ${(ctx.lines[i + 1] ?? '').slice(0, 80)}`);
+      if (!given) continue;
       const near = windowText(ctx, i + 1, 2);
       if (ARCHIVE.test(near) && DOWNLOAD_SOURCE.test(near)) hits.push({ line: i + 1, evidence: line.trim() });
     }
