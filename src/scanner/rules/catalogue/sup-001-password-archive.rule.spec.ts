@@ -5,7 +5,7 @@ import { supPasswordArchiveRule } from './sup-001-password-archive.rule';
 function linesHit(text: string): number[] {
   const file: AnalysisFile = { relativePath: 'SKILL.md', kind: 'agent_file', text, byteLength: Buffer.byteLength(text) };
   const ctx = buildScanContext(file, { files: [file], skipped: [], primaryPath: file.relativePath }, Infinity);
-  return supPasswordArchiveRule.match(ctx).map((h) => h.line);
+  return supPasswordArchiveRule.match(ctx, []).map((h) => h.line);
 }
 
 /** ~1,100 characters of words that hold no password, archive or download. */
