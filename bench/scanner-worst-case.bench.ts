@@ -40,18 +40,19 @@ runPart('scanner-worst-case', async (report) => {
   // Growth of every stage (views, context, each rule, the whole scan) on the generated inputs.
   const rows: GrowthRow[] = generated.flatMap((input) => measureGrowth(input, { sizes: GROWTH_SIZES, runs: 1 }));
   const ranked = rows.filter((r) => r.ms[1]! >= RATIO_FLOOR_MS).sort((a, b) => b.ratio - a.ratio);
-  // Confirm the top ratios (fastest of 3) so one GC pause does not stand as the worst growth.
+  // A stage's growth measured again (fastest of 3): a row picked as the largest of single readings
+  // is the one a GC pause or a busy moment inflated most.
+  const remeasured = (r: GrowthRow): GrowthRow =>
+    measureGrowth(
+      generated.find((i) => i.name === r.input)!,
+      { sizes: GROWTH_SIZES, runs: 3 },
+    ).find((x) => x.stage === r.stage)!;
   const confirmed = ranked
     .slice(0, 10)
-    .map((r) =>
-      measureGrowth(
-        generated.find((i) => i.name === r.input)!,
-        { sizes: GROWTH_SIZES, runs: 3 },
-      ).find((x) => x.stage === r.stage)!,
-    )
+    .map(remeasured)
     .sort((a, b) => b.ratio - a.ratio);
   const worstGrowth = confirmed[0];
-  const slowestStage = [...rows].sort((a, b) => b.ms[1]! - a.ms[1]!)[0]!;
+  const slowestStage = remeasured([...rows].sort((a, b) => b.ms[1]! - a.ms[1]!)[0]!);
 
   report.add(
     figure(
