@@ -5,6 +5,7 @@
 import type { FileLanguage, ScanContext } from '../views/scan-context';
 import { lineOfOffset } from '../views/line-index';
 import { requiredLiteralSets } from './required-literals';
+import { matchReach } from './match-reach';
 import { TriggerIndex } from './trigger-index';
 import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
@@ -277,7 +278,10 @@ export function scanPatterns(
             continue;
           }
         }
-        matchesIn(view, re, slice, from, onMatch);
+        // A block of long lines (a minified or serialized document): only the windows around the
+        // pattern's literals, when its matches' reach is bounded.
+        const longLines = slice.length >= WINDOWED_LINE.minLength && slice.length >= (blockEnd - firstLine + 1) * WINDOWED_LINE.averageLine;
+        if (!(own && longLines && matchesInWindows(view, patterns[p]!, re, from, slice.length, onMatch))) matchesIn(view, re, slice, from, onMatch);
         // The clock every few blocks: one call per block cost more than a short block's scan.
         if (((b & 15) === 15 || b + 1 === unsettled.length) && performance.now() > ctx.deadline) break;
       }
@@ -319,17 +323,25 @@ function withoutLines(view: TextView, blocks: readonly Block[], settled: Readonl
   return out;
 }
 
-/** Every match of `re` in `slice`, the view's text from offset `from`; a caller's true skips the rest of the match's line. */
+/**
+ * Every match of `re` in `slice`, the view's text from offset `from`, that starts between `startAt`
+ * and `lastStart` of the slice; a caller's true skips the rest of the match's line. Returns the
+ * view offset where the last skip ends (Infinity past the last line), or -1 when none was asked.
+ */
 function matchesIn(
   view: TextView,
   re: RegExp,
   slice: string,
   from: number,
   onMatch: (m: RegExpExecArray, line: number, view: TextView) => boolean | void,
-): void {
-  re.lastIndex = 0;
+  startAt = 0,
+  lastStart = Infinity,
+): number {
+  re.lastIndex = startAt;
+  let skippedTo = -1;
   let m: RegExpExecArray | null;
   while ((m = re.exec(slice)) !== null) {
+    if (m.index > lastStart) break;
     if (m[0].length === 0) re.lastIndex++;
     m.index += from;
     const line = lineOfOffset(view.lineStarts, m.index);
@@ -341,10 +353,92 @@ function matchesIn(
     }
     if (onMatch(m, line, view) === true) {
       const nextLine = view.lineStarts[line];
-      if (nextLine === undefined) break;
+      if (nextLine === undefined) return Infinity;
+      skippedTo = nextLine;
       re.lastIndex = Math.max(re.lastIndex, nextLine - from);
     }
   }
+  return skippedTo;
+}
+
+/**
+ * A block of lines at least `minLength` long whose lines average `averageLine` or more (a minified
+ * or serialized document) is read in windows around each pattern's literals (matchesInWindows).
+ */
+export const WINDOWED_LINE = { minLength: 8192, averageLine: 1024 };
+
+const FIRST_LITERALS = new WeakMap<RegExp, readonly string[] | null>();
+/** Per view, per block (`from:length`): where each trigger starts in it (TriggerIndex.startsIn), read once for every pattern. */
+const BLOCK_STARTS = new WeakMap<TextView, Map<string, (number[] | undefined)[]>>();
+
+/**
+ * The matches of one pattern in one block, read only in windows around the literals of its first
+ * required set (every match holds one). A window reaches the pattern's longest match on both sides
+ * of a literal, plus what its lookarounds read, so each match is found there as a run over the
+ * whole block finds it, and none starts elsewhere. Returns false, having read nothing, when the
+ * pattern's reach is unbounded or the windows would cover most of the block.
+ */
+function matchesInWindows(
+  view: TextView,
+  pattern: RegExp,
+  re: RegExp,
+  from: number,
+  length: number,
+  onMatch: (m: RegExpExecArray, line: number, view: TextView) => boolean | void,
+): boolean {
+  const reach = matchReach(pattern);
+  if (!reach || !triggerIndex) return false;
+  let literals = FIRST_LITERALS.get(pattern);
+  if (literals === undefined) {
+    literals = requiredLiteralSets(pattern)[0] ?? null;
+    FIRST_LITERALS.set(pattern, literals);
+  }
+  if (!literals) return false;
+  let byBlock = BLOCK_STARTS.get(view);
+  if (!byBlock) BLOCK_STARTS.set(view, (byBlock = new Map()));
+  const key = `${from}:${length}`;
+  let starts = byBlock.get(key);
+  if (!starts) byBlock.set(key, (starts = triggerIndex.startsIn(lowerOf(view), from, from + length)));
+  const at: number[] = [];
+  for (const literal of literals) {
+    const id = triggerIndex.automatonIdOf(literal);
+    if (id === undefined) return false;
+    for (const p of starts[id] ?? []) at.push(p);
+  }
+  at.sort((a, b) => a - b);
+  const end = from + length;
+  const margin = reach.context + 1;
+  // Windows: [first start a match may have − margin, last start + longest match + margin], merged.
+  const windows: { sliceFrom: number; sliceTo: number; firstStart: number; lastStart: number }[] = [];
+  let covered = 0;
+  for (const p of at) {
+    const firstStart = Math.max(from, p - reach.maxLength);
+    const sliceFrom = Math.max(from, firstStart - margin);
+    const sliceTo = Math.min(end, p + reach.maxLength + margin);
+    const last = windows[windows.length - 1];
+    if (last && sliceFrom <= last.sliceTo) {
+      covered += Math.max(0, sliceTo - last.sliceTo);
+      last.sliceTo = Math.max(last.sliceTo, sliceTo);
+      last.lastStart = p;
+    } else {
+      covered += sliceTo - sliceFrom;
+      windows.push({ sliceFrom, sliceTo, firstStart, lastStart: p });
+    }
+  }
+  if (covered * 2 > length) return false;
+  // A hit that settles its line (the caller's true) moves every later window past that line.
+  let resumeAt = -1;
+  for (const w of windows) {
+    if (w.lastStart < resumeAt) continue;
+    let startAt = Math.max(w.firstStart, resumeAt);
+    // Never from the middle of a surrogate pair, where a run over the block never starts.
+    if (startAt > w.sliceFrom && (view.text.charCodeAt(startAt) & 0xfc00) === 0xdc00 && (view.text.charCodeAt(startAt - 1) & 0xfc00) === 0xd800) startAt--;
+    startAt -= w.sliceFrom;
+    const skipped = matchesIn(view, re, view.text.slice(w.sliceFrom, w.sliceTo), w.sliceFrom, onMatch, startAt, w.lastStart - w.sliceFrom);
+    resumeAt = Math.max(resumeAt, skipped);
+    if (resumeAt === Infinity) break;
+  }
+  return true;
 }
 
 /**

@@ -44,6 +44,27 @@ describe('TriggerIndex', () => {
     }
   });
 
+  it('gives where each trigger starts within a range, as indexOf from every offset would (random texts and triggers, overlapping)', () => {
+    const alphabet = ['a', 'b', 'c', 'ab', 'ba', ' ', '<', '~/', 'é', 'ñ', '😀', 'curl', 'cu'];
+    for (let seed = 1; seed <= 300; seed++) {
+      const r = rng(seed);
+      const pick = () => alphabet[Math.floor(r() * alphabet.length)]!;
+      const text = Array.from({ length: Math.floor(r() * 200) }, pick).join('');
+      const triggers = [...new Set(Array.from({ length: 1 + Math.floor(r() * 8) }, () => Array.from({ length: 1 + Math.floor(r() * 3) }, pick).join('')))];
+      const from = Math.floor(r() * (text.length / 2));
+      const to = from + Math.floor(r() * (text.length - from + 1));
+      const index = new TriggerIndex(triggers);
+      const starts = index.startsIn(text, from, to);
+      for (const t of triggers) {
+        const expected: number[] = [];
+        for (let at = text.indexOf(t, from); at !== -1 && at + t.length <= to; at = text.indexOf(t, at + 1)) expected.push(at);
+        expect({ seed, t, got: starts[index.automatonIdOf(t)!] ?? [] }).toEqual({ seed, t, got: expected });
+      }
+    }
+    expect(new TriggerIndex(['ab']).automatonIdOf('zz')).toBeUndefined();
+    expect(new TriggerIndex(['a\nb', 'ab']).automatonIdOf('a\nb')).toBeUndefined();
+  });
+
   it("reports per group the union of its triggers' lines, as the per-trigger lists merged would (random texts and groups)", () => {
     const alphabet = ['a', 'b', 'c', 'ab', 'ba', ' ', '\n', '<', '~/', 'é', 'İ', 'curl', 'cu', 'x\n'];
     for (let seed = 1; seed <= 300; seed++) {

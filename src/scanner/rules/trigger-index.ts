@@ -147,6 +147,36 @@ export class TriggerIndex {
     });
   }
 
+  /** The id of a trigger the automaton holds, or undefined (not a trigger, or one found by `indexOf`). */
+  automatonIdOf(trigger: string): number | undefined {
+    const id = this.list.indexOf(trigger);
+    return id < 0 || this.other.includes(id) ? undefined : id;
+  }
+
+  /**
+   * Per trigger id (automatonIdOf): the offsets in `text` where it starts between `from` and `to`,
+   * ascending, or undefined when it is not there. For one long line: a pattern is then run only
+   * around its literals (regex-rule.ts).
+   */
+  startsIn(text: string, from: number, to: number): (number[] | undefined)[] {
+    const starts: (number[] | undefined)[] = new Array<number[] | undefined>(this.list.length);
+    const { delta, classOf, wideClassOf, wideMin, wideMax, classCount, endsAt, list } = this;
+    let state = 0;
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
+      const k = c < ASCII ? classOf[c]! : c < wideMin || c > wideMax ? 0 : (wideClassOf.get(c) ?? 0);
+      if (k === 0) {
+        state = 0;
+        continue;
+      }
+      state = delta[state * classCount + k]!;
+      const ends = endsAt[state];
+      if (ends === undefined) continue;
+      for (const id of ends) (starts[id] ??= []).push(i + 1 - list[id]!.length);
+    }
+    return starts;
+  }
+
   /**
    * For every trigger found in `text`: its distinct 1-based lines in ascending order, or null once
    * it is on more than `maxLines` lines. Triggers absent from the text are absent from the map.
