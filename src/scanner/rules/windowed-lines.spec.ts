@@ -75,6 +75,18 @@ describe('a long line read in windows around each pattern’s literals (regex-ru
       'token_key=ABCDEFGH',
       'SECRET_KEY = "QWERTYUI12345',
     ]);
+
+    // A hit that settles its line (the caller answers true) ends the reading of that line: no later window is read.
+    const settling = jest.spyOn(RegExp.prototype, 'exec');
+    try {
+      let hits = 0;
+      scanPatterns(ctx, [PATTERN], [ctx.views.raw], () => (hits++, true));
+      expect(hits).toBe(1);
+      // The first window's search: its match, then the end of the line.
+      expect(settling.mock.contexts.filter((re) => (re as RegExp).source === PATTERN.source)).toHaveLength(2);
+    } finally {
+      settling.mockRestore();
+    }
   });
 
   it('leaves every finding of the engine as it was on the one-line inputs of the worst-case harness', () => {
