@@ -147,6 +147,12 @@ export class TriggerIndex {
     });
   }
 
+  /** The automaton's state after `state` reads code unit `c`: a character no trigger holds leads back to the root, where no trigger ends. */
+  private next(state: number, c: number): number {
+    const k = c < ASCII ? this.classOf[c]! : c < this.wideMin || c > this.wideMax ? 0 : (this.wideClassOf.get(c) ?? 0);
+    return k === 0 ? 0 : this.delta[state * this.classCount + k]!;
+  }
+
   /** The id of a trigger the automaton holds, or undefined (not a trigger, or one found by `indexOf`). */
   automatonIdOf(trigger: string): number | undefined {
     const id = this.list.indexOf(trigger);
@@ -160,16 +166,10 @@ export class TriggerIndex {
    */
   startsIn(text: string, from: number, to: number): (number[] | undefined)[] {
     const starts: (number[] | undefined)[] = new Array<number[] | undefined>(this.list.length);
-    const { delta, classOf, wideClassOf, wideMin, wideMax, classCount, endsAt, list } = this;
+    const { endsAt, list } = this;
     let state = 0;
     for (let i = from; i < to; i++) {
-      const c = text.charCodeAt(i);
-      const k = c < ASCII ? classOf[c]! : c < wideMin || c > wideMax ? 0 : (wideClassOf.get(c) ?? 0);
-      if (k === 0) {
-        state = 0;
-        continue;
-      }
-      state = delta[state * classCount + k]!;
+      state = this.next(state, text.charCodeAt(i));
       const ends = endsAt[state];
       if (ends === undefined) continue;
       for (const id of ends) (starts[id] ??= []).push(i + 1 - list[id]!.length);
@@ -219,7 +219,6 @@ export class TriggerIndex {
     // Per sink: its lines so far (null past maxLines) and the last line recorded. Arrays, not a
     // Map and no closure: this loop runs at every character of every view.
     const lines: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(last.length);
-    const { delta, classOf, wideClassOf, wideMin, wideMax, classCount } = this;
     const n = text.length;
     let line = 1;
     let state = 0;
@@ -227,13 +226,7 @@ export class TriggerIndex {
       const c = text.charCodeAt(i);
       // No automaton trigger holds a line break, so it also returns to the root.
       if (c === 10) line++;
-      const k = c < ASCII ? classOf[c]! : c < wideMin || c > wideMax ? 0 : (wideClassOf.get(c) ?? 0);
-      // A character no trigger holds leads back to the root, where no trigger ends.
-      if (k === 0) {
-        state = 0;
-        continue;
-      }
-      state = delta[state * classCount + k]!;
+      state = this.next(state, c);
       const sinks = sinksAt[state];
       if (sinks === undefined) continue;
       for (let s = 0; s < sinks.length; s++) {
