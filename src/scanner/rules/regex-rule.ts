@@ -281,7 +281,10 @@ export function scanPatterns(
         // A block of long lines (a minified or serialized document): only the windows around the
         // pattern's literals, when its matches' reach is bounded.
         const longLines = slice.length >= WINDOWED_LINE.minLength && slice.length >= (blockEnd - firstLine + 1) * WINDOWED_LINE.averageLine;
-        if (!(own && longLines && matchesInWindows(view, patterns[p]!, re, from, slice.length, onMatch))) matchesIn(view, re, slice, from, onMatch);
+        const windowedBy = own && longLines ? literalGroups[p]![0] : undefined;
+        if (windowedBy === undefined || !matchesInWindows(view, patterns[p]!, re, TRIGGER_GROUPS[windowedBy]!, from, slice.length, onMatch)) {
+          matchesIn(view, re, slice, from, onMatch);
+        }
         // The clock every few blocks: one call per block cost more than a short block's scan.
         if (((b & 15) === 15 || b + 1 === unsettled.length) && performance.now() > ctx.deadline) break;
       }
@@ -367,13 +370,12 @@ function matchesIn(
  */
 export const WINDOWED_LINE = { minLength: 8192, averageLine: 1024 };
 
-const FIRST_LITERALS = new WeakMap<RegExp, readonly string[] | null>();
 /** Per view, per block (`from:length`): where each trigger starts in it (TriggerIndex.startsIn), read once for every pattern. */
 const BLOCK_STARTS = new WeakMap<TextView, Map<string, (number[] | undefined)[]>>();
 
 /**
- * The matches of one pattern in one block, read only in windows around the literals of its first
- * required set (every match holds one). A window reaches the pattern's longest match on both sides
+ * The matches of one pattern in one block, read only in windows around `literals`, the first of
+ * its required literal sets (every match holds one). A window reaches the pattern's longest match on both sides
  * of a literal, plus what its lookarounds read, so each match is found there as a run over the
  * whole block finds it, and none starts elsewhere. Returns false, having read nothing, when the
  * pattern's reach is unbounded or the windows would cover most of the block.
@@ -382,18 +384,13 @@ function matchesInWindows(
   view: TextView,
   pattern: RegExp,
   re: RegExp,
+  literals: readonly string[],
   from: number,
   length: number,
   onMatch: (m: RegExpExecArray, line: number, view: TextView) => boolean | void,
 ): boolean {
   const reach = matchReach(pattern);
   if (!reach || !triggerIndex) return false;
-  let literals = FIRST_LITERALS.get(pattern);
-  if (literals === undefined) {
-    literals = requiredLiteralSets(pattern)[0] ?? null;
-    FIRST_LITERALS.set(pattern, literals);
-  }
-  if (!literals) return false;
   let byBlock = BLOCK_STARTS.get(view);
   if (!byBlock) BLOCK_STARTS.set(view, (byBlock = new Map()));
   const key = `${from}:${length}`;

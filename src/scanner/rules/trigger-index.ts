@@ -17,6 +17,8 @@ const NO_LINES: readonly number[] = Object.freeze([]);
 
 export class TriggerIndex {
   private readonly list: string[] = [];
+  /** Per trigger, its id (its index in `list`). */
+  private readonly ids = new Map<string, number>();
   /** Ids of triggers the automaton does not hold (non-ASCII or multi-line). */
   private readonly other: number[] = [];
   /**
@@ -47,7 +49,7 @@ export class TriggerIndex {
    * so a rule reads its candidate lines without merging one list per trigger.
    */
   constructor(triggers: Iterable<string>, groups: readonly (readonly string[])[] = []) {
-    const ids = new Map<string, number>();
+    const ids = this.ids;
     const automatonIds: number[] = [];
     for (const t of triggers) {
       if (t.length === 0 || ids.has(t)) continue;
@@ -155,14 +157,14 @@ export class TriggerIndex {
 
   /** The id of a trigger the automaton holds, or undefined (not a trigger, or one found by `indexOf`). */
   automatonIdOf(trigger: string): number | undefined {
-    const id = this.list.indexOf(trigger);
-    return id < 0 || this.other.includes(id) ? undefined : id;
+    const id = this.ids.get(trigger);
+    return id === undefined || this.other.includes(id) ? undefined : id;
   }
 
   /**
    * Per trigger id (automatonIdOf): the offsets in `text` where it starts between `from` and `to`,
-   * ascending, or undefined when it is not there. For one long line: a pattern is then run only
-   * around its literals (regex-rule.ts).
+   * ascending, or undefined when it is not there. For a block of long lines: a pattern is then run
+   * only around its literals (regex-rule.ts).
    */
   startsIn(text: string, from: number, to: number): (number[] | undefined)[] {
     const starts: (number[] | undefined)[] = new Array<number[] | undefined>(this.list.length);

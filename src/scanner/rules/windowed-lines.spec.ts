@@ -9,18 +9,22 @@ function file(text: string, path = 'notes.txt'): AnalysisFile {
 }
 const contextOf = (f: AnalysisFile) => buildScanContext(f, { files: [f], skipped: [], primaryPath: f.relativePath }, Infinity);
 
-/** Findings of the whole engine with long lines read in windows, and with every line read whole. */
-function bothWays(f: AnalysisFile): { windowed: string; whole: string } {
-  const analyzer = createStaticAnalyzer();
+/** `read()` with every line read whole, as before windows. */
+function readWhole<T>(read: () => T): T {
   const saved = WINDOWED_LINE.minLength;
+  WINDOWED_LINE.minLength = Infinity;
   try {
-    const windowed = JSON.stringify(analyzer.analyze(f, { files: [f], skipped: [], primaryPath: f.relativePath }));
-    WINDOWED_LINE.minLength = Infinity;
-    const whole = JSON.stringify(analyzer.analyze(f, { files: [f], skipped: [], primaryPath: f.relativePath }));
-    return { windowed, whole };
+    return read();
   } finally {
     WINDOWED_LINE.minLength = saved;
   }
+}
+
+const analyzer = createStaticAnalyzer();
+/** Findings of the whole engine with long lines read in windows, and with every line read whole. */
+function bothWays(f: AnalysisFile): { windowed: string; whole: string } {
+  const findings = (): string => JSON.stringify(analyzer.analyze(f, { files: [f], skipped: [], primaryPath: f.relativePath }));
+  return { windowed: findings(), whole: readWhole(findings) };
 }
 
 // A bounded pattern with a lookbehind and a lookahead around its literal, as rule patterns have.
@@ -62,13 +66,7 @@ describe('a long line read in windows around each pattern’s literals (regex-ru
     }
     expect(longest).toBeGreaterThan(0);
     expect(longest).toBeLessThan(line.length / 4);
-    const saved = WINDOWED_LINE.minLength;
-    WINDOWED_LINE.minLength = Infinity;
-    try {
-      expect(windowed).toEqual(found());
-    } finally {
-      WINDOWED_LINE.minLength = saved;
-    }
+    expect(windowed).toEqual(readWhole(found));
     expect(windowed.map((w) => w.split(':')[1])).toEqual([
       'token_key = "abcdefgh12',
       'secret-key="ZZZZ9999aaaa',
