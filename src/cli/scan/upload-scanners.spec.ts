@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SCAN_LIMITS, LOCAL_SCAN_LIMITS } from '../../scanner/archive/scan-limits';
+import { patternCompilation, usePatternCompilation } from '../../scanner/rules/pattern-compilation';
 import { createStaticAnalyzer, DEFAULT_FILE_BUDGET_MS } from '../../scanner/rules/static-analyzer';
 import { discoverTargets } from './agent-file-discovery';
 import { planUploads } from './upload-planner';
@@ -36,6 +37,12 @@ describe('local analyzer', () => {
   it('starts without the warm-up a long-lived service does (decision 0035)', () => {
     createLocalScanner({});
     expect(createStaticAnalyzer).toHaveBeenLastCalledWith(expect.objectContaining({ warmUp: false, budgetMs: localFileBudgetMs() }));
+  });
+
+  it('compiles rule patterns cheaply, as a short run should (decision 0038)', () => {
+    usePatternCompilation('as-written');
+    createLocalScanner({});
+    expect(patternCompilation()).toBe('cheap-to-compile');
   });
 });
 

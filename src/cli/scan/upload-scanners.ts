@@ -4,6 +4,7 @@ import { scanUpload } from '../../scanner/engine/scan-engine';
 import type { ScanReport } from '../../scanner/engine/scan-report.types';
 import { judgeSettingsFrom, type JudgeSettings } from '../../config/app-config';
 import { createJudge } from '../../scanner/judge/create-judge';
+import { usePatternCompilation } from '../../scanner/rules/pattern-compilation';
 import { createStaticAnalyzer, DEFAULT_FILE_BUDGET_MS } from '../../scanner/rules/static-analyzer';
 import { scoreFile } from '../../scanner/scoring/score-file';
 import { CliError } from '../cli-io';
@@ -59,7 +60,9 @@ export function createLocalScanner(env: Readonly<Record<string, string | undefin
     throw new CliError(`Judge configuration: ${(err as Error).message}`);
   }
   // The same analysis time per byte as the server's budget for its 250 KB files (decision 0015).
-  // No warm-up: a run pays only for the rules and grammars its files reach (decision 0035).
+  // No warm-up: a run pays only for the rules and grammars its files reach (decision 0035); and
+  // its patterns run over a few files, so compiling them costs more than running them (decision 0038).
+  usePatternCompilation('cheap-to-compile');
   const analyzer = createStaticAnalyzer({ budgetMs: localFileBudgetMs(), warmUp: false });
   return {
     judge:

@@ -6,6 +6,7 @@ import type { FileLanguage, ScanContext } from '../views/scan-context';
 import { lineOfOffset } from '../views/line-index';
 import { requiredLiteralSets } from './required-literals';
 import { matchReach } from './match-reach';
+import { compiledPattern, patternCompilation, type PatternCompilation } from './pattern-compilation';
 import { TriggerIndex } from './trigger-index';
 import type { SegmentSource, TextView, ViewName } from '../views/view.types';
 import type { Rule, RuleHit, RuleMeta } from './rule.types';
@@ -58,16 +59,18 @@ export function viewsOf(ctx: ScanContext, names: readonly ViewName[]): TextView[
   return out;
 }
 
-const GLOBAL_CACHE = new WeakMap<RegExp, RegExp>();
+/** Per way of compiling (pattern-compilation.ts), each pattern's global copy. */
+const GLOBAL_CACHE: Record<PatternCompilation, WeakMap<RegExp, RegExp>> = { 'as-written': new WeakMap(), 'cheap-to-compile': new WeakMap() };
 const LOWER_CACHE = new WeakMap<TextView, string>();
 /** Beyond this many trigger lines a view is scanned whole (bounded quantifiers keep it linear). */
 const MAX_CANDIDATE_LINES = 4000;
 
 function globalOf(pattern: RegExp): RegExp {
-  let re = GLOBAL_CACHE.get(pattern);
+  const cache = GLOBAL_CACHE[patternCompilation()];
+  let re = cache.get(pattern);
   if (!re) {
-    re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
-    GLOBAL_CACHE.set(pattern, re);
+    re = compiledPattern(pattern, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    cache.set(pattern, re);
   }
   return re;
 }
