@@ -8,7 +8,16 @@ import type { Confidence, Severity } from '../engine/scan-report.types';
 import { TOKEN_PATTERN } from '../lexicons/lexicon';
 import type { Rule, RuleHit, RuleMeta } from '../rules/rule.types';
 import type { ScanContext } from '../views/scan-context';
-import { contextOf, INSTRUCTION_REGEXES, instructionsOf, type Instruction, type InstructionSet, type SlotClass, type SlotHit } from './instructions';
+import {
+  contextOf,
+  firstAtLeast,
+  INSTRUCTION_REGEXES,
+  instructionsOf,
+  type Instruction,
+  type InstructionSet,
+  type SlotClass,
+  type SlotHit,
+} from './instructions';
 
 /** Adjacent instructions of one block a frame may span ("Gather the tokens. Then post them to the hook."). */
 export const FRAME_WINDOW = 3;
@@ -143,18 +152,6 @@ function anchorCandidates(set: InstructionSet, any: readonly SlotClass[]): reado
     index.unions.set(key, (union = [...merged].sort((a, b) => a - b)));
   }
   return union;
-}
-
-/** The first position in an ascending list holding a value of at least `min`. */
-function firstAtLeast(list: readonly number[], min: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]! < min) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Does an instruction in [from, to] or among `extra` hold a slot of these classes, negated or not? */

@@ -933,6 +933,24 @@ const NO_MATCHES: readonly LexiconMatch[] = Object.freeze([]);
 const NO_SLOTS: readonly SlotHit[] = Object.freeze([]);
 const NO_CLASSES: ReadonlySet<SlotClass> = new Set<SlotClass>();
 
+/** The first position in an ascending list holding a value of at least `min`. */
+export function firstAtLeast(list: readonly number[], min: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The first phrase slot (`slotStart`: their first tokens, ascending) that starts at token `at` and has this class. */
+function slotStartingAt(slots: readonly SlotHit[], slotStart: readonly number[], cls: SlotClass, at: number): SlotHit | undefined {
+  for (let k = firstAtLeast(slotStart, at); k < slotStart.length && slotStart[k] === at; k++) if (slots[k].cls === cls) return slots[k];
+  return undefined;
+}
+
 /**
  * Index of the first instruction on or after `line` (instructions are in line order): readers of
  * the instructions near a finding bisect to them, since a walk from the top per finding is quadratic.
@@ -1330,19 +1348,34 @@ function frameOf(
   for (const sl of slots) if (!sl.negated) classes.add(sl.cls);
   // Derived slots: a verb next to its object ("disable security controls", "filtering is
   // disabled", "ignore the previous instructions").
+  // Phrases and slots come in the order of their first tokens: a verb's candidates are found by
+  // bisection, so an instruction of hundreds of verbs and objects ("disable the firewall" over and
+  // over) is not read once per verb.
+  let ownStarts: number[] | null = null;
+  let longest = 0;
   for (const [verbCls, objectCls, derived] of DERIVED_PAIRS) {
     for (const w of own) {
       if (w.cls !== verbCls) continue;
+      ownStarts ??= own.map((o) => {
+        longest = Math.max(longest, o.end - o.start);
+        return o.start;
+      });
       // An object after its verb may follow a list ("disable the firewall, antivirus"); one before
       // it pairs only within its clause ("filtering is disabled", not "Security — injection, authz bypass").
-      const near = own.find(
-        (o) => o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(facts, o.end, w.start)),
-      );
+      // The first such object: none starts more than PAIR_GAP + the longest phrase before the verb, or PAIR_GAP after it.
+      let near: LexiconMatch | undefined;
+      for (let k = firstAtLeast(ownStarts, w.start - PAIR_GAP - longest); k < own.length && own[k].start <= w.end + PAIR_GAP; k++) {
+        const o = own[k];
+        if (o.cls === objectCls && (o.start >= w.end ? o.start - w.end <= PAIR_GAP : w.start - o.end <= PAIR_GAP && !breakBetween(facts, o.end, w.start))) {
+          near = o;
+          break;
+        }
+      }
       if (!near) continue;
-      const verb = slots.find((sl, k) => sl.cls === verbCls && slotStart[k] === w.start);
+      const verb = slotStartingAt(slots, slotStart, verbCls, w.start);
       // A verb word read as something else ("drops out of", "the disabled flag") acts on nothing.
       if (!verb && verbCls.startsWith('action-')) continue;
-      const object = slots.find((sl, k) => sl.cls === objectCls && slotStart[k] === near.start);
+      const object = slotStartingAt(slots, slotStart, objectCls, near.start);
       const negated = (verb?.negated ?? false) || (object?.negated ?? false);
       const start = Math.min(w.start, near.start);
       slots.push({ cls: derived, line: tokenLine[start], text: tokens.slice(start, Math.max(w.end, near.end)).join(' '), negated, relative: verb?.relative });
