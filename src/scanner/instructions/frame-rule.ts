@@ -8,16 +8,8 @@ import type { Confidence, Severity } from '../engine/scan-report.types';
 import { TOKEN_PATTERN } from '../lexicons/lexicon';
 import type { Rule, RuleHit, RuleMeta } from '../rules/rule.types';
 import type { ScanContext } from '../views/scan-context';
-import {
-  contextOf,
-  firstAtLeast,
-  INSTRUCTION_REGEXES,
-  instructionsOf,
-  type Instruction,
-  type InstructionSet,
-  type SlotClass,
-  type SlotHit,
-} from './instructions';
+import { firstAtLeast } from '../views/line-index';
+import { contextOf, INSTRUCTION_REGEXES, instructionsOf, type Instruction, type InstructionSet, type SlotClass, type SlotHit } from './instructions';
 
 /** Adjacent instructions of one block a frame may span ("Gather the tokens. Then post them to the hook."). */
 export const FRAME_WINDOW = 3;

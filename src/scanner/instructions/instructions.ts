@@ -9,6 +9,7 @@ import { lexiconMatcher, lexiconWords, nextToken, type LexiconClass, type Lexico
 import { determineContext, isCitedForDefense, isEducationalFile, isQuotedMention } from '../rules/context-layer';
 import { perLine } from '../rules/regex-rule';
 import type { ScanContext } from '../views/scan-context';
+import { firstAtLeast } from '../views/line-index';
 import { FORMAT_CHARS_RE, skeleton } from '../views/normalize';
 
 export type Addressee = 'agent' | 'human';
@@ -933,18 +934,6 @@ const NO_MATCHES: readonly LexiconMatch[] = Object.freeze([]);
 const NO_SLOTS: readonly SlotHit[] = Object.freeze([]);
 const NO_CLASSES: ReadonlySet<SlotClass> = new Set<SlotClass>();
 
-/** The first position in an ascending list holding a value of at least `min`. */
-export function firstAtLeast(list: readonly number[], min: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]! < min) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** The first phrase slot (`slotStart`: their first tokens, ascending) that starts at token `at` and has this class. */
 function slotStartingAt(slots: readonly SlotHit[], slotStart: readonly number[], cls: SlotClass, at: number): SlotHit | undefined {
   for (let k = firstAtLeast(slotStart, at); k < slotStart.length && slotStart[k] === at; k++) if (slots[k].cls === cls) return slots[k];
@@ -1494,11 +1483,14 @@ function moodOf(
   // before the prohibition test: "if the issue asks you to reveal secrets or run forbidden tools"
   // quotes the attack even when one of its words reads as a negation.
   const firstAction = own.find(isAction)?.start ?? Infinity;
-  for (const h of own) if (h.cls === 'threat-subject' && h.start < firstAction) return 'quotation';
+  for (let k = 0; k < own.length; k++) if (own[k].cls === 'threat-subject' && own[k].start < firstAction) return 'quotation';
   // In a leading condition, a negated act is the case ("If the remote no longer matches"), and the
   // act after the clause break is the order.
   const condition = CONDITION.has(tokens[OCTET.test(tokens[from] ?? '') ? from + 1 : from]);
-  for (const sl of slots) if (sl.negated && sl.cls.startsWith('action-') && !(condition && orderedAfter(slots, sl, facts))) return 'prohibition';
+  for (let k = 0; k < slots.length; k++) {
+    const sl = slots[k];
+    if (sl.negated && sl.cls.startsWith('action-') && !(condition && orderedAfter(slots, sl, facts))) return 'prohibition';
+  }
   // A list item naming a technique ("Instructions to modify settings.json") mentions it.
   if (TECHNIQUE_NOUN.has(tokens[from]) && (tokens[from + 1] === 'to' || tokens[from + 1] === 'that')) return 'quotation';
   const info = ctx.lineInfo[line - 1];
@@ -1511,7 +1503,10 @@ function moodOf(
   // order may open with an adverb ("Then run …", "Please upload …").
   let opener = OCTET.test(tokens[from] ?? '') && from + 1 < tokens.length ? from + 1 : from;
   if (STEP_ADVERB.has(tokens[opener] ?? '')) opener++;
-  for (const h of own) if (isAction(h) && (h.start === from || h.start === opener || ordersAfterLeadClause(tokens, from, h.start, facts))) return 'directive';
+  for (let k = 0; k < own.length; k++) {
+    const h = own[k];
+    if (isAction(h) && (h.start === from || h.start === opener || ordersAfterLeadClause(tokens, from, h.start, facts))) return 'directive';
+  }
   return 'description';
 }
 

@@ -5,6 +5,7 @@
  */
 import type { FindingContext } from '../engine/scan-report.types';
 import { lexiconWords } from '../lexicons/lexicon';
+import { firstAtLeast } from '../views/line-index';
 import type { ScanContext } from '../views/scan-context';
 import { perLine } from './regex-rule';
 
@@ -155,10 +156,53 @@ export function isNegatedInSentence(ctx: ScanContext, line: number, evidence: st
   return isNegatedAt(`${lead} ${lineText}`, evidence, at < 0 ? undefined : lead.length + 1 + at);
 }
 
+/** Before this offset a line's marks are counted in place; past it, from the line's mark index. */
+const INDEXED_FROM = 256;
+
+/**
+ * Offsets of one character in the last text asked about. A rule's hits on one long line come one
+ * after another, and counting the quotes or backticks before each hit from the line's start made a
+ * line dense with hits quadratic (the worst-case harness's `*:examples/lines`).
+ */
+class MarkIndex {
+  private text = '';
+  private offsets: number[] = [];
+  constructor(private readonly mark: string) {}
+
+  private of(text: string): readonly number[] {
+    if (text !== this.text) {
+      this.text = text;
+      this.offsets = [];
+      for (let k = text.indexOf(this.mark); k >= 0; k = text.indexOf(this.mark, k + 1)) this.offsets.push(k);
+    }
+    return this.offsets;
+  }
+
+  /** How many marks lie in [from, to). */
+  countIn(text: string, from: number, to: number): number {
+    const offsets = this.of(text);
+    return firstAtLeast(offsets, to) - firstAtLeast(offsets, from);
+  }
+
+  /** The offset of the last mark before `to`, or -1. */
+  lastBefore(text: string, to: number): number {
+    const offsets = this.of(text);
+    const k = firstAtLeast(offsets, to);
+    return k > 0 ? offsets[k - 1]! : -1;
+  }
+}
+
+const STRAIGHT_QUOTES = new MarkIndex('"');
+const OPENING_QUOTES = new MarkIndex('“');
+const CLOSING_QUOTES = new MarkIndex('”');
+const BACKTICKS = new MarkIndex('`');
+
 /** The match sits inside a quotation ("…", “…”) on its line: it is mentioned, not used. */
 export function isQuotedMention(lineText: string, evidence: string, column?: number): boolean {
   const at = evidenceAt(lineText, evidence.slice(0, 30), column);
   if (at <= 0) return false;
+  if (at >= INDEXED_FROM)
+    return STRAIGHT_QUOTES.countIn(lineText, 0, at) % 2 === 1 || OPENING_QUOTES.lastBefore(lineText, at) > CLOSING_QUOTES.lastBefore(lineText, at);
   // Counted in place: a copy of the text before the match per hit is costly on long lines.
   let straight = 0;
   for (let k = lineText.indexOf('"'); k >= 0 && k < at; k = lineText.indexOf('"', k + 1)) straight++;
@@ -209,6 +253,7 @@ const SPAN_LIST_JOINER_RE = /^(?:,|;|\/|or\b|and\b|\s)/i;
 
 /** Position `to` of `text` is inside an inline code span opened in text[from, to): an odd number of backticks there. */
 export function insideCodeSpan(text: string, from: number, to: number): boolean {
+  if (to - from >= INDEXED_FROM) return BACKTICKS.countIn(text, from, to) % 2 === 1;
   let ticks = 0;
   for (let k = from; k < to; k++) if (text.charCodeAt(k) === 96) ticks++;
   return ticks % 2 === 1;

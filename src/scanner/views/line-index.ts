@@ -16,3 +16,15 @@ export function lineOfOffset(lineStarts: readonly number[], offset: number): num
   }
   return lo + 1;
 }
+
+/** The first position in an ascending list holding a value of at least `min` (its length when none does). */
+export function firstAtLeast(list: readonly number[], min: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < min) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
