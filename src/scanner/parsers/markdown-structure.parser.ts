@@ -78,26 +78,33 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
   // Heading levels, so a "## Examples" under "# Anti-patterns" keeps the stronger parent kind.
   const stack: { level: number; kind: SectionKind }[] = [];
 
-  let blank: LineInfo | null = null;
+  // Consecutive lines with the same facts share one object (nothing writes to them): a file is
+  // mostly runs of such lines, and an object per line of a 100k-line file was most of what its
+  // scan context kept alive.
+  let last: LineInfo | null = null;
+  const shared = (inFence: boolean, fenceLang: string | null, inFrontmatter: boolean, blockquote: boolean, table: boolean): LineInfo => {
+    if (
+      !last ||
+      last.inFence !== inFence ||
+      last.fenceLang !== fenceLang ||
+      last.inFrontmatter !== inFrontmatter ||
+      last.blockquote !== blockquote ||
+      last.table !== table ||
+      last.heading !== heading ||
+      last.sectionKind !== sectionKind
+    )
+      last = { inFence, fenceLang, inFrontmatter, blockquote, table, heading, sectionKind };
+    return last;
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.length === 0 && !inFrontmatter) {
-      // Blank lines share one object per state (a 100k-newline file allocates almost nothing).
-      if (
-        !blank ||
-        blank.inFence !== inFence ||
-        blank.heading !== heading ||
-        blank.fenceLang !== (inFence ? fenceLang : null) ||
-        blank.sectionKind !== sectionKind
-      ) {
-        blank = { inFence, fenceLang: inFence ? fenceLang : null, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
-      }
-      info[i] = blank;
+      info[i] = shared(inFence, inFence ? fenceLang : null, false, false, false);
       continue;
     }
     const trimmed = line.length > 400 ? line.slice(0, 400).trimStart() : line.trimStart();
     if (inFrontmatter) {
-      info[i] = { inFence: false, fenceLang: null, inFrontmatter: true, blockquote: false, table: false, heading, sectionKind };
+      info[i] = shared(false, null, true, false, false);
       if (i > 0 && (trimmed.startsWith('---') || trimmed.startsWith('...')) && trimmed.trim().length <= 3) inFrontmatter = false;
       continue;
     }
@@ -112,11 +119,11 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
           outerKind = sectionKind;
           sectionKind = 'anti_pattern';
         }
-        info[i] = { inFence: true, fenceLang, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
+        info[i] = shared(true, fenceLang, false, false, false);
         continue;
       }
       if (fence[1][0] === fenceMarker && fence[2] === '') {
-        info[i] = { inFence: true, fenceLang, inFrontmatter: false, blockquote: false, table: false, heading, sectionKind };
+        info[i] = shared(true, fenceLang, false, false, false);
         inFence = false;
         fenceLang = null;
         if (outerKind !== null) {
@@ -138,15 +145,7 @@ export function parseMarkdownStructure(lines: readonly string[]): LineInfo[] {
         stack.push({ level, kind: sectionKind });
       }
     }
-    info[i] = {
-      inFence,
-      fenceLang: inFence ? fenceLang : null,
-      inFrontmatter: false,
-      blockquote: !inFence && trimmed.startsWith('>'),
-      table: !inFence && trimmed.startsWith('|'),
-      heading,
-      sectionKind,
-    };
+    info[i] = shared(inFence, inFence ? fenceLang : null, false, !inFence && trimmed.startsWith('>'), !inFence && trimmed.startsWith('|'));
   }
   return info;
 }
