@@ -374,7 +374,7 @@ function matchesIn(
 export const WINDOWED_LINE = { minLength: 8192, averageLine: 1024 };
 
 /** Per view, per block (`from:length`): where each trigger starts in it (TriggerIndex.startsIn), read once for every pattern. */
-const BLOCK_STARTS = new WeakMap<TextView, Map<string, (number[] | undefined)[]>>();
+const BLOCK_STARTS = new WeakMap<TextView, Map<string, (number[] | null | undefined)[]>>();
 
 /**
  * The matches of one pattern in one block, read only in windows around `literals`, the first of
@@ -403,7 +403,10 @@ function matchesInWindows(
   for (const literal of literals) {
     const id = triggerIndex.automatonIdOf(literal);
     if (id === undefined) return false;
-    for (const p of starts[id] ?? []) at.push(p);
+    // A literal all over the block: windows around it would cover it.
+    const own = starts[id];
+    if (own === null) return false;
+    if (own) for (const p of own) at.push(p);
   }
   at.sort((a, b) => a - b);
   const end = from + length;

@@ -1,5 +1,5 @@
 import { computeLineStarts, lineOfOffset } from '../views/line-index';
-import { TriggerIndex } from './trigger-index';
+import { DENSE_STARTS, TriggerIndex } from './trigger-index';
 
 /** The reference: one indexOf sweep per trigger (what the index replaces). */
 function naive(text: string, triggers: string[], maxLines: number): Map<string, number[] | null> {
@@ -44,23 +44,34 @@ describe('TriggerIndex', () => {
     }
   });
 
-  it('gives where each trigger starts within a range, as indexOf from every offset would (random texts and triggers, overlapping)', () => {
+  it('gives where each trigger starts within a range, as indexOf from every offset would, or null where it is dense (random texts and triggers, overlapping)', () => {
     const alphabet = ['a', 'b', 'c', 'ab', 'ba', ' ', '<', '~/', 'é', 'ñ', '😀', 'curl', 'cu'];
+    let dense = 0;
+    let listed = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const r = rng(seed);
       const pick = () => alphabet[Math.floor(r() * alphabet.length)]!;
-      const text = Array.from({ length: Math.floor(r() * 200) }, pick).join('');
+      // Up to ~3,000 characters: short ranges list at most DENSE_STARTS.floor starts, long ones one per DENSE_STARTS.every.
+      const text = Array.from({ length: Math.floor(r() * 1500) }, pick).join('');
       const triggers = [...new Set(Array.from({ length: 1 + Math.floor(r() * 8) }, () => Array.from({ length: 1 + Math.floor(r() * 3) }, pick).join('')))];
       const from = Math.floor(r() * (text.length / 2));
       const to = from + Math.floor(r() * (text.length - from + 1));
       const index = new TriggerIndex(triggers);
       const starts = index.startsIn(text, from, to);
+      const most = Math.max(DENSE_STARTS.floor, Math.ceil((to - from) / DENSE_STARTS.every));
       for (const t of triggers) {
-        const expected: number[] = [];
-        for (let at = text.indexOf(t, from); at !== -1 && at + t.length <= to; at = text.indexOf(t, at + 1)) expected.push(at);
-        expect({ seed, t, got: starts[index.automatonIdOf(t)!] ?? [] }).toEqual({ seed, t, got: expected });
+        const all: number[] = [];
+        for (let at = text.indexOf(t, from); at !== -1 && at + t.length <= to; at = text.indexOf(t, at + 1)) all.push(at);
+        const expected = all.length > most ? null : all;
+        if (expected === null) dense++;
+        else listed++;
+        const got = starts[index.automatonIdOf(t)!];
+        expect({ seed, t, got: got === undefined ? [] : got }).toEqual({ seed, t, got: expected });
       }
     }
+    // Both kinds occur.
+    expect(dense).toBeGreaterThan(50);
+    expect(listed).toBeGreaterThan(50);
     expect(new TriggerIndex(['ab']).automatonIdOf('zz')).toBeUndefined();
     expect(new TriggerIndex(['a\nb', 'ab']).automatonIdOf('a\nb')).toBeUndefined();
   });

@@ -12,6 +12,13 @@
 import { lineOfOffset } from '../views/line-index';
 
 const ASCII = 128;
+/**
+ * startsIn does not list a trigger that starts more than once per `every` characters of a block on
+ * average (nor more than `floor` times in a short one): windows around it would cover most of the
+ * block, which is then read whole anyway, and listing every start of a trigger that fills a 250 KB
+ * line grew faster than the line (arrays of tens of thousands of offsets).
+ */
+export const DENSE_STARTS = { every: 64, floor: 16 } as const;
 /** The lines of a group found nowhere: one shared array, never written (its readers take it read-only). */
 const NO_LINES: readonly number[] = Object.freeze([]);
 
@@ -163,18 +170,24 @@ export class TriggerIndex {
 
   /**
    * Per trigger id (automatonIdOf): the offsets in `text` where it starts between `from` and `to`,
-   * ascending, or undefined when it is not there. For a block of long lines: a pattern is then run
-   * only around its literals (regex-rule.ts).
+   * ascending; undefined when it is not there, null when it is dense (DENSE_STARTS). For a block of long lines: a pattern is then run only
+   * around its literals (regex-rule.ts), and read whole where one of them is dense.
    */
-  startsIn(text: string, from: number, to: number): (number[] | undefined)[] {
-    const starts: (number[] | undefined)[] = new Array<number[] | undefined>(this.list.length);
+  startsIn(text: string, from: number, to: number): (number[] | null | undefined)[] {
+    const starts: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(this.list.length);
     const { endsAt, list } = this;
+    const most = Math.max(DENSE_STARTS.floor, Math.ceil((to - from) / DENSE_STARTS.every));
     let state = 0;
     for (let i = from; i < to; i++) {
       state = this.next(state, text.charCodeAt(i));
       const ends = endsAt[state];
       if (ends === undefined) continue;
-      for (const id of ends) (starts[id] ??= []).push(i + 1 - list[id]!.length);
+      for (const id of ends) {
+        const own = starts[id];
+        if (own === null) continue;
+        if (own === undefined) starts[id] = [i + 1 - list[id]!.length];
+        else if (own.push(i + 1 - list[id]!.length) > most) starts[id] = null;
+      }
     }
     return starts;
   }
@@ -200,10 +213,10 @@ export class TriggerIndex {
    */
   groupLinesIn(text: string, lineStarts: readonly number[], maxLines: number): (readonly number[] | null)[] {
     this.lastOfGroup.fill(0);
-    const lines = this.scan(text, lineStarts, maxLines, this.groupsEndingAt, this.groupsOf, this.lastOfGroup);
-    const out: (readonly number[] | null)[] = new Array<readonly number[] | null>(this.groupCount);
-    for (let g = 0; g < this.groupCount; g++) out[g] = lines[g] === undefined ? NO_LINES : lines[g]!;
-    return out;
+    // The pass's own array, filled in place: one array of every group per view, not two.
+    const lines: (readonly number[] | null | undefined)[] = this.scan(text, lineStarts, maxLines, this.groupsEndingAt, this.groupsOf, this.lastOfGroup);
+    for (let g = 0; g < this.groupCount; g++) if (lines[g] === undefined) lines[g] = NO_LINES;
+    return lines as (readonly number[] | null)[];
   }
 
   /**
