@@ -3,6 +3,7 @@
  * parse with JSON.parse (bounded input) and locate keys/values by scanning the text, which is
  * enough to point a finding at the right line without a position-tracking parser.
  */
+import { firstAtLeast } from '../views/line-index';
 
 export const JSON_MAX_BYTES = 512 * 1024;
 
@@ -49,14 +50,7 @@ export class JsonKeyLines {
   find(key: string, fromLine = 1): number | null {
     const list = this.byKey.get(jsonNeedle(key));
     if (!list) return null;
-    let lo = 0;
-    let hi = list.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid]! < fromLine) lo = mid + 1;
-      else hi = mid;
-    }
-    return list[lo] ?? null;
+    return list[firstAtLeast(list, fromLine)] ?? null;
   }
 }
 
