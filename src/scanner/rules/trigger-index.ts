@@ -170,8 +170,9 @@ export class TriggerIndex {
 
   /**
    * Per trigger id (automatonIdOf): the offsets in `text` where it starts between `from` and `to`,
-   * ascending; undefined when it is not there, null when it is dense (DENSE_STARTS). For a block of long lines: a pattern is then run only
-   * around its literals (regex-rule.ts), and read whole where one of them is dense.
+   * ascending; undefined when it is not there, null when it is dense (DENSE_STARTS). For a block of
+   * long lines: a pattern is then run only around its literals (regex-rule.ts), and read whole
+   * where one of them is dense.
    */
   startsIn(text: string, from: number, to: number): (number[] | null | undefined)[] {
     const starts: (number[] | null | undefined)[] = new Array<number[] | null | undefined>(this.list.length);

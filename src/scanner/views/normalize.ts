@@ -54,7 +54,6 @@ export function normalizeLine(line: string): string {
 }
 
 const CYRILLIC_OR_GREEK_RE = /[\u0370-\u03FF\u0400-\u04FF]/g;
-const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u03FF\u0400-\u04FF]/;
 
 /**
  * A word mixing Latin letters with Cyrillic/Greek *look-alikes* (a homoglyph disguise), or null.
@@ -63,7 +62,8 @@ const HAS_CYRILLIC_OR_GREEK = /[\u0370-\u03FF\u0400-\u04FF]/;
  */
 export function findMixedScriptWord(text: string): string | null {
   // Most non-ASCII lines (dashes, quotes, emoji, CJK) hold no Cyrillic or Greek letter: no word to read.
-  if (!HAS_CYRILLIC_OR_GREEK.test(text)) return null;
+  // `search` ignores the global pattern's lastIndex.
+  if (text.search(CYRILLIC_OR_GREEK_RE) < 0) return null;
   const re = /[A-Za-z\u0370-\u03FF\u0400-\u04FF]{2,60}/g;
   let m: RegExpExecArray | null;
   let guard = 0;
@@ -77,12 +77,4 @@ export function findMixedScriptWord(text: string): string | null {
 }
 
 /** Every regex of this module, for the ReDoS check in the test suite. */
-export const NORMALIZE_REGEXES: readonly RegExp[] = [
-  FORMAT_CHARS_RE,
-  BIDI_CONTROL_RE,
-  ZERO_WIDTH_RE,
-  CONFUSABLE_RE,
-  NON_ASCII_RE,
-  CYRILLIC_OR_GREEK_RE,
-  HAS_CYRILLIC_OR_GREEK,
-];
+export const NORMALIZE_REGEXES: readonly RegExp[] = [FORMAT_CHARS_RE, BIDI_CONTROL_RE, ZERO_WIDTH_RE, CONFUSABLE_RE, NON_ASCII_RE, CYRILLIC_OR_GREEK_RE];
